@@ -1,0 +1,30 @@
+import type { Logger } from 'pino';
+import type { Clock } from './clock.js';
+import type { Db } from './store/db.js';
+
+export interface Limits {
+  /** @see spec §8: experience requests per minute per consumer session */
+  perSession: number;
+  /** @see spec §8: experience requests per minute per campaign key */
+  perKey: number;
+  windowMs: number;
+}
+
+export const SPEC_LIMITS: Limits = { perSession: 60, perKey: 3000, windowMs: 60_000 };
+
+export interface Config {
+  /** The origin pages and `authorize_url` are built from, e.g. http://127.0.0.1:4010 */
+  baseUrl: string;
+  limits: Limits;
+  /** Token that lets non-loopback callers use the control plane; none means loopback only. */
+  controlToken?: string;
+}
+
+/** Everything a handler needs, passed explicitly: no module-level state. */
+export interface Context {
+  db: Db;
+  clock: Clock;
+  seed: string;
+  logger: Logger;
+  config: Config;
+}

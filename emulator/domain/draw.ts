@@ -1,0 +1,57 @@
+/**
+ * The draw: the service alone decides the outcome (spec §1). Each pack's draw number derives
+ * from the seed, so a pack's outcome is known in advance and identical on every run; dates,
+ * budget and stock are then honoured at entry time.
+ */
+import { deriveUnit } from './secrets.js';
+
+export type Delivery = 'instant' | 'delayed' | 'failed' | 'delayed_failed';
+export type EntryState = 'won' | 'lost' | 'pending' | 'failed';
+export type DeliveryState = 'none' | 'processing' | 'delivered' | 'failed';
+
+export interface DrawPrize {
+  id: number;
+  odds: number;
+  stock: number;
+  face_value: number;
+  delivery: Delivery;
+}
+
+export function drawNumber(seed: string, promotionId: number, unitId: number): number {
+  return deriveUnit(seed, `draw:${promotionId}:${unitId}`);
+}
+
+/** The prize whose odds band holds the draw number (prizes in their fixture order), if any. */
+export function prizeForNumber<P extends DrawPrize>(number: number, prizes: P[]): P | undefined {
+  let upper = 0;
+  for (const prize of prizes) {
+    upper += prize.odds;
+    if (number < upper) return prize;
+  }
+  return undefined;
+}
+
+/** A drawn prize is awarded only while it has stock and the budget still covers its value. */
+export function canAward(prize: DrawPrize, budgetLeft: number): boolean {
+  return prize.stock > 0 && prize.face_value <= budgetLeft;
+}
+
+/** The entry state and delivery a freshly won prize starts in. @see spec §3 */
+export function initialDelivery(delivery: Delivery): { state: EntryState; deliveryState: DeliveryState; settlesAs?: 'delivered' | 'failed' } {
+  switch (delivery) {
+    case 'instant':
+      return { state: 'won', deliveryState: 'delivered' };
+    case 'failed':
+      return { state: 'failed', deliveryState: 'failed' };
+    case 'delayed':
+      return { state: 'pending', deliveryState: 'processing', settlesAs: 'delivered' };
+    case 'delayed_failed':
+      return { state: 'pending', deliveryState: 'processing', settlesAs: 'failed' };
+  }
+}
+
+/** The state a pack's entry would start in if entered now with full stock and budget. */
+export function expectedOutcome(number: number, prizes: DrawPrize[]): EntryState {
+  const prize = prizeForNumber(number, prizes);
+  return prize ? initialDelivery(prize.delivery).state : 'lost';
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { SlidingWindowLimiter } from './rate-limit.js';
+
+describe('sliding-window rate limit', () => {
+  it('admits the limit within a window and refuses the next with the seconds until a slot frees', () => {
+    const limiter = new SlidingWindowLimiter(60, 60_000);
+    for (let i = 0; i < 60; i++) expect(limiter.take('s', 1_000 + i * 100).ok).toBe(true);
+    expect(limiter.take('s', 10_000)).toEqual({ ok: false, retryAfterSeconds: 51 });
+  });
+
+  it('admits again once the oldest request leaves the window', () => {
+    const limiter = new SlidingWindowLimiter(2, 60_000);
+    limiter.take('s', 0);
+    limiter.take('s', 30_000);
+    expect(limiter.take('s', 59_999).ok).toBe(false);
+    expect(limiter.take('s', 60_000).ok).toBe(true);
+  });
+
+  it('keeps separate windows per id', () => {
+    const limiter = new SlidingWindowLimiter(1, 60_000);
+    expect(limiter.take('a', 0).ok).toBe(true);
+    expect(limiter.take('b', 0).ok).toBe(true);
+    expect(limiter.take('a', 1).ok).toBe(false);
+  });
+});

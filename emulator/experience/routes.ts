@@ -1,0 +1,87 @@
+/**
+ * The experience API route table. Routes stay thin: authenticate, validate, call a use case.
+ * @see spec §4.1
+ */
+import { Router, type Request, type Response } from 'express';
+import type { Context } from '../context.js';
+import { SlidingWindowLimiter } from '../domain/rate-limit.js';
+import { getBrand, getPromotion, listPrizes } from '../store/promotions.js';
+import type { AgencyKey } from '../store/keys.js';
+import type { Session } from '../store/sessions.js';
+import { authenticateKey, authenticateSession } from './auth.js';
+import { submitEntry } from './entry.js';
+import { ApiError } from './errors.js';
+import { EntryBody, ProductionSessionBody, SandboxSessionBody, detailsOf, entryDetailsOf } from './schemas.js';
+import { campaignJson, campaignReadJson, sessionJson } from './serialize.js';
+import { createSandboxSession, exchangeCode, sessionView } from './sessions.js';
+
+/** What the interaction log needs to know about a request once it is answered. */
+export interface CallerLocals {
+  key?: AgencyKey;
+  session?: Session;
+}
+
+export function experienceRouter(ctx: Context): { router: Router; resetLimits(): void } {
+  const router = Router();
+  let perKey = new SlidingWindowLimiter(ctx.config.limits.perKey, ctx.config.limits.windowMs);
+  let perSession = new SlidingWindowLimiter(ctx.config.limits.perSession, ctx.config.limits.windowMs);
+  const resetLimits = () => {
+    perKey = new SlidingWindowLimiter(ctx.config.limits.perKey, ctx.config.limits.windowMs);
+    perSession = new SlidingWindowLimiter(ctx.config.limits.perSession, ctx.config.limits.windowMs);
+  };
+
+  const admit = (limiter: 'key' | 'session', id: string) => {
+    const admission = (limiter === 'key' ? perKey : perSession).take(id, ctx.clock.now());
+    if (!admission.ok) throw new ApiError('rate_limited', { headers: { 'Retry-After': String(admission.retryAfterSeconds) } });
+  };
+  const key = (req: Request, res: Response): AgencyKey => {
+    const found = authenticateKey(ctx, req.get('authorization'));
+    (res.locals as CallerLocals).key = found;
+    admit('key', `key:${found.id}`);
+    return found;
+  };
+  const session = (req: Request, res: Response, agencyKey: AgencyKey): Session => {
+    const found = authenticateSession(ctx, agencyKey, req.get('x-service-session'));
+    (res.locals as CallerLocals).session = found;
+    admit('session', `session:${found.id}`);
+    return found;
+  };
+
+  router.get('/campaign', (req, res) => {
+    const agencyKey = key(req, res);
+    const promotion = getPromotion(ctx.db, agencyKey.promotion_id);
+    const campaign = campaignJson(promotion, getBrand(ctx.db, promotion.brand_id), listPrizes(ctx.db, promotion.id));
+    res.json(campaignReadJson(ctx.config, agencyKey.environment, campaign));
+  });
+
+  router.post('/sessions', (req, res) => {
+    const agencyKey = key(req, res);
+    const body = req.body ?? {};
+    const created =
+      agencyKey.environment === 'sandbox'
+        ? createSandboxSession(ctx, agencyKey, parse(SandboxSessionBody, body).scenario)
+        : exchangeCode(ctx, agencyKey, parse(ProductionSessionBody, body));
+    (res.locals as CallerLocals).session = created.view.session;
+    res.status(201).json(sessionJson(created.view, created.token));
+  });
+
+  router.post('/session/entry', (req, res) => {
+    const current = session(req, res, key(req, res));
+    const parsed = EntryBody.safeParse(req.body ?? {});
+    if (!parsed.success) throw new ApiError('invalid_request', { details: entryDetailsOf(parsed.error) });
+    res.json(sessionJson(submitEntry(ctx, current, parsed.data.consent)));
+  });
+
+  router.get('/session', (req, res) => {
+    const current = session(req, res, key(req, res));
+    res.json(sessionJson(sessionView(ctx, current)));
+  });
+
+  return { router, resetLimits };
+}
+
+function parse<T>(schema: { safeParse(data: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } }, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ApiError('invalid_request', { details: detailsOf(parsed.error) });
+  return parsed.data;
+}

@@ -1,0 +1,67 @@
+/** JSON shapes of the experience API. @see spec §2.2 to §2.5 */
+import type { Config } from '../context.js';
+import type { Terms } from '../fixture.js';
+import type { Entry } from '../store/entries.js';
+import type { Brand, Prize, Promotion } from '../store/promotions.js';
+import type { Session } from '../store/sessions.js';
+import type { Eligibility } from '../domain/eligibility.js';
+import { SANDBOX_SCENARIOS } from './schemas.js';
+
+export const REWARDS_PATH = '/rewards';
+
+/** The campaign read: never customers, pool codes, draw seeds or partner credentials. @see spec §2.2 */
+export function campaignJson(promotion: Promotion, brand: Brand, prizes: Prize[]) {
+  const { content } = promotion;
+  return {
+    id: promotion.id,
+    name: content.name,
+    dates: { start: content.dates.start, end: content.dates.end },
+    mechanic: content.mechanic,
+    brand: { name: brand.name, slug: brand.slug },
+    copy: content.copy,
+    prizes: prizes.map((prize) => ({ name: prize.name })),
+    rewards_path: REWARDS_PATH,
+  };
+}
+
+export function campaignReadJson(config: Config, environment: string, campaign: ReturnType<typeof campaignJson>) {
+  return { campaign, environment, authorize_url: `${config.baseUrl}/authorize`, sandbox_scenarios: [...SANDBOX_SCENARIOS] };
+}
+
+export function termsFor(promotion: Promotion, country: string | null): Terms {
+  return (country && promotion.content.terms.by_country[country]) || promotion.content.terms.default;
+}
+
+export function entryJson(entry: Entry, prize: Prize | undefined) {
+  const delivered = entry.delivery_state === 'delivered';
+  return {
+    id: entry.id,
+    state: entry.state,
+    prize: prize ? { name: entry.prize_name ?? prize.name, reward_type: prize.reward_type, tier: prize.tier, face_value: prize.face_value } : null,
+    codes: delivered ? (JSON.parse(entry.codes) as string[]) : [],
+    redemption_url: delivered ? entry.redemption_url : null,
+    created_at: new Date(entry.created_at).toISOString(),
+  };
+}
+
+export interface SessionView {
+  session: Session;
+  campaign: ReturnType<typeof campaignJson>;
+  terms: Terms;
+  eligibility: Eligibility;
+  entry: ReturnType<typeof entryJson> | null;
+  deliveryState: string;
+}
+
+export function sessionJson(view: SessionView, token?: string) {
+  return {
+    ...(token ? { session_token: token } : {}),
+    expires_at: new Date(view.session.expires_at).toISOString(),
+    campaign: view.campaign,
+    terms: view.terms,
+    eligibility: view.eligibility,
+    entry: view.entry,
+    delivery: { state: view.deliveryState },
+    sandbox: view.session.sandbox === 1,
+  };
+}

@@ -1,0 +1,81 @@
+/** Creating and reading consumer sessions: sandbox scenarios and the production code exchange. */
+import type { Context } from '../context.js';
+import { availability, countryRefusal, type Eligibility } from '../domain/eligibility.js';
+import { verifierMatches } from '../domain/pkce.js';
+import { consumeAuthCode, linkCodeToSession } from '../store/codes.js';
+import { recordSandboxSession } from '../store/coverage.js';
+import { type Entry, findEntryForSession, findProductionEntryForPack, settleDelivery } from '../store/entries.js';
+import type { AgencyKey } from '../store/keys.js';
+import { getBrand, getPromotion, listPrizes, type Promotion } from '../store/promotions.js';
+import { type Session, createSession, revokeSession } from '../store/sessions.js';
+import { ApiError } from './errors.js';
+import type { Scenario } from './schemas.js';
+import { campaignJson, entryJson, type SessionView, termsFor } from './serialize.js';
+
+export function createSandboxSession(ctx: Context, key: AgencyKey, scenario: Scenario): { view: SessionView; token: string } {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(() => {
+    const { session, token } = createSession(ctx.db, ctx.seed, { keyId: key.id, promotionId: key.promotion_id, sandbox: true, scenario, now });
+    recordSandboxSession(ctx.db, key.id, scenario, now);
+    return { view: sessionView(ctx, session), token };
+  })();
+}
+
+/**
+ * The authorization-code exchange with PKCE. Any presented code is consumed, so a failed exchange
+ * cannot be retried; presenting a used code again revokes the session it produced.
+ * @see spec §4.3 step 6, §5 rule 4, RFC 7636 §4.6
+ */
+export function exchangeCode(ctx: Context, key: AgencyKey, input: { authorization_code: string; code_verifier: string }): { view: SessionView; token: string } {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(() => {
+    const { code, alreadyUsed } = consumeAuthCode(ctx.db, input.authorization_code, now);
+    if (alreadyUsed) {
+      if (alreadyUsed.session_id !== null) revokeSession(ctx.db, alreadyUsed.session_id, now);
+      throw new ApiError('invalid_grant', { message: 'The authorization code was already used; the session it produced is revoked. Restart from the pack scan.' });
+    }
+    if (!code) throw new ApiError('invalid_grant', { message: 'Unknown authorization code. Restart from the pack scan.' });
+    if (now >= code.expires_at) throw new ApiError('invalid_grant', { message: 'The authorization code expired (codes last 5 minutes). Restart from the pack scan.' });
+    if (code.promotion_id !== key.promotion_id) throw new ApiError('invalid_grant', { message: 'The authorization code belongs to another promotion.' });
+    if (!verifierMatches(input.code_verifier, code.code_challenge)) {
+      throw new ApiError('invalid_grant', { message: 'The code_verifier does not match the code_challenge (S256). Restart from the pack scan.' });
+    }
+    const { session, token } = createSession(ctx.db, ctx.seed, {
+      keyId: key.id, promotionId: code.promotion_id, sandbox: false,
+      collectorId: code.collector_id, unitId: code.unit_id, country: code.country, now,
+    });
+    linkCodeToSession(ctx.db, code.id, session.id);
+    return { view: sessionView(ctx, session), token };
+  }).immediate();
+}
+
+export function sessionView(ctx: Context, session: Session, current?: Entry): SessionView {
+  const promotion = getPromotion(ctx.db, session.promotion_id);
+  const prizes = listPrizes(ctx.db, promotion.id);
+  const stored = current ?? findEntryForSession(ctx.db, session.id);
+  const entry = stored && settleDelivery(ctx.db, stored, ctx.clock.now());
+  return {
+    session,
+    campaign: campaignJson(promotion, getBrand(ctx.db, promotion.brand_id), prizes),
+    terms: termsFor(promotion, session.country),
+    eligibility: eligibilityOf(ctx, session, promotion),
+    entry: entry ? entryJson(entry, prizes.find((prize) => prize.id === entry.prize_id)) : null,
+    deliveryState: entry?.delivery_state ?? 'none',
+  };
+}
+
+function eligibilityOf(ctx: Context, session: Session, promotion: Promotion): Eligibility {
+  const country = session.country;
+  if (session.sandbox) {
+    if (session.scenario === 'ineligible') return { eligible: false, reason: 'country_restricted', country };
+    if (session.scenario === 'already_entered') return { eligible: false, reason: 'already_entered', country };
+    return { eligible: true, reason: null, country };
+  }
+  const open = availability({ ...promotion.content, routingPaused: promotion.routing_paused }, ctx.clock.now());
+  if (!open.available) return { eligible: false, reason: 'unavailable', country };
+  const refusal = countryRefusal(promotion.content.countries, country);
+  if (refusal) return { eligible: false, reason: refusal, country };
+  const existing = findProductionEntryForPack(ctx.db, promotion.id, session.unit_id!);
+  if (existing && existing.collector_id !== session.collector_id) return { eligible: false, reason: 'already_entered', country };
+  return { eligible: true, reason: null, country };
+}

@@ -1,0 +1,54 @@
+/**
+ * Authorization codes: 5 minutes, single use, bound to the PKCE challenge, the collector, the pack
+ * and the promotion. @see spec §4.3 step 5, §5 rule 4
+ */
+import { hashSecret, issueSecret } from '../domain/secrets.js';
+import { type Db, nextSerial } from './db.js';
+
+export const CODE_LIFETIME_MS = 5 * 60_000;
+
+export interface AuthCode {
+  id: number;
+  promotion_id: number;
+  collector_id: number;
+  unit_id: number;
+  country: string | null;
+  code_challenge: string;
+  expires_at: number;
+  consumed_at: number | null;
+  session_id: number | null;
+}
+
+export interface CodeGrant {
+  promotionId: number;
+  collectorId: number;
+  unitId: number;
+  country: string | null;
+  codeChallenge: string;
+  now: number;
+}
+
+export function issueAuthCode(db: Db, seed: string, grant: CodeGrant): string {
+  const code = issueSecret(seed, 'code', nextSerial(db, 'code'));
+  db.prepare(`INSERT INTO auth_codes (code_hash, promotion_id, collector_id, unit_id, country, code_challenge, expires_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`).run(hashSecret(code), grant.promotionId, grant.collectorId, grant.unitId, grant.country, grant.codeChallenge, grant.now + CODE_LIFETIME_MS);
+  return code;
+}
+
+/**
+ * Marks the code used and returns it as it was before. Single use is structural: the UPDATE only
+ * matches an unconsumed row, so two concurrent exchanges cannot both get it.
+ */
+export function consumeAuthCode(db: Db, code: string, now: number): { code?: AuthCode; alreadyUsed?: AuthCode } {
+  const hash = hashSecret(code);
+  const fresh = db
+    .prepare('UPDATE auth_codes SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL RETURNING *')
+    .get(now, hash) as (AuthCode & { code_hash?: string }) | undefined;
+  if (fresh) return { code: { ...fresh, consumed_at: null } };
+  const used = db.prepare('SELECT * FROM auth_codes WHERE code_hash = ?').get(hash) as AuthCode | undefined;
+  return used ? { alreadyUsed: used } : {};
+}
+
+export function linkCodeToSession(db: Db, codeId: number, sessionId: number): void {
+  db.prepare('UPDATE auth_codes SET session_id = ? WHERE id = ?').run(sessionId, codeId);
+}

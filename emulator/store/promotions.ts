@@ -1,0 +1,85 @@
+/** Promotions, their prizes and their campaign content. */
+import type { PromotionContent } from '../fixture.js';
+import type { Delivery } from '../domain/draw.js';
+import type { Db } from './db.js';
+
+export interface Promotion {
+  id: number;
+  brand_id: number;
+  content: PromotionContent;
+  budget_spent: number;
+  routing_paused: boolean;
+  approved_at: number | null;
+  preview_callback: string | null;
+  production_callback: string | null;
+}
+
+export interface Prize {
+  id: number;
+  position: number;
+  name: string;
+  odds: number;
+  stock: number;
+  face_value: number;
+  reward_type: string;
+  tier: string;
+  delivery: Delivery;
+  redemption_url: string | null;
+}
+
+export interface Brand {
+  id: number;
+  slug: string;
+  name: string;
+  prefix: string;
+}
+
+interface PromotionRow extends Omit<Promotion, 'content' | 'routing_paused'> {
+  content: string;
+  routing_paused: number;
+}
+
+export function getPromotion(db: Db, id: number): Promotion {
+  const row = db.prepare('SELECT * FROM promotions WHERE id = ?').get(id) as PromotionRow;
+  return { ...row, content: JSON.parse(row.content) as PromotionContent, routing_paused: row.routing_paused === 1 };
+}
+
+export function firstPromotionId(db: Db): number {
+  return (db.prepare('SELECT id FROM promotions ORDER BY id LIMIT 1').get() as { id: number }).id;
+}
+
+export function listPrizes(db: Db, promotionId: number): Prize[] {
+  return db.prepare('SELECT * FROM prizes WHERE promotion_id = ? ORDER BY position').all(promotionId) as Prize[];
+}
+
+export function getBrand(db: Db, id: number): Brand {
+  return db.prepare('SELECT id, slug, name, prefix FROM brands WHERE id = ?').get(id) as Brand;
+}
+
+/** Takes one unit of stock and the prize's value from the budget; false when either ran out meanwhile. */
+export function awardPrize(db: Db, promotionId: number, prize: Prize): boolean {
+  const stock = db.prepare('UPDATE prizes SET stock = stock - 1 WHERE id = ? AND stock > 0').run(prize.id);
+  if (stock.changes !== 1) return false;
+  db.prepare('UPDATE promotions SET budget_spent = budget_spent + ? WHERE id = ?').run(prize.face_value, promotionId);
+  return true;
+}
+
+export function setRoutingPaused(db: Db, promotionId: number, paused: boolean): void {
+  db.prepare('UPDATE promotions SET routing_paused = ? WHERE id = ?').run(paused ? 1 : 0, promotionId);
+}
+
+/**
+ * Applies edited campaign content (copy, terms, prizes' public fields, dates, countries) to a
+ * running promotion. Prize stock is set to the new stock less what was already awarded.
+ */
+export function updatePromotionContent(db: Db, promotionId: number, content: PromotionContent): void {
+  db.transaction(() => {
+    const before = getPromotion(db, promotionId).content;
+    db.prepare('UPDATE promotions SET content = ? WHERE id = ?').run(JSON.stringify(content), promotionId);
+    const update = db.prepare(`UPDATE prizes SET name = ?, odds = ?, stock = max(0, ? - (? - stock)), face_value = ?, reward_type = ?,
+      tier = ?, delivery = ?, redemption_url = ? WHERE promotion_id = ? AND position = ?`);
+    content.prizes.forEach((prize, position) =>
+      update.run(prize.name, prize.odds, prize.stock, before.prizes[position]!.stock, prize.face_value, prize.reward_type, prize.tier, prize.delivery, prize.redemption_url ?? null, promotionId, position),
+    );
+  })();
+}

@@ -1,0 +1,54 @@
+/** Consumer sessions: 30 minutes, bound to the key that exchanged them. @see spec §2.3, §5 rule 2 */
+import { hashSecret, issueSecret } from '../domain/secrets.js';
+import { type Db, nextSerial } from './db.js';
+
+export const SESSION_LIFETIME_MS = 30 * 60_000;
+
+export interface Session {
+  id: number;
+  key_id: number;
+  promotion_id: number;
+  sandbox: number;
+  scenario: string | null;
+  collector_id: number | null;
+  unit_id: number | null;
+  country: string | null;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface NewSession {
+  keyId: number;
+  promotionId: number;
+  sandbox: boolean;
+  scenario?: string;
+  collectorId?: number;
+  unitId?: number;
+  country?: string | null;
+  now: number;
+}
+
+export function createSession(db: Db, seed: string, input: NewSession): { session: Session; token: string } {
+  const token = issueSecret(seed, 'session', nextSerial(db, 'session'));
+  const session = db
+    .prepare(`INSERT INTO sessions (token_hash, key_id, promotion_id, sandbox, scenario, collector_id, unit_id, country, created_at, expires_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
+    .get(
+      hashSecret(token), input.keyId, input.promotionId, input.sandbox ? 1 : 0, input.scenario ?? null,
+      input.collectorId ?? null, input.unitId ?? null, input.country ?? null, input.now, input.now + SESSION_LIFETIME_MS,
+    ) as Session & { token_hash?: string };
+  delete session.token_hash;
+  return { session, token };
+}
+
+export function findSessionByToken(db: Db, token: string): Session | undefined {
+  return db
+    .prepare(`SELECT id, key_id, promotion_id, sandbox, scenario, collector_id, unit_id, country, created_at, expires_at, revoked_at
+      FROM sessions WHERE token_hash = ?`)
+    .get(hashSecret(token)) as Session | undefined;
+}
+
+export function revokeSession(db: Db, id: number, now: number): void {
+  db.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id);
+}

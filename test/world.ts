@@ -1,0 +1,63 @@
+/** Builders for tests: a fresh in-memory world on a frozen clock, and request helpers. */
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { createApp } from '../emulator/app.js';
+import type { Config } from '../emulator/context.js';
+import { type Fixture, loadFixture } from '../emulator/fixture.js';
+import { createLogger } from '../emulator/logger.js';
+import { openWorld } from '../emulator/server.js';
+import { issueAuthCode } from '../emulator/store/codes.js';
+import { s256 } from '../emulator/domain/pkce.js';
+import { envValues } from '../emulator/control/env.js';
+
+export const FROZEN_AT = Date.parse('2026-11-21T10:00:00.000Z');
+export const DEFAULT_FIXTURE = loadFixture(new URL('../fixtures/default.json', import.meta.url).pathname);
+
+export function testWorld(options: { fixture?: (fixture: Fixture) => Fixture; config?: Partial<Config>; seed?: string } = {}) {
+  const logLines: string[] = [];
+  const sink = new Writable({ write(chunk, _encoding, done) { logLines.push(String(chunk)); done(); } });
+  const fixture = options.fixture ? options.fixture(structuredClone(DEFAULT_FIXTURE)) : DEFAULT_FIXTURE;
+  const world = openWorld({
+    fixture, seed: options.seed, data: ':memory:', clock: { mode: 'frozen', frozenAt: FROZEN_AT },
+    config: options.config, logger: createLogger('emulator', { level: 'debug' }, sink),
+  });
+  const app = createApp(world);
+  const env = envValues(world);
+  const api = request(app);
+  const experience = (method: 'get' | 'post', path: string, key: string | null = env.sandbox_key, session?: string) => {
+    let call = api[method](`/api/experience/v1${path}`);
+    if (key) call = call.set('Authorization', `Bearer ${key}`);
+    if (session) call = call.set('X-Service-Session', session);
+    return call;
+  };
+  return { world, app, env, api, experience, logLines };
+}
+
+export type TestWorld = ReturnType<typeof testWorld>;
+
+export const VERIFIER = 'v'.repeat(20) + '-verifier-0123456789abcdefghij';
+
+/** What the journey does before the agency's exchange: a code bound to a collector, a pack and a challenge. */
+export function issueCodeFor(t: TestWorld, options: { packCode?: string; collectorEmail?: string; country?: string | null; verifier?: string } = {}) {
+  const { db, clock, seed } = t.world;
+  const packCode = options.packCode ?? t.env.packs.find((pack) => pack.outcome === 'won')!.code;
+  const unit = db.prepare('SELECT id FROM units WHERE code = ?').get(packCode) as { id: number };
+  const collector = db.prepare('SELECT id, country FROM collectors WHERE email = ?').get(options.collectorEmail ?? 'anna.weber@example.test') as { id: number; country: string | null };
+  return issueAuthCode(db, seed, {
+    promotionId: t.env.promotion_id, collectorId: collector.id, unitId: unit.id,
+    country: options.country === undefined ? collector.country : options.country,
+    codeChallenge: s256(options.verifier ?? VERIFIER), now: clock.now(),
+  });
+}
+
+/** A production session for a collector and pack, through the real exchange endpoint. */
+export async function productionSession(t: TestWorld, options: Parameters<typeof issueCodeFor>[1] = {}): Promise<string> {
+  const code = issueCodeFor(t, options);
+  const res = await t.experience('post', '/sessions', t.env.production_key).send({ authorization_code: code, code_verifier: options.verifier ?? VERIFIER });
+  if (res.status !== 201) throw new Error(`exchange failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.session_token as string;
+}
+
+export function consentFor(terms: { version: string }) {
+  return { consent: { accepted: true, age_confirmed: true, terms_version: terms.version } };
+}
