@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
+import type { EventBus } from './events.js';
 import type { Db } from './store/db.js';
 
 export interface Limits {
@@ -27,4 +28,5 @@ export interface Context {
   seed: string;
   logger: Logger;
   config: Config;
+  events: EventBus;
 }

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import { type Clock, type ClockState, createClock } from './clock.js';
 import { type Config, type Context, SPEC_LIMITS } from './context.js';
+import { createEventBus } from './events.js';
 import type { Fixture } from './fixture.js';
 import { type Db, getMeta, openDb, setMeta } from './store/db.js';
 import { isSeeded, seedWorld } from './store/world.js';
@@ -30,7 +31,7 @@ export function openWorld(options: WorldOptions): Context & { fixture: Fixture }
   const clock = restoreClock(db, options.clock);
   if (!isSeeded(db)) seedWorld(db, options.fixture, seed, clock.now());
   const config: Config = { baseUrl: DEFAULT_BASE_URL, limits: SPEC_LIMITS, ...options.config };
-  return { db, clock, seed, logger: options.logger, config, fixture: options.fixture };
+  return { db, clock, seed, logger: options.logger, config, fixture: options.fixture, events: createEventBus() };
 }
 
 function openDatabase(data: string): Db {

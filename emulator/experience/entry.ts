@@ -4,7 +4,7 @@ import { consentProblem } from '../domain/consent.js';
 import { canAward, drawNumber, initialDelivery, prizeForNumber } from '../domain/draw.js';
 import { UNAVAILABLE_MESSAGES, availability, countryRefusal } from '../domain/eligibility.js';
 import { recordSandboxEntry } from '../store/coverage.js';
-import { type NewEntry, findEntryForSession, findProductionEntryForPack, insertEntry } from '../store/entries.js';
+import { type Entry, type NewEntry, findEntryForSession, findProductionEntryForPack, insertEntry } from '../store/entries.js';
 import { awardPrize, getBrand, getPromotion, listPrizes, type Prize, type Promotion } from '../store/promotions.js';
 import type { Session } from '../store/sessions.js';
 import { codeSuffix } from '../store/world.js';
@@ -14,7 +14,10 @@ import { type SessionView, termsFor } from './serialize.js';
 import { sessionView } from './sessions.js';
 
 export function submitEntry(ctx: Context, session: Session, consent: Consent | undefined): SessionView {
-  return ctx.db.transaction(() => (session.sandbox ? sandboxEntry(ctx, session) : productionEntry(ctx, session, consent))).immediate();
+  if (session.sandbox) return ctx.db.transaction(() => sandboxEntry(ctx, session)).immediate();
+  const { view, created } = ctx.db.transaction(() => productionEntry(ctx, session, consent)).immediate();
+  if (created) ctx.events.emit('entry.created', { entryId: created.id });
+  return view;
 }
 
 /** Sandbox results are synthetic: no pack, no draw, no stock, no scans. @see spec §4.1 rule 4 */
@@ -37,7 +40,7 @@ function sandboxEntry(ctx: Context, session: Session): SessionView {
   return sessionView(ctx, session, entry);
 }
 
-function productionEntry(ctx: Context, session: Session, consent: Consent | undefined): SessionView {
+function productionEntry(ctx: Context, session: Session, consent: Consent | undefined): { view: SessionView; created?: Entry } {
   const now = ctx.clock.now();
   const promotion = getPromotion(ctx.db, session.promotion_id);
   const open = availability({ ...promotion.content, routingPaused: promotion.routing_paused }, now);
@@ -46,7 +49,7 @@ function productionEntry(ctx: Context, session: Session, consent: Consent | unde
   // One entry per pack: the same collector's retry gets its entry back, anyone else learns nothing. @see spec §2.5, §4.1 rule 5
   const existing = findProductionEntryForPack(ctx.db, promotion.id, session.unit_id!);
   if (existing && existing.collector_id !== session.collector_id) throw new ApiError('already_entered');
-  if (existing) return sessionView(ctx, session, existing);
+  if (existing) return { view: sessionView(ctx, session, existing) };
 
   if (countryRefusal(promotion.content.countries, session.country)) throw new ApiError('ineligible');
   const terms = termsFor(promotion, session.country);
@@ -62,7 +65,7 @@ function productionEntry(ctx: Context, session: Session, consent: Consent | unde
     terms_version: consent?.terms_version ?? null,
     ...(awarded ? wonEntry(promotion, drawn, drawn.delivery, `${brand.prefix}-${codeSuffix(ctx.seed, `prize-code:${session.unit_id}`, 10)}`, now) : lostEntry()),
   });
-  return sessionView(ctx, session, entry);
+  return { view: sessionView(ctx, session, entry), created: entry };
 }
 
 function entryBase(session: Session, now: number): Omit<NewEntry, 'state' | 'prize_id' | 'prize_name' | 'codes' | 'redemption_url' | 'delivery_state' | 'delivery_due_at' | 'delivery_outcome'> {
