@@ -14,7 +14,11 @@ import { type SessionView, termsFor } from './serialize.js';
 import { sessionView } from './sessions.js';
 
 export function submitEntry(ctx: Context, session: Session, consent: Consent | undefined): SessionView {
-  if (session.sandbox) return ctx.db.transaction(() => sandboxEntry(ctx, session)).immediate();
+  if (session.sandbox) {
+    // Coverage is recorded even when the scenario answers 403 or 409: the call was made.
+    recordSandboxEntry(ctx.db, session.key_id, session.scenario!, ctx.clock.now());
+    return ctx.db.transaction(() => sandboxEntry(ctx, session)).immediate();
+  }
   const { view, created } = ctx.db.transaction(() => productionEntry(ctx, session, consent)).immediate();
   if (created) ctx.events.emit('entry.created', { entryId: created.id });
   return view;
@@ -23,7 +27,6 @@ export function submitEntry(ctx: Context, session: Session, consent: Consent | u
 /** Sandbox results are synthetic: no pack, no draw, no stock, no scans. @see spec §4.1 rule 4 */
 function sandboxEntry(ctx: Context, session: Session): SessionView {
   const now = ctx.clock.now();
-  recordSandboxEntry(ctx.db, session.key_id, session.scenario!, now);
   if (session.scenario === 'ineligible') throw new ApiError('ineligible');
   if (session.scenario === 'already_entered') throw new ApiError('already_entered');
   const existing = findEntryForSession(ctx.db, session.id);

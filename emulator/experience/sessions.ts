@@ -22,31 +22,32 @@ export function createSandboxSession(ctx: Context, key: AgencyKey, scenario: Sce
 }
 
 /**
- * The authorization-code exchange with PKCE. Any presented code is consumed, so a failed exchange
- * cannot be retried; presenting a used code again revokes the session it produced.
+ * The authorization-code exchange with PKCE. Any presented code is consumed (committed before any
+ * check can fail), so a failed exchange cannot be retried; presenting a used code again revokes
+ * the session it produced.
  * @see spec §4.3 step 6, §5 rule 4, RFC 7636 §4.6
  */
 export function exchangeCode(ctx: Context, key: AgencyKey, input: { authorization_code: string; code_verifier: string }): { view: SessionView; token: string } {
   const now = ctx.clock.now();
+  const { code, alreadyUsed } = consumeAuthCode(ctx.db, input.authorization_code, now);
+  if (alreadyUsed) {
+    if (alreadyUsed.session_id !== null) revokeSession(ctx.db, alreadyUsed.session_id, now);
+    throw new ApiError('invalid_grant', { message: 'The authorization code was already used; the session it produced is revoked. Restart from the pack scan.' });
+  }
+  if (!code) throw new ApiError('invalid_grant', { message: 'Unknown authorization code. Restart from the pack scan.' });
+  if (now >= code.expires_at) throw new ApiError('invalid_grant', { message: 'The authorization code expired (codes last 5 minutes). Restart from the pack scan.' });
+  if (code.promotion_id !== key.promotion_id) throw new ApiError('invalid_grant', { message: 'The authorization code belongs to another promotion.' });
+  if (!verifierMatches(input.code_verifier, code.code_challenge)) {
+    throw new ApiError('invalid_grant', { message: 'The code_verifier does not match the code_challenge (S256). Restart from the pack scan.' });
+  }
   return ctx.db.transaction(() => {
-    const { code, alreadyUsed } = consumeAuthCode(ctx.db, input.authorization_code, now);
-    if (alreadyUsed) {
-      if (alreadyUsed.session_id !== null) revokeSession(ctx.db, alreadyUsed.session_id, now);
-      throw new ApiError('invalid_grant', { message: 'The authorization code was already used; the session it produced is revoked. Restart from the pack scan.' });
-    }
-    if (!code) throw new ApiError('invalid_grant', { message: 'Unknown authorization code. Restart from the pack scan.' });
-    if (now >= code.expires_at) throw new ApiError('invalid_grant', { message: 'The authorization code expired (codes last 5 minutes). Restart from the pack scan.' });
-    if (code.promotion_id !== key.promotion_id) throw new ApiError('invalid_grant', { message: 'The authorization code belongs to another promotion.' });
-    if (!verifierMatches(input.code_verifier, code.code_challenge)) {
-      throw new ApiError('invalid_grant', { message: 'The code_verifier does not match the code_challenge (S256). Restart from the pack scan.' });
-    }
     const { session, token } = createSession(ctx.db, ctx.seed, {
       keyId: key.id, promotionId: code.promotion_id, sandbox: false,
       collectorId: code.collector_id, unitId: code.unit_id, country: code.country, now,
     });
     linkCodeToSession(ctx.db, code.id, session.id);
     return { view: sessionView(ctx, session), token };
-  }).immediate();
+  })();
 }
 
 export function sessionView(ctx: Context, session: Session, current?: Entry): SessionView {

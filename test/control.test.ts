@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { testWorld } from './world.js';
+
+describe('control plane /_emulator', () => {
+  it('answers health', async () => {
+    const res = await testWorld().api.get('/_emulator/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'ok', clock: { mode: 'frozen', now: '2026-11-21T10:00:00.000Z' } });
+  });
+
+  it('env has the documented keys', async () => {
+    const res = await testWorld().api.get('/_emulator/env');
+    expect(Object.keys(res.body)).toEqual(expect.arrayContaining(['base_url', 'sandbox_key', 'production_key', 'reporting_token', 'brand_slug', 'promotion_id', 'packs', 'collectors']));
+    expect(res.body.reporting_token).toMatch(/^pkd_[0-9a-f]{64}$/);
+  });
+
+  it('moves the clock: advance, freeze at a time, unfreeze', async () => {
+    const t = testWorld();
+    expect((await t.api.post('/_emulator/clock').send({ advance: '31m' })).body.now).toBe('2026-11-21T10:31:00.000Z');
+    expect((await t.api.post('/_emulator/clock').send({ freeze: '2027-01-01T00:00:00Z' })).body).toMatchObject({ mode: 'frozen', now: '2027-01-01T00:00:00.000Z' });
+    expect((await t.api.post('/_emulator/clock').send({ unfreeze: true })).body.mode).toBe('offset');
+  });
+
+  it('refuses a malformed clock move with 400 and leaves the clock alone', async () => {
+    const t = testWorld();
+    const res = await t.api.post('/_emulator/clock').send({ advance: '31 minutes' });
+    expect(res.status).toBe(400);
+    expect(t.world.clock.iso()).toBe('2026-11-21T10:00:00.000Z');
+  });
+
+  it('reset brings back the fixture world and the same keys', async () => {
+    const t = testWorld();
+    const created = await t.experience('post', '/sessions').send({ scenario: 'won' });
+    await t.api.post('/_emulator/reset').expect(200);
+    expect(t.world.db.prepare('SELECT count(*) AS n FROM sessions').get()).toEqual({ n: 0 });
+    expect((await t.experience('get', '/session', t.env.sandbox_key, created.body.session_token)).status).toBe(401);
+    expect((await t.api.get('/_emulator/env')).body).toEqual(JSON.parse(JSON.stringify(t.env)));
+    expect((await t.experience('get', '/campaign')).status).toBe(200);
+  });
+
+  it('refuses callers that are not on loopback and carry no control token', async () => {
+    const t = testWorld();
+    const { controlRouter } = await import('../emulator/control/routes.js');
+    const express = (await import('express')).default;
+    const request = (await import('supertest')).default;
+    const app = express();
+    app.use((req, _res, next) => {
+      Object.defineProperty(req.socket, 'remoteAddress', { value: '10.1.2.3', configurable: true });
+      next();
+    });
+    app.use('/_emulator', controlRouter({ ...t.world, config: { ...t.world.config, controlToken: 'control-secret' }, resetLimits: () => {} }));
+    app.use(((error, _req, res, _next) => res.status(error.status).json(error.toJSON())) as import('express').ErrorRequestHandler);
+    expect((await request(app).get('/_emulator/health')).status).toBe(403);
+    expect((await request(app).get('/_emulator/health').set('Authorization', 'Bearer control-secret')).status).toBe(200);
+  });
+});

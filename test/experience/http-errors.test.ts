@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { testWorld } from '../world.js';
+
+describe('HTTP errors of the experience API (DESIGN.md errors)', () => {
+  it('answers a body over 100 KB with 413 and stores nothing', async () => {
+    const t = testWorld();
+    const res = await t.experience('post', '/sessions').set('Content-Type', 'application/json').send(JSON.stringify({ scenario: 'won', pad: 'x'.repeat(101 * 1024) }));
+    expect(res.status).toBe(413);
+    expect(res.body.error).toBe('payload_too_large');
+    expect(t.world.db.prepare('SELECT count(*) AS n FROM sessions').get()).toEqual({ n: 0 });
+  });
+
+  it('answers malformed JSON with 400 invalid_request', async () => {
+    const t = testWorld();
+    const res = await t.experience('post', '/sessions').set('Content-Type', 'application/json').send('{"scenario": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'invalid_request', details: { '(body)': ['must be valid JSON'] } });
+  });
+
+  it('answers a body that is not an object with 400 invalid_request', async () => {
+    const t = testWorld();
+    const res = await t.experience('post', '/sessions').set('Content-Type', 'application/json').send('[1,2]');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_request');
+  });
+
+  it('answers a body that is not JSON with 415', async () => {
+    const t = testWorld();
+    const res = await t.experience('post', '/sessions').set('Content-Type', 'text/plain').send('scenario=won');
+    expect(res.status).toBe(415);
+    expect(res.body.error).toBe('unsupported_media_type');
+  });
+
+  it('answers an unknown route with 404 JSON', async () => {
+    const t = testWorld();
+    const res = await t.experience('get', '/prizes');
+    expect(res.status).toBe(404);
+    expect(res.type).toBe('application/json');
+    expect(res.body).toMatchObject({ error: 'not_found', message: expect.stringContaining('GET /api/experience/v1/prizes') });
+  });
+
+  it('checks the key before anything else: a malformed body with no key is 401', async () => {
+    const t = testWorld();
+    const res = await t.experience('post', '/sessions', null).send({ scenario: 'jackpot' });
+    expect(res.status).toBe(401);
+  });
+
+  it('never echoes a presented secret in an error', async () => {
+    const t = testWorld();
+    const res = await t.experience('post', '/sessions', t.env.production_key).send({ authorization_code: 'sc_leak-me-not', code_verifier: 'verifier-leak-me-not-0123456789012345678901' });
+    expect(res.text).not.toContain('leak-me-not');
+  });
+});
