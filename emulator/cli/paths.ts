@@ -1,0 +1,41 @@
+/** Where things live: the package's own files and an emulator's data folder. */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const DEFAULT_DATA = '.emulator';
+
+/** The folder holding package.json; found by walking up, so it is the same from `emulator/` and `dist/emulator/`. */
+export function packageRoot(): string {
+  let folder = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(folder, 'package.json'))) {
+    const parent = dirname(folder);
+    if (parent === folder) throw new Error('promo-emulator: package.json not found above the CLI');
+    folder = parent;
+  }
+  return folder;
+}
+
+export function defaultFixture(): string {
+  return join(packageRoot(), 'fixtures', 'default.json');
+}
+
+export interface DataPaths {
+  dir: string;
+  /** The running instance: pid and URLs, written once it listens, removed when it stops. */
+  instance: string;
+  /** JSON logs, secrets redacted. */
+  log: string;
+  /** What a background emulator prints: its one-line error if it fails to start. */
+  output: string;
+}
+
+export function dataPaths(data: string): DataPaths {
+  const dir = resolve(data);
+  return { dir, instance: join(dir, 'instance.json'), log: join(dir, 'emulator.log'), output: join(dir, 'emulator.out') };
+}
+
+/** The `--data` flag to repeat in hints, empty for the default folder. */
+export function dataFlag(dir: string): string {
+  return dir === resolve(DEFAULT_DATA) ? '' : ` --data ${dir}`;
+}

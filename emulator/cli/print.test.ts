@@ -1,0 +1,25 @@
+import { execFileSync } from 'node:child_process';
+import { expect, test } from 'vitest';
+import { envExports, formatOffset, shellQuote } from './print.js';
+
+test('shell quoting survives quotes, dollars, backticks and newlines through eval "$(npx emulator env)"', () => {
+  const value = `it's $HOME \`id\` "x"\n\\`;
+  const printed = execFileSync('/bin/sh', ['-c', 'eval "$(cat)"; printf %s "$V"'], { input: `export V=${shellQuote(value)}\n`, encoding: 'utf8' });
+  expect(printed).toBe(value);
+});
+
+test('env exports every PROMO_ variable, empty when the fixture has no such key', () => {
+  const exports = envExports({ base_url: 'http://127.0.0.1:4010', sandbox_key: 'pk_sandbox_x', production_key: null, reporting_token: 'pkd_y', brand_slug: 'alpenmilch' });
+  expect(exports).toBe(
+    "export PROMO_BASE_URL='http://127.0.0.1:4010'\nexport PROMO_SANDBOX_KEY='pk_sandbox_x'\nexport PROMO_PRODUCTION_KEY=''\n" +
+      "export PROMO_REPORTING_TOKEN='pkd_y'\nexport PROMO_BRAND_SLUG='alpenmilch'\n",
+  );
+});
+
+test('clock offsets read like the durations `clock advance` takes', () => {
+  expect(formatOffset(31 * 60_000)).toBe('+31m');
+  expect(formatOffset(-(90 * 60_000 + 400))).toBe('-1h30m');
+  expect(formatOffset(2 * 86_400_000 + 1500)).toBe('+2d2s');
+  expect(formatOffset(250)).toBe('+250ms');
+  expect(formatOffset(0)).toBe('+0s');
+});

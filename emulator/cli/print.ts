@@ -1,0 +1,73 @@
+/** What the CLI prints: the start summary, shell exports and the clock. */
+import type { ClockState } from '../clock.js';
+import type { EnvValues } from '../control/env.js';
+import { dataFlag } from './paths.js';
+
+export type Env = Pick<EnvValues, 'base_url' | 'dashboard_url' | 'sandbox_key' | 'production_key' | 'reporting_token' | 'brand_slug' | 'packs' | 'test_packs' | 'preview_packs' | 'recalled_packs'>;
+
+const OUTCOMES = ['won', 'lost', 'pending', 'failed'];
+
+/** Everything an agency needs to point its backend at this emulator; secrets included, as that is the point. */
+export function startSummary(env: Env, pid: number, dir: string): string {
+  const row = (label: string, value: string | null) => `  ${label.padEnd(17)}${value ?? '(none in this fixture)'}`;
+  const codes = (list: string[]) => (list.length ? list.join('  ') : '(none)');
+  const outcomes = [...new Set(env.packs.map((pack) => pack.outcome))].sort((a, b) => OUTCOMES.indexOf(a) - OUTCOMES.indexOf(b));
+  const packRows = outcomes.map((outcome) => row(`  ${outcome}`, codes(env.packs.filter((pack) => pack.outcome === outcome).map((pack) => pack.code))));
+  const data = dataFlag(dir);
+  return [
+    `[emulator] running at ${env.base_url} (pid ${pid}), data in ${dir}`,
+    '',
+    row('Base URL', env.base_url),
+    row('Dashboard', env.dashboard_url),
+    row('Sandbox key', env.sandbox_key),
+    row('Production key', env.production_key),
+    row('Reporting token', env.reporting_token),
+    row('Brand slug', env.brand_slug),
+    '',
+    '  Test packs (production packs whose draw is known; each enters once)',
+    ...packRows,
+    row('Tester packs', codes(env.test_packs)),
+    row('Preview packs', codes(env.preview_packs)),
+    row('Recalled packs', codes(env.recalled_packs)),
+    '',
+    `  Export these to your shell with: eval "$(npx emulator env${data})"`,
+    `  Logs: npx emulator logs${data}    Stop: npx emulator stop${data}`,
+    '',
+  ].join('\n');
+}
+
+export const ENV_VARIABLES = {
+  PROMO_BASE_URL: 'base_url',
+  PROMO_SANDBOX_KEY: 'sandbox_key',
+  PROMO_PRODUCTION_KEY: 'production_key',
+  PROMO_REPORTING_TOKEN: 'reporting_token',
+  PROMO_BRAND_SLUG: 'brand_slug',
+} as const;
+
+export function envExports(env: Pick<EnvValues, (typeof ENV_VARIABLES)[keyof typeof ENV_VARIABLES]>): string {
+  return Object.entries(ENV_VARIABLES).map(([name, field]) => `export ${name}=${shellQuote(env[field] ?? '')}\n`).join('');
+}
+
+/** Single quotes for POSIX shells: nothing inside is expanded; a quote is closed, escaped and reopened. */
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+export function clockLine(state: Required<ClockState> & { now: string }): string {
+  if (state.mode === 'frozen') return `[emulator] clock frozen at ${state.now}`;
+  if (state.mode === 'offset') return `[emulator] clock runs ${formatOffset(state.offsetMs)} from system time, now ${state.now}`;
+  return `[emulator] clock follows system time, now ${state.now}`;
+}
+
+const UNITS: Array<[string, number]> = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000], ['ms', 1]];
+
+/** `+31m`, `-1h30m`: the shape `clock advance` takes; milliseconds only under a second. */
+export function formatOffset(ms: number): string {
+  let rest = Math.abs(ms) < 1000 ? Math.abs(ms) : Math.round(Math.abs(ms) / 1000) * 1000;
+  const parts = UNITS.flatMap(([unit, size]) => {
+    const amount = Math.floor(rest / size);
+    rest -= amount * size;
+    return amount ? [`${amount}${unit}`] : [];
+  });
+  return `${ms < 0 ? '-' : '+'}${parts.join('') || '0s'}`;
+}

@@ -1,0 +1,98 @@
+/**
+ * `emulator start`: checks what it can here (running instance, fixture, data folder), then runs
+ * the server in this process (`--foreground`) or in a detached child it waits for.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, closeSync, constants, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Fixture, FixtureError, loadFixture } from '../fixture.js';
+import { CliError } from './cli-error.js';
+import { control, findRunning, isHealthy, readInstance, waitUntil } from './instance.js';
+import { type DataPaths, dataFlag, dataPaths } from './paths.js';
+import { type Env, startSummary } from './print.js';
+
+export interface StartOptions {
+  port: number;
+  host: string;
+  data: string;
+  fixture: string;
+  seed?: string;
+  foreground?: boolean;
+  watch?: boolean;
+  controlToken?: string;
+}
+
+const HEALTHY_WITHIN_MS = 10_000;
+
+export async function start(options: StartOptions): Promise<void> {
+  const paths = dataPaths(options.data);
+  const running = await findRunning(paths);
+  if (running) {
+    const flag = dataFlag(paths.dir);
+    console.log(`[emulator] already running at ${running.base_url} (pid ${running.pid}) for data folder ${paths.dir}; \`npx emulator env${flag}\` shows its keys, \`npx emulator stop${flag}\` stops it`);
+    return;
+  }
+  const fixturePath = resolve(options.fixture);
+  const fixture = validFixture(fixturePath);
+  ensureWritableFolder(paths.dir);
+  if (options.foreground) {
+    const { serveForeground } = await import('./foreground.js');
+    const { host, port, seed, controlToken } = options;
+    return serveForeground({ paths, fixture, fixturePath, host, port, seed, controlToken, watch: options.watch === true });
+  }
+  await startInBackground(options, paths, fixturePath);
+}
+
+function validFixture(path: string): Fixture {
+  try {
+    return loadFixture(path);
+  } catch (error) {
+    if (error instanceof FixtureError) throw new CliError(`${error.message}; fix it or pass another file with --fixture`);
+    throw error;
+  }
+}
+
+function ensureWritableFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    const reasons: Record<string, string> = { ENOTDIR: 'part of the path is a file', EEXIST: 'it is a file', EACCES: 'permission denied', EPERM: 'permission denied', EROFS: 'read-only file system' };
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new CliError(`[emulator] cannot use data folder ${dir}: ${reasons[code ?? ''] ?? message}; pick a writable folder with --data`);
+  }
+}
+
+async function startInBackground(options: StartOptions, paths: DataPaths, fixturePath: string): Promise<void> {
+  const args = ['start', '--foreground', '--port', String(options.port), '--host', options.host, '--data', paths.dir, '--fixture', fixturePath];
+  if (options.seed !== undefined) args.push('--seed', options.seed);
+  if (options.watch) args.push('--watch');
+  const output = openSync(paths.output, 'w');
+  // The token travels in the environment, not in argv where `ps` would show it.
+  const env = options.controlToken ? { ...process.env, EMULATOR_CONTROL_TOKEN: options.controlToken } : process.env;
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../cli.js', import.meta.url)), ...args], { detached: true, stdio: ['ignore', output, output], env });
+  closeSync(output);
+
+  let exitCode: number | null | undefined;
+  child.once('exit', (code) => (exitCode = code));
+  const healthy = await waitUntil(async () => {
+    const candidate = readInstance(paths);
+    return exitCode !== undefined || (candidate !== undefined && candidate.pid === child.pid && (await isHealthy(candidate)));
+  }, HEALTHY_WITHIN_MS);
+  const instance = readInstance(paths);
+  if (exitCode !== undefined) throw new CliError(childProblem(paths, exitCode));
+  if (!healthy || !instance) {
+    child.kill('SIGTERM');
+    throw new CliError(`[emulator] the emulator did not become healthy within ${HEALTHY_WITHIN_MS / 1000} s and was stopped; see ${paths.log}`);
+  }
+  const values = (await control(instance, 'GET', '/env')) as Env;
+  child.unref();
+  console.log(startSummary(values, instance.pid, paths.dir));
+}
+
+/** The child's own one-line explanation when it has one, else where to look. */
+function childProblem(paths: DataPaths, exitCode: number | null): string {
+  const lines = readFileSync(paths.output, 'utf8').split('\n');
+  return lines.findLast((line) => line.startsWith('[emulator]')) ?? `[emulator] the emulator stopped before it was ready (exit code ${exitCode}); see ${paths.output}`;
+}

@@ -1,0 +1,191 @@
+/** The `emulator` command from outside: the built CLI spawned on temp data folders and free ports. */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type Server, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, expect, test } from 'vitest';
+import type { EnvValues } from '../emulator/control/env.js';
+import type { Fixture } from '../emulator/fixture.js';
+import { DEFAULT_FIXTURE } from './world.js';
+
+const CLI = fileURLToPath(new URL('../dist/emulator/cli.js', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function emulator(...args: string[]): Promise<Run> {
+  const env = { ...process.env };
+  delete env.EMULATOR_CONTROL_TOKEN;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const folders: string[] = [];
+const servers: Server[] = [];
+
+function tempFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'emulator-cli-'));
+  folders.push(folder);
+  return folder;
+}
+
+function listenOn(port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(port, '127.0.0.1', () => resolve(server)).once('error', reject);
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = await listenOn(0);
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) server.close();
+  for (const folder of folders.splice(0)) {
+    const instance = join(folder, 'data', 'instance.json');
+    if (existsSync(instance)) {
+      const { pid } = JSON.parse(readFileSync(instance, 'utf8')) as { pid: number };
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+/** A data folder and a free port, and the CLI bound to them. */
+async function instance(fixture?: Fixture) {
+  const folder = tempFolder();
+  const data = join(folder, 'data');
+  const port = await freePort();
+  const fixturePath = join(folder, 'fixture.json');
+  if (fixture) writeFileSync(fixturePath, JSON.stringify(fixture));
+  const fixtureArgs = fixture ? ['--fixture', fixturePath] : [];
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    data, port, baseUrl, fixturePath,
+    start: (...args: string[]) => emulator('start', '--port', String(port), '--data', data, ...fixtureArgs, ...args),
+    run: (command: string, ...args: string[]) => emulator(command, ...args, '--data', data),
+    env: async () => JSON.parse((await emulator('env', '--json', '--data', data)).stdout) as EnvValues,
+    campaign: (key: string) => fetch(`${baseUrl}/api/experience/v1/campaign`, { headers: { authorization: `Bearer ${key}` } }),
+  };
+}
+
+test('start prints the connection values, env reads them, the API answers, and stop stops it', async () => {
+  const it = await instance();
+  const started = await it.start();
+  expect(started.code).toBe(0);
+  expect(started.stdout).toContain(`[emulator] running at ${it.baseUrl}`);
+
+  const env = await it.env();
+  expect(Object.keys(env)).toEqual(expect.arrayContaining(['base_url', 'sandbox_key', 'production_key', 'reporting_token', 'brand_slug', 'promotion_id', 'packs', 'collectors']));
+  expect(env.base_url).toBe(it.baseUrl);
+  for (const value of [env.sandbox_key!, env.production_key!, env.reporting_token, env.brand_slug, ...env.packs.map((pack) => pack.code)]) {
+    expect(started.stdout).toContain(value);
+  }
+  expect(new Set(env.packs.map((pack) => pack.outcome))).toEqual(new Set(['won', 'lost', 'pending', 'failed']));
+  expect((await it.run('env')).stdout).toContain(`export PROMO_SANDBOX_KEY='${env.sandbox_key}'\n`);
+
+  expect((await it.campaign(env.sandbox_key!)).status).toBe(200);
+
+  const again = await it.start();
+  expect(again.code).toBe(0);
+  const { pid } = JSON.parse(readFileSync(join(it.data, 'instance.json'), 'utf8')) as { pid: number };
+  expect(again.stdout).toContain(`[emulator] already running at ${it.baseUrl} (pid ${pid})`);
+
+  expect((await it.run('clock', 'advance', '31m')).stdout).toContain('clock runs +31m from system time');
+  const clock = (await (await fetch(`${it.baseUrl}/_emulator/clock`)).json()) as { offsetMs: number };
+  expect(clock.offsetMs).toBe(31 * 60_000);
+
+  expect((await it.run('logs')).stdout).toContain('emulator started');
+  const log = readFileSync(join(it.data, 'emulator.log'), 'utf8');
+  for (const secret of [env.sandbox_key!, env.production_key!, env.reporting_token]) expect(log).not.toContain(secret);
+
+  const stopped = await it.run('stop');
+  expect(stopped).toMatchObject({ code: 0, stdout: expect.stringContaining(`stopped the emulator at ${it.baseUrl} (pid ${pid})`) });
+  expect(existsSync(join(it.data, 'instance.json'))).toBe(false);
+  await expect(fetch(`${it.baseUrl}/_emulator/health`)).rejects.toThrow();
+  expect(await it.run('status')).toMatchObject({ code: 1, stdout: expect.stringContaining('[emulator] not running') });
+});
+
+/** One line, prefixed, no stack trace. */
+function expectOneLineFailure(run: Run, text: string) {
+  expect(run.code).toBe(1);
+  expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^\[emulator\] /)]);
+  expect(run.stderr).toContain(text);
+}
+
+test('start on a port already in use fails with one line saying so', async () => {
+  const it = await instance();
+  servers.push(await listenOn(it.port));
+  expectOneLineFailure(await it.start(), `[emulator] port ${it.port} on 127.0.0.1 is already in use`);
+});
+
+test('start with a fixture that is not JSON fails with one line naming the file', async () => {
+  const it = await instance();
+  writeFileSync(it.fixturePath, '{ "seed": ');
+  expectOneLineFailure(await it.start('--fixture', it.fixturePath), `invalid fixture ${it.fixturePath}: not JSON`);
+});
+
+test('start with an invalid fixture fails with one line naming the file and the JSON path', async () => {
+  const fixture = structuredClone(DEFAULT_FIXTURE);
+  fixture.promotion.prizes[1]!.odds = 2;
+  const it = await instance(fixture);
+  expectOneLineFailure(await it.start(), `invalid fixture ${it.fixturePath}: promotion.prizes.1.odds`);
+});
+
+test('start with a data folder that cannot be created fails with one line', async () => {
+  const folder = tempFolder();
+  const file = join(folder, 'a-file');
+  writeFileSync(file, '');
+  const run = await emulator('start', '--port', String(await freePort()), '--data', join(file, 'data'));
+  expectOneLineFailure(run, `[emulator] cannot use data folder ${join(file, 'data')}`);
+});
+
+test('commands for a data folder with no emulator say how to start one', async () => {
+  const it = await instance();
+  for (const command of ['stop', 'env', 'reset', 'clock']) {
+    expectOneLineFailure(await it.run(command), `no emulator is running for data folder ${it.data}; start one with \`npx emulator start --data ${it.data}\``);
+  }
+});
+
+test('with --watch a copy edit applies live and a keys or packs edit is reported, not applied', async () => {
+  const it = await instance(DEFAULT_FIXTURE);
+  expect((await it.start('--watch')).code).toBe(0);
+  const env = await it.env();
+  const headline = async () => ((await (await it.campaign(env.sandbox_key!)).json()) as { campaign: { copy: { headline: string } } }).campaign.copy.headline;
+
+  const fixture = structuredClone(DEFAULT_FIXTURE);
+  fixture.promotion.copy.headline = 'Edited while running';
+  writeFileSync(it.fixturePath, JSON.stringify(fixture));
+  await expect.poll(headline, { timeout: 5000 }).toBe('Edited while running');
+
+  fixture.agency_keys = ['production'];
+  fixture.brands[0]!.skus[0]!.batches[0]!.packs = 50;
+  writeFileSync(it.fixturePath, JSON.stringify(fixture));
+  const log = () => readFileSync(join(it.data, 'emulator.log'), 'utf8');
+  await expect.poll(log, { timeout: 5000 }).toContain('brands, agency_keys need a reset; run `npx emulator reset`');
+  expect(await it.env()).toEqual(env);
+  expect((await it.campaign(env.sandbox_key!)).status).toBe(200);
+});
