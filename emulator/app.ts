@@ -1,12 +1,21 @@
 /** Builds the express app from its parts: the one place that lists every route prefix. */
 import express from 'express';
 import type { Context } from './context.js';
+import { consoleApiRouter } from './console/api-routes.js';
+import { dashboardRouter } from './console/dashboard-routes.js';
+import { controlGuard } from './control/guard.js';
 import { controlRouter } from './control/routes.js';
 import type { Fixture } from './fixture.js';
 import { type CallerLocals, experienceRouter } from './experience/routes.js';
 import { errorWriter, jsonBody, notFound } from './http.js';
+import { journeyRouter } from './journey/routes.js';
 import { pathOnly } from './logger.js';
 import { recordInteraction } from './store/interactions.js';
+import { seedControlRouter } from './reporting/control.js';
+import { reportingErrors } from './reporting/errors.js';
+import { reportingRouter } from './reporting/routes.js';
+import { webhooksControlRouter } from './webhooks/control.js';
+import { sinkReceiver } from './webhooks/sink.js';
 
 const REDACTED_BODY_FIELDS = new Set(['authorization_code', 'code_verifier', 'session_token']);
 
@@ -25,7 +34,12 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
 
   const experience = experienceRouter(ctx);
   app.use('/api/experience/v1', interactionLog(ctx), jsonBody, experience.router, notFound, errorWriter(ctx.logger));
-  app.use('/_emulator', controlRouter({ ...ctx, resetLimits: experience.resetLimits }), notFound, errorWriter(ctx.logger));
+  app.use('/api/v1', reportingRouter(ctx), notFound, reportingErrors(ctx.logger));
+  app.use('/_emulator', controlGuard(ctx.config.controlToken));
+  app.use('/_emulator/sink', sinkReceiver(ctx));
+  app.use('/_emulator/console', consoleApiRouter(ctx), notFound, errorWriter(ctx.logger));
+  app.use('/_emulator', controlRouter({ ...ctx, resetLimits: experience.resetLimits }), webhooksControlRouter(ctx), seedControlRouter(ctx), notFound, errorWriter(ctx.logger));
+  app.use(journeyRouter(ctx), dashboardRouter(ctx));
   app.use(notFound, errorWriter(ctx.logger));
   return app;
 }

@@ -7,6 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { CliError } from './cli/cli-error.js';
+import { consoleCommands } from './cli/console.js';
+import { seedCommand } from './cli/seed.js';
+import { webhooksCommand } from './cli/webhooks.js';
 import { DEFAULT_DATA, defaultFixture, packageRoot } from './cli/paths.js';
 
 const program = new Command('emulator')
@@ -69,6 +72,10 @@ program
   .addOption(dataOption())
   .addHelpText('after', '\nExamples:\n  npx emulator clock advance 31m\n  npx emulator clock freeze 2026-12-24T18:00:00Z\n  npx emulator clock unfreeze')
   .action(async (action, value, { data }) => (await import('./cli/commands.js')).clock(data, action, value));
+
+for (const command of [...consoleCommands(), webhooksCommand(), seedCommand()]) {
+  program.addCommand(command.configureOutput(program.configureOutput()));
+}
 
 function parsePort(text: string): number {
   const port = Number(text);

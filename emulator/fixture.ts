@@ -85,6 +85,8 @@ export const FixtureSchema = z
       .min(1),
     promotion: PromotionSchema,
     agency_keys: z.array(z.enum(['sandbox', 'production'])),
+    /** Seeded scan history for the reporting API; absent means DEFAULT_HISTORY_SCANS (store/history.ts). */
+    history: z.strictObject({ scans: z.number().int().min(0).max(100_000) }).optional(),
   })
   .superRefine((fixture, ctx) => {
     if (!fixture.brands.some((brand) => brand.slug === fixture.promotion.brand)) {

@@ -10,6 +10,8 @@ import { createEventBus } from './events.js';
 import type { Fixture } from './fixture.js';
 import { type Db, getMeta, openDb, setMeta } from './store/db.js';
 import { isSeeded, seedWorld } from './store/world.js';
+import { resumeBatchJobs } from './reporting/batch-job.js';
+import { startWebhooks } from './webhooks/dispatcher.js';
 
 export interface WorldOptions {
   fixture: Fixture;
@@ -69,8 +71,11 @@ export function startServer(options: WorldOptions & { host: string; port: number
       const host = options.host.includes(':') ? `[${options.host}]` : options.host;
       const baseUrl = options.config?.baseUrl ?? `http://${host}:${port}`;
       world.config.baseUrl = baseUrl;
+      const webhooks = startWebhooks(world);
+      resumeBatchJobs(world);
       const close = () =>
         new Promise<void>((done) => {
+          void webhooks.stop();
           server.closeAllConnections();
           server.close(() => {
             world.db.close();

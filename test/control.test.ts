@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import express from 'express';
+import request from 'supertest';
+import { controlRouter } from '../emulator/control/routes.js';
+import { errorWriter } from '../emulator/http.js';
 import { testWorld } from './world.js';
 
 describe('control plane /_emulator', () => {
@@ -33,7 +37,7 @@ describe('control plane /_emulator', () => {
     const sessions = () => t.world.db.prepare('SELECT count(*) AS n FROM sessions').get();
     const seeded = sessions();
     const created = await t.experience('post', '/sessions').send({ scenario: 'won' });
-    await t.api.post('/_emulator/reset').expect(200);
+    await t.api.post('/_emulator/reset').type('json').send().expect(200);
     expect(sessions()).toEqual(seeded);
     expect((await t.experience('get', '/session', t.env.sandbox_key, created.body.session_token)).status).toBe(401);
     expect((await t.api.get('/_emulator/env')).body).toEqual(JSON.parse(JSON.stringify(t.env)));
@@ -43,24 +47,34 @@ describe('control plane /_emulator', () => {
   it('reset keeps the clock where it is, also across a restart', async () => {
     const t = testWorld();
     await t.api.post('/_emulator/clock').send({ advance: '2h' });
-    await t.api.post('/_emulator/reset').expect(200);
+    await t.api.post('/_emulator/reset').type('json').send().expect(200);
     expect(t.world.clock.iso()).toBe('2026-11-21T12:00:00.000Z');
     expect(JSON.parse(t.world.db.prepare("SELECT value FROM meta WHERE key = 'clock'").pluck().get() as string)).toMatchObject({ mode: 'frozen' });
   });
 
   it('refuses callers that are not on loopback and carry no control token', async () => {
     const t = testWorld();
-    const { controlRouter } = await import('../emulator/control/routes.js');
-    const express = (await import('express')).default;
-    const request = (await import('supertest')).default;
+    const { controlGuard } = await import('../emulator/control/guard.js');
     const app = express();
     app.use((req, _res, next) => {
       Object.defineProperty(req.socket, 'remoteAddress', { value: '10.1.2.3', configurable: true });
       next();
     });
-    app.use('/_emulator', controlRouter({ ...t.world, config: { ...t.world.config, controlToken: 'control-secret' }, resetLimits: () => {} }));
-    app.use(((error, _req, res, _next) => res.status(error.status).json(error.toJSON())) as import('express').ErrorRequestHandler);
+    app.use('/_emulator', controlGuard('control-secret'), controlRouter({ ...t.world, resetLimits: () => {} }));
+    app.use(errorWriter(t.world.logger));
     expect((await request(app).get('/_emulator/health')).status).toBe(403);
+    expect((await request(app).get('/_emulator/health').set('Authorization', 'Bearer wrong')).status).toBe(403);
     expect((await request(app).get('/_emulator/health').set('Authorization', 'Bearer control-secret')).status).toBe(200);
+  });
+
+  it('refuses a state change that is not JSON, so a page on another origin cannot reset the emulator', async () => {
+    const t = testWorld();
+    await t.experience('post', '/sessions').send({ scenario: 'won' });
+    const sessions = () => t.world.db.prepare('SELECT count(*) AS n FROM sessions').get();
+    const before = sessions();
+    const res = await t.api.post('/_emulator/reset').set('Content-Type', 'application/x-www-form-urlencoded').send('x=1');
+    expect(res.status).toBe(415);
+    expect(sessions()).toEqual(before);
+    expect((await t.api.post('/_emulator/reset').type('json').send()).status).toBe(200);
   });
 });

@@ -35,8 +35,9 @@ describe('determinism (DESIGN.md)', () => {
     expect(other.env.packs[0]!.code).not.toBe(first.env.packs[0]!.code);
   });
 
-  it('env lists known packs with at least one of each outcome', () => {
-    const outcomes = new Set(testWorld().env.packs.map((pack) => pack.outcome));
-    expect([...outcomes].sort()).toEqual(['failed', 'lost', 'pending', 'won']);
+  it('env lists known packs with at least one of each outcome, and pending ones of each settlement', () => {
+    const packs = testWorld().env.packs;
+    expect([...new Set(packs.map((pack) => pack.outcome))].sort()).toEqual(['failed', 'lost', 'pending', 'won']);
+    expect([...new Set(packs.filter((pack) => pack.outcome === 'pending').map((pack) => pack.settles_as))].sort()).toEqual(['failed', 'won']);
   });
 });

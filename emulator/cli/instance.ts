@@ -58,7 +58,7 @@ export async function requireRunning(paths: DataPaths): Promise<Instance> {
 /** Calls `/_emulator{path}`; an error answer becomes a CliError carrying the emulator's message. */
 export async function control(instance: Instance, method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs = 5000): Promise<unknown> {
   const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers['content-type'] = 'application/json';
   if (instance.control_token) headers.authorization = `Bearer ${instance.control_token}`;
   const url = `${instance.base_url}/_emulator${path}`;
   const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) }).catch((error: Error) => {

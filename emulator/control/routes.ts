@@ -1,8 +1,8 @@
 /**
  * The control plane `/_emulator`, for tools and tests: health, env, clock, reset, interaction log.
- * It answers loopback callers only, unless a control token is configured and presented.
+ * app.ts puts `controlGuard` in front of it.
  */
-import { Router, json, type RequestHandler } from 'express';
+import { Router, json } from 'express';
 import { z } from 'zod';
 import { parseDuration } from '../clock.js';
 import type { Context } from '../context.js';
@@ -10,11 +10,7 @@ import { ApiError } from '../experience/errors.js';
 import type { Fixture } from '../fixture.js';
 import { listInteractions } from '../store/interactions.js';
 import { resetWorld } from '../store/reset.js';
-import { safeEqual } from '../domain/secrets.js';
-import { bearerOf } from '../experience/auth.js';
 import { envValues } from './env.js';
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 const ClockBody = z.union([
   z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
@@ -29,7 +25,6 @@ const InteractionsQuery = z.strictObject({
 
 export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): void }): Router {
   const router = Router();
-  router.use(loopbackOrToken(ctx.config.controlToken));
   router.use(json({ limit: '100kb' }));
 
   router.get('/health', (_req, res) => {
@@ -69,13 +64,4 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   });
 
   return router;
-}
-
-function loopbackOrToken(token: string | undefined): RequestHandler {
-  return (req, _res, next) => {
-    if (LOOPBACK.has(req.socket.remoteAddress ?? '')) return next();
-    const presented = bearerOf(req.get('authorization'));
-    if (token && presented && safeEqual(presented, token)) return next();
-    next(new ApiError('forbidden', { message: 'The control plane answers loopback callers only; start with --control-token to allow others.' }));
-  };
 }

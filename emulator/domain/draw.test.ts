@@ -30,6 +30,7 @@ describe('draw', () => {
     expect(initialDelivery('failed')).toEqual({ state: 'failed', deliveryState: 'failed' });
     expect(initialDelivery('delayed')).toMatchObject({ state: 'pending', settlesAs: 'delivered' });
     expect(initialDelivery('delayed_failed')).toMatchObject({ state: 'pending', settlesAs: 'failed' });
-    expect(expectedOutcome(0.99, [prize(1, 0.5)])).toBe('lost');
+    expect(expectedOutcome(0.99, [prize(1, 0.5)])).toEqual({ outcome: 'lost' });
+    expect(expectedOutcome(0.1, [prize(1, 0.5, { delivery: 'delayed_failed' })])).toEqual({ outcome: 'pending', settles_as: 'failed' });
   });
 });

@@ -50,8 +50,19 @@ export function initialDelivery(delivery: Delivery): { state: EntryState; delive
   }
 }
 
-/** The state a pack's entry would start in if entered now with full stock and budget. */
-export function expectedOutcome(number: number, prizes: DrawPrize[]): EntryState {
-  const prize = prizeForNumber(number, prizes);
-  return prize ? initialDelivery(prize.delivery).state : 'lost';
+/** The state a pack's entry would start in if entered now with full stock and budget, and what a pending one settles as. */
+export function expectedOutcome(number: number, prizes: DrawPrize[]): ExpectedOutcome {
+  return outcomeOf(prizeForNumber(number, prizes));
+}
+
+export interface ExpectedOutcome {
+  outcome: EntryState;
+  settles_as?: 'won' | 'failed';
+}
+
+/** The outcome an entry starts in when it draws this prize (or none). */
+export function outcomeOf(prize: Pick<DrawPrize, 'delivery'> | undefined): ExpectedOutcome {
+  if (!prize) return { outcome: 'lost' };
+  const start = initialDelivery(prize.delivery);
+  return start.settlesAs ? { outcome: start.state, settles_as: start.settlesAs === 'delivered' ? 'won' : 'failed' } : { outcome: start.state };
 }

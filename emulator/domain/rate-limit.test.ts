@@ -16,6 +16,10 @@ describe('sliding-window rate limit', () => {
     expect(limiter.take('s', 60_000).ok).toBe(true);
   });
 
+  it('a limit of zero refuses everything with a whole window to wait', () => {
+    expect(new SlidingWindowLimiter(0, 60_000).take('s', 0)).toEqual({ ok: false, retryAfterSeconds: 60 });
+  });
+
   it('keeps separate windows per id', () => {
     const limiter = new SlidingWindowLimiter(1, 60_000);
     expect(limiter.take('a', 0).ok).toBe(true);

@@ -15,7 +15,8 @@ export class SlidingWindowLimiter {
   take(id: string, now: number): Admission {
     const recent = this.recent(id, now);
     if (recent.length >= this.limit) {
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((recent[0]! + this.windowMs - now) / 1000)) };
+      const oldest = recent[0] ?? now;
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)) };
     }
     recent.push(now);
     return { ok: true };

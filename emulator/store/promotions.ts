@@ -83,3 +83,21 @@ export function updatePromotionContent(db: Db, promotionId: number, content: Pro
     );
   })();
 }
+
+export function findPromotionForBrand(db: Db, brandId: number): Promotion | undefined {
+  const row = db.prepare('SELECT id FROM promotions WHERE brand_id = ? ORDER BY id LIMIT 1').get(brandId) as { id: number } | undefined;
+  return row && getPromotion(db, row.id);
+}
+
+export function listPromotions(db: Db): Promotion[] {
+  const rows = db.prepare('SELECT id FROM promotions ORDER BY id').all() as Array<{ id: number }>;
+  return rows.map((row) => getPromotion(db, row.id));
+}
+
+export function setCallbackUrls(db: Db, promotionId: number, urls: { production: string | null; preview: string | null }): void {
+  db.prepare('UPDATE promotions SET production_callback = ?, preview_callback = ? WHERE id = ?').run(urls.production, urls.preview, promotionId);
+}
+
+export function setApprovedAt(db: Db, promotionId: number, approvedAt: number | null): void {
+  db.prepare('UPDATE promotions SET approved_at = ? WHERE id = ?').run(approvedAt, promotionId);
+}

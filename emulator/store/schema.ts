@@ -3,5 +3,7 @@
  * emulator keeps its tables in its own module.
  */
 import { CORE_SCHEMA } from './schema-core.js';
+import { JOURNEY_SCHEMA } from './schema-journey.js';
+import { REPORTING_SCHEMA } from './schema-reporting.js';
 
-export const MIGRATIONS: string[] = [CORE_SCHEMA];
+export const MIGRATIONS: string[] = [CORE_SCHEMA, JOURNEY_SCHEMA, REPORTING_SCHEMA];

@@ -6,13 +6,19 @@ import type { Fixture } from '../fixture.js';
 import { deriveBytes, hashSecret, issueSecret } from '../domain/secrets.js';
 import { type Db, getMeta, setMeta } from './db.js';
 import { createAgencyKey } from './keys.js';
+import { DEFAULT_HISTORY_SCANS, seedHistory } from './history.js';
 
 /** Unambiguous upper-case letters and digits for pack codes (no 0/O, 1/I/L). */
-const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
 export function codeSuffix(seed: string, label: string, length = 5): string {
   const bytes = deriveBytes(seed, label);
   return Array.from({ length }, (_, i) => CODE_ALPHABET[bytes[i]! % CODE_ALPHABET.length]).join('');
+}
+
+/** The code a won prize delivers: it belongs to the pack, the same whichever page entered it. */
+export function prizeCode(seed: string, brandPrefix: string, unitId: number): string {
+  return `${brandPrefix}-${codeSuffix(seed, `prize-code:${unitId}`, 10)}`;
 }
 
 export function isSeeded(db: Db): boolean {
@@ -60,6 +66,7 @@ export function seedWorld(db: Db, fixture: Fixture, seed: string, now: number): 
       return { id, environment, serial };
     });
     setMeta(db, 'seeded_keys', JSON.stringify(seededKeys));
+    seedHistory(db, seed, now, fixture.history?.scans ?? DEFAULT_HISTORY_SCANS);
   })();
 }
 

@@ -174,15 +174,20 @@ describe('production entry: the draw (spec §1, §3)', () => {
     expect(res.body.entry.state).toBe('lost');
   });
 
-  it('a pending entry is delivered on the virtual clock and polling shows delivered', async () => {
+  it.each([
+    ['won', 'delivered'],
+    ['failed', 'failed'],
+  ])('a pending entry that settles as %s shows delivery %s on the virtual clock, not before', async (settles, delivery) => {
     const t = testWorld();
-    const token = await productionSession(t, { packCode: packOf(t, 'pending') });
+    const pack = t.env.packs.find((p) => p.outcome === 'pending' && p.settles_as === settles)!;
+    const token = await productionSession(t, { packCode: pack.code });
     const entered = await enter(t, token);
     expect(entered.body).toMatchObject({ entry: { state: 'pending', codes: [] }, delivery: { state: 'processing' } });
-    t.world.clock.advance(30_000);
+    t.world.clock.advance(29_000);
+    expect((await t.experience('get', '/session', t.env.production_key, token)).body.delivery.state).toBe('processing');
+    t.world.clock.advance(1_000);
     const read = await t.experience('get', '/session', t.env.production_key, token);
-    expect(read.body.delivery.state).toBe('delivered');
-    expect(['won', 'failed']).toContain(read.body.entry.state);
+    expect(read.body).toMatchObject({ entry: { state: settles }, delivery: { state: delivery } });
   });
 
   it('a failed delivery stays failed: a retry returns the same entry and never redraws', async () => {
@@ -194,14 +199,5 @@ describe('production entry: the draw (spec §1, §3)', () => {
     expect(first.body).toMatchObject({ entry: { state: 'failed' }, delivery: { state: 'failed' } });
     expect(retry.body.entry).toEqual(first.body.entry);
     expect(entryCount(t)).toBe(before + 1);
-  });
-
-  it('a delayed delivery that fails moves from pending to failed on the clock', async () => {
-    const t = testWorld({ fixture: (f) => withPromotion({ prizes: f.promotion.prizes.map((p) => ({ ...p, delivery: 'delayed_failed' as const })) })(f) });
-    const token = await productionSession(t, { packCode: packOf(t, 'pending') });
-    expect((await enter(t, token)).body.entry.state).toBe('pending');
-    t.world.clock.advance(30_000);
-    const read = await t.experience('get', '/session', t.env.production_key, token);
-    expect(read.body).toMatchObject({ entry: { state: 'failed', codes: [] }, delivery: { state: 'failed' } });
   });
 });

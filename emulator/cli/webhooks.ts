@@ -1,0 +1,67 @@
+/**
+ * `emulator webhooks add URL [--events ...] [--json] | list [--json] | remove ID`: the running
+ * emulator's webhook endpoints, through its control plane. Loads no express or SQLite.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { WEBHOOK_EVENTS } from '../store/webhooks.js';
+import { control, requireRunning } from './instance.js';
+import { DEFAULT_DATA, dataPaths } from './paths.js';
+
+interface EndpointAnswer {
+  id: number;
+  url: string;
+  events: string[];
+  created_at: string;
+  secret?: string;
+}
+
+const dataOption = () => new Option('--data <dir>', 'the data folder of the running emulator').default(DEFAULT_DATA);
+const running = async (data: string) => requireRunning(dataPaths(data));
+
+export function webhooksCommand(): Command {
+  const command = new Command('webhooks').description('endpoints the emulator sends signed events to (scans, entries, batches)');
+
+  command
+    .command('add')
+    .description('register an endpoint; prints its id and signing secret, shown this once')
+    .argument('<url>', 'where to POST events, http or https')
+    .addOption(new Option('--events <names...>', 'the events to send (default: all)').choices(WEBHOOK_EVENTS))
+    .option('--json', 'print the endpoint, secret included, as JSON')
+    .addOption(dataOption())
+    .action(async (url: string, options: { events?: string[]; json?: boolean; data: string }) => {
+      const endpoint = (await control(await running(options.data), 'POST', '/webhooks', { url, events: options.events })) as EndpointAnswer;
+      if (options.json) return void console.log(JSON.stringify(endpoint, null, 2));
+      console.log(`[emulator] webhook endpoint ${endpoint.id} receives ${endpoint.events.join(', ')} at ${endpoint.url}`);
+      console.log(`  Signing secret (shown once): ${endpoint.secret}`);
+      console.log('  Verify X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body"> with it; see the README.');
+    });
+
+  command
+    .command('list')
+    .description('list the endpoints in use')
+    .option('--json', 'print them as JSON')
+    .addOption(dataOption())
+    .action(async (options: { json?: boolean; data: string }) => {
+      const { data } = (await control(await running(options.data), 'GET', '/webhooks')) as { data: EndpointAnswer[] };
+      if (options.json) return void console.log(JSON.stringify(data, null, 2));
+      if (data.length === 0) return void console.log('[emulator] no webhook endpoints; add one with `npx emulator webhooks add URL`');
+      for (const endpoint of data) console.log(`${String(endpoint.id).padEnd(5)}${endpoint.url}  ${endpoint.events.join(',')}`);
+    });
+
+  command
+    .command('remove')
+    .description('stop sending to an endpoint; its deliveries stay readable')
+    .argument('<id>', 'the endpoint id, as `webhooks list` shows it', endpointId)
+    .addOption(dataOption())
+    .action(async (id: number, options: { data: string }) => {
+      await control(await running(options.data), 'POST', `/webhooks/${id}/remove`);
+      console.log(`[emulator] removed webhook endpoint ${id}`);
+    });
+
+  return command;
+}
+
+function endpointId(text: string): number {
+  if (!/^[1-9]\d*$/.test(text)) throw new InvalidArgumentError('An endpoint id is a whole number, as `webhooks list` shows it.');
+  return Number(text);
+}

@@ -1,0 +1,75 @@
+/** The brand's dashboard at `/`: status, keys, callback URLs, checklist, approval, live log. */
+import type { Request, Response } from 'express';
+import { csrfField } from '../../pages/csrf.js';
+import { type Html, html, safeLink } from '../../pages/html.js';
+import { layout } from '../../pages/layout.js';
+import { HOSTED_REASON_TEXT } from '../../journey/routing.js';
+import type { KeyJson, LogRow, Overview } from '../lifecycle.js';
+
+/** What the page says after an action: a success line, a one-time secret, or what went wrong. */
+export interface Notice {
+  kind: 'success' | 'warning';
+  text: string;
+  items?: string[];
+  secret?: string;
+}
+
+export const DASHBOARD_NAV = [
+  { href: '/', label: 'Dashboard' },
+  { href: '/promotions', label: 'Promotions (collector view)' },
+];
+
+export function dashboardPage(req: Request, res: Response, data: Overview, log: LogRow[], notice?: Notice, callbackInput?: { production: string; preview: string }): Html {
+  const csrf = csrfField(req, res);
+  const action = (path: string, label: string, style = '') =>
+    html`<form class="inline" method="post" action="${path}">${csrf}<button type="submit"${style ? html` class="${style}"` : ''}>${label}</button></form>`;
+  const { promotion, experience, checklist } = data;
+  const routing = experience.routing.to === 'agency'
+    ? html`<p>Production scans go to the agency at <code>${experience.routing.callback}</code>.</p>`
+    : html`<p>Production scans go to the service's hosted page because:</p><ul>${experience.routing.reasons.map((reason) => html`<li>${HOSTED_REASON_TEXT[reason]}</li>`)}</ul>`;
+  const body = html`
+  ${notice ? html`<section class="${notice.kind}" role="status"><p>${notice.text}</p>
+    ${notice.secret ? html`<p class="secret">${notice.secret}</p><p>Copy it now: it is shown once and only its hash is stored.</p>` : ''}
+    ${notice.items?.length ? html`<ul>${notice.items.map((item) => html`<li>${item}</li>`)}</ul>` : ''}</section>` : ''}
+  <section aria-labelledby="status"><h2 id="status">${promotion.name}</h2>
+    <p>${promotion.brand} · status ${promotion.status} · ${promotion.dates.start.slice(0, 10)} to ${promotion.dates.end.slice(0, 10)} · ${promotion.live ? 'accepting entries now' : 'not accepting entries now'}</p>
+    <p>Experience: agency-built. Test and preview packs always use the hosted page.</p>
+    ${routing}
+    ${experience.routing_paused ? action('/console/resume', 'Resume routing to the agency') : action('/console/pause', 'Pause routing to the agency', 'danger')}
+  </section>
+  <section aria-labelledby="keys"><h2 id="keys">Agency keys</h2>
+    <div class="table" tabindex="0" role="region" aria-label="Agency keys table"><table><thead><tr><th scope="col">Id</th><th scope="col">Environment</th><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
+    <tbody>${data.keys.map((key: KeyJson) => html`<tr><td>${key.id}</td><td>${key.environment}</td><td><code>${key.masked}</code></td><td>${key.status}</td><td>${key.expires_at?.slice(0, 10)}</td>
+      <td>${key.status === 'revoked' ? '' : html`${action(`/console/keys/${key.id}/rotate`, 'Rotate', 'secondary')}${action(`/console/keys/${key.id}/revoke`, 'Revoke', 'danger')}`}</td></tr>`)}</tbody></table></div>
+    <form method="post" action="/console/keys">${csrf}<label for="environment">New key's environment</label>
+      <select id="environment" name="environment"><option value="sandbox">sandbox</option><option value="production">production</option></select>
+      <button type="submit">Create key</button></form>
+    <p class="muted">Rotate creates a new key that works at once; revoke the old one once the agency has switched.</p>
+  </section>
+  <section aria-labelledby="callbacks"><h2 id="callbacks">Callback URLs</h2>
+    <p>HTTPS, without query string or fragment (http://localhost and http://127.0.0.1 are accepted for local development). Changing either clears the approval and the checklist.</p>
+    <form method="post" action="/console/callbacks">${csrf}
+      <label for="production">Production callback URL</label>
+      <input id="production" name="production" type="url" required value="${callbackInput?.production ?? experience.callbacks.production ?? ''}">
+      <label for="preview">Preview callback URL (optional)</label>
+      <input id="preview" name="preview" type="url" value="${callbackInput?.preview ?? experience.callbacks.preview ?? ''}">
+      <button type="submit">Save callback URLs</button></form>
+    ${experience.callbacks.preview ? html`<p>Review the agency's preview: ${safeLink(experience.callbacks.preview, experience.callbacks.preview)}</p>` : ''}
+  </section>
+  <section aria-labelledby="checklist"><h2 id="checklist">Checklist: sandbox API coverage</h2>
+    <p>${checklist.complete ? 'Complete: every scenario has a sandbox session and an entry.' : `Incomplete: ${checklist.missing.length} step(s) to go.`} It records API coverage, not visual approval.</p>
+    <div class="table" tabindex="0" role="region" aria-label="Checklist table"><table><thead><tr><th scope="col">Scenario</th><th scope="col">Session created</th><th scope="col">Entry submitted</th></tr></thead>
+    <tbody>${checklist.items.map((item) => html`<tr><td>${item.scenario}</td><td>${item.session_created ? 'yes' : 'no'}</td><td>${item.entry_submitted ? 'yes' : 'no'}</td></tr>`)}</tbody></table></div>
+  </section>
+  <section aria-labelledby="approval"><h2 id="approval">Approval</h2>
+    <p>${experience.approved_at ? `Approved on ${experience.approved_at}.` : 'Not approved. Review the agency\'s responsive UI, legal copy, accessibility, failure states and hosting first.'}</p>
+    ${experience.approved_at ? '' : action('/console/approve', 'Approve the agency experience')}
+    ${data.history.length ? html`<h3>History</h3><ul>${data.history.map((event) => html`<li>${event.at}: ${event.action}${event.reason ? ` (${event.reason})` : ''}</li>`)}</ul>` : ''}
+  </section>
+  <section aria-labelledby="log-heading"><h2 id="log-heading">Interaction log</h2>
+    <p>Every experience API call your backend made, newest last, with secrets redacted. <a href="/">Refresh</a></p>
+    <div class="table" tabindex="0" role="log" aria-labelledby="log-heading"><table><thead><tr><th scope="col">Time</th><th scope="col">Key</th><th scope="col">Request</th><th scope="col">Status</th><th scope="col">Body</th></tr></thead>
+    <tbody id="log" data-after="${log.at(-1)?.id ?? 0}">${log.map((row) => html`<tr><td>${row.at}</td><td><code>${row.key ?? ''}</code></td><td>${row.method} ${row.path}</td><td>${row.status}</td><td><code>${row.body === null ? '' : JSON.stringify(row.body)}</code></td></tr>`)}</tbody></table></div>
+  </section>`;
+  return layout({ title: 'Brand dashboard', body, nav: DASHBOARD_NAV, wide: true, script: '/console/live-log.js' });
+}

@@ -1,0 +1,31 @@
+/**
+ * Who may use the control plane and the brand's console (DESIGN.md): loopback callers, or callers
+ * presenting the control token. State-changing calls must be JSON, which a web page on another
+ * origin cannot send without a CORS preflight that the emulator never answers: so a page open in
+ * the developer's browser cannot reset the emulator or approve an integration.
+ */
+import type { Request, RequestHandler } from 'express';
+import { safeEqual } from '../domain/secrets.js';
+import { bearerOf } from '../experience/auth.js';
+import { ApiError } from '../experience/errors.js';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function trustedCaller(req: Request, controlToken: string | undefined): boolean {
+  if (LOOPBACK.has(req.socket.remoteAddress ?? '')) return true;
+  const presented = bearerOf(req.get('authorization'));
+  return Boolean(controlToken && presented && safeEqual(presented, controlToken));
+}
+
+export function controlGuard(controlToken: string | undefined, area = 'control plane'): RequestHandler {
+  return (req, _res, next) => {
+    if (!trustedCaller(req, controlToken)) {
+      return next(new ApiError('forbidden', { message: `The ${area} answers loopback callers only; start with --control-token to allow others.` }));
+    }
+    if (!SAFE_METHODS.has(req.method) && !req.is('application/json')) {
+      return next(new ApiError('unsupported_media_type', { message: `Calls that change the ${area} must carry Content-Type: application/json.` }));
+    }
+    next();
+  };
+}

@@ -1,0 +1,41 @@
+/** The collector's Rewards wallet and Promotions list. @see spec §1 rules, §2.2 campaign.rewards_path */
+import { Router } from 'express';
+import type { Context } from '../context.js';
+import { REWARDS_PATH, entryJson } from '../experience/serialize.js';
+import { sendPage } from '../pages/http.js';
+import { settleDelivery } from '../store/entries.js';
+import { getBrand, listPrizes, listPromotions } from '../store/promotions.js';
+import { wonEntriesOf } from '../store/wallet.js';
+import { pageContext, signInFirst } from './page-context.js';
+import { promotionRoute } from './scan.js';
+import { promotionsPage, rewardsPage } from './views/collector-pages.js';
+
+export function collectorRoutes(ctx: Context): Router {
+  const router = Router();
+
+  router.get(REWARDS_PATH, (req, res) => {
+    const page = pageContext(ctx, req, res);
+    if (!page.collector) return signInFirst(res, REWARDS_PATH);
+    const now = ctx.clock.now();
+    const rewards = wonEntriesOf(ctx.db, page.collector.id).map(({ promotion_name, ...stored }) => {
+      const entry = settleDelivery(ctx.db, stored, now);
+      const prize = listPrizes(ctx.db, entry.promotion_id).find((candidate) => candidate.id === entry.prize_id);
+      return { promotionName: promotion_name, entry: entryJson(entry, prize), deliveryState: entry.delivery_state };
+    });
+    sendPage(res, 200, rewardsPage(page, rewards));
+  });
+
+  router.get('/promotions', (req, res) => {
+    const listings = listPromotions(ctx.db).map((promotion) => {
+      const route = promotionRoute(ctx, promotion);
+      const { content } = promotion;
+      return {
+        name: content.name, brand: getBrand(ctx.db, promotion.brand_id).name, headline: content.copy.headline, dates: content.dates,
+        callback: route.to === 'agency' ? route.callback : null,
+      };
+    });
+    sendPage(res, 200, promotionsPage(pageContext(ctx, req, res), listings));
+  });
+
+  return router;
+}

@@ -1,0 +1,25 @@
+/** What every journey handler starts from: the request, the response and who is signed in. */
+import type { Request, Response } from 'express';
+import type { Context } from '../context.js';
+import { sendPage } from '../pages/http.js';
+import { signedInCollector } from './sign-in.js';
+import { type PageContext, messagePage } from './views/shell.js';
+
+export function pageContext(ctx: Context, req: Request, res: Response): PageContext {
+  return { req, res, collector: signedInCollector(ctx, req) };
+}
+
+export function refuseForm(page: PageContext): void {
+  sendPage(page.res, 403, messagePage(page, 'This form has expired', 'Reload the page and send the form again.'));
+}
+
+/** Where sign-in may send the browser back to: the journey's own pages only. */
+const NEXT_PATTERN = /^\/(?:(?:q|play)\/[A-Za-z0-9-]{1,64}|rewards|promotions)$/;
+
+export function safeNext(next: string | undefined): string {
+  return next && NEXT_PATTERN.test(next) ? next : '/promotions';
+}
+
+export function signInFirst(res: Response, next: string): void {
+  res.redirect(303, `/sign-in?next=${encodeURIComponent(next)}`);
+}

@@ -1,0 +1,79 @@
+/**
+ * The browser journey's pages, one route table: pack scan, sign-in, hosted page, authorize,
+ * Rewards, Promotions. Forms work without JavaScript. @see spec §1 rules, §4.3
+ */
+import { Router } from 'express';
+import type { Context } from '../context.js';
+import { csrfValid } from '../pages/csrf.js';
+import { field, formBody, pageErrors, sendPage } from '../pages/http.js';
+import { html } from '../pages/html.js';
+import { layout } from '../pages/layout.js';
+import { findCollector, listCollectors } from '../store/collectors.js';
+import { findUnitByCode } from '../store/units.js';
+import { authorizeRoutes } from './authorize-routes.js';
+import { collectorRoutes } from './collector-routes.js';
+import { hostedRoutes } from './hosted-routes.js';
+import { scanPack } from './scan.js';
+import { pageContext, refuseForm, safeNext, signInFirst } from './page-context.js';
+import { registerCollector, signIn, signOut } from './sign-in.js';
+import { JOURNEY_NAV, messagePage } from './views/shell.js';
+import { signInPage } from './views/sign-in.js';
+
+export function journeyRouter(ctx: Context): Router {
+  const router = Router();
+
+  router.get('/q/:code', (req, res) => {
+    const page = pageContext(ctx, req, res);
+    const unit = findUnitByCode(ctx.db, req.params.code!.trim().toUpperCase());
+    if (!unit) {
+      return sendPage(res, 404, messagePage(page, 'Pack not found', `No pack has the code ${req.params.code}. Check the code printed on the pack and scan it again.`, { href: '/promotions', label: 'See the promotions' }));
+    }
+    // Before sign-in and before any hand-off. @see spec §4.3 step 1
+    if (unit.recalled) {
+      return sendPage(res, 200, messagePage(page, 'Product recall', `This product (${unit.sku_name}) has been recalled. Please do not consume it; the brand's recall notice tells you how to return it. It cannot be entered in a promotion.`));
+    }
+    if (!page.collector) return signInFirst(res, `/q/${unit.code}`);
+    const handoff = scanPack(ctx, unit, page.collector, req.get('user-agent'));
+    if (handoff.to === 'no_promotion') return sendPage(res, 200, messagePage(page, 'No promotion on this pack', 'Thank you for scanning. No promotion is running on this product at the moment.'));
+    if (handoff.to === 'hosted') return res.redirect(303, `/play/${encodeURIComponent(unit.code)}`);
+    // The Location carries service_request: not cached, not passed on as a referrer.
+    res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).redirect(303, handoff.location);
+  });
+
+  router.get('/sign-in', (req, res) => {
+    sendPage(res, 200, signInPage(pageContext(ctx, req, res), listCollectors(ctx.db), { next: safeNext(field(req.query, 'next')) }));
+  });
+
+  router.post('/sign-in', formBody, (req, res) => {
+    const page = pageContext(ctx, req, res);
+    if (!csrfValid(req)) return refuseForm(page);
+    const next = safeNext(field(req.body, 'next'));
+    const chosen = field(req.body, 'collector_id');
+    if (chosen !== undefined) {
+      const collector = findCollector(ctx.db, Number(chosen));
+      if (!collector) return sendPage(res, 400, signInPage(page, listCollectors(ctx.db), { next }));
+      signIn(ctx, req, res, collector);
+      return res.redirect(303, next);
+    }
+    const input = { email: field(req.body, 'email')?.trim() ?? '', country: field(req.body, 'country') ?? '', city: field(req.body, 'city')?.trim() || null };
+    const registered = registerCollector(ctx, input);
+    if ('problems' in registered) {
+      return sendPage(res, 400, signInPage(page, listCollectors(ctx.db), { next, ...input, city: input.city ?? '', problems: registered.problems }));
+    }
+    signIn(ctx, req, res, registered.collector);
+    res.redirect(303, next);
+  });
+
+  router.post('/sign-out', formBody, (req, res) => {
+    const page = pageContext(ctx, req, res);
+    if (!csrfValid(req)) return refuseForm(page);
+    signOut(ctx, req, res);
+    res.redirect(303, '/promotions');
+  });
+
+  router.use(hostedRoutes(ctx));
+  router.use(authorizeRoutes(ctx));
+  router.use(collectorRoutes(ctx));
+  router.use(pageErrors(ctx.logger, (title, message) => layout({ title, body: html`<section class="warning">${message}</section>`, nav: JOURNEY_NAV })));
+  return router;
+}

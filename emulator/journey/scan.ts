@@ -1,0 +1,53 @@
+/**
+ * A pack scan by a signed-in collector: record it, then hand off to the agency or keep the
+ * collector on the service's hosted page. @see spec §1 rules, §4.3 steps 1 and 2
+ */
+import type { Context } from '../context.js';
+import type { Collector } from '../store/collectors.js';
+import { hasActiveKey } from '../store/promotion-keys.js';
+import { type Promotion, findPromotionForBrand } from '../store/promotions.js';
+import { issueRequestToken } from '../store/request-tokens.js';
+import { insertScan } from '../store/scans.js';
+import type { ScannedUnit } from '../store/units.js';
+import { deviceType } from './device.js';
+import { type Route, type HostedReason, type TesterReason, agencyRoute, testerReason } from './routing.js';
+
+export type Handoff = { to: 'agency'; location: string } | { to: 'hosted'; reasons: Array<HostedReason | TesterReason> } | { to: 'no_promotion' };
+
+export function scanPack(ctx: Context, unit: ScannedUnit, collector: Collector, userAgent: string | undefined): Handoff {
+  const now = ctx.clock.now();
+  const tester = testerReason(unit.kind, collector.tester === 1);
+  const { scanId, handoff } = ctx.db.transaction(() => {
+    const scanId = insertScan(ctx.db, {
+      unitId: unit.id, brandId: unit.brand_id, collectorId: collector.id, tester: tester !== undefined,
+      country: collector.country, city: collector.city, deviceType: deviceType(userAgent), scannedAt: now,
+    });
+    return { scanId, handoff: routeScan(ctx, unit, collector, now) };
+  })();
+  ctx.events.emit('scan.recorded', { scanId });
+  return handoff;
+}
+
+/** Where the promotion's production scans go now. */
+export function promotionRoute(ctx: Context, promotion: Promotion): Route {
+  const now = ctx.clock.now();
+  return agencyRoute(promotion, { now, activeProductionKey: hasActiveKey(ctx.db, promotion.id, 'production', now) });
+}
+
+/** The routing decision for this pack and collector, without recording anything. */
+export function routeFor(ctx: Context, promotion: Promotion, unit: ScannedUnit, collector: Collector): Route | { to: 'hosted'; reasons: [TesterReason] } {
+  const tester = testerReason(unit.kind, collector.tester === 1);
+  return tester ? { to: 'hosted', reasons: [tester] } : promotionRoute(ctx, promotion);
+}
+
+function routeScan(ctx: Context, unit: ScannedUnit, collector: Collector, now: number): Handoff {
+  const promotion = findPromotionForBrand(ctx.db, unit.brand_id);
+  if (!promotion) return { to: 'no_promotion' };
+  const route = routeFor(ctx, promotion, unit, collector);
+  if (route.to === 'hosted') return route;
+  // Bound to this collector, pack and callback; the journey's country travels with it. @see spec §4.3 step 2
+  const token = issueRequestToken(ctx.db, ctx.seed, {
+    promotionId: promotion.id, collectorId: collector.id, unitId: unit.id, country: collector.country, callbackUrl: route.callback, now,
+  });
+  return { to: 'agency', location: `${route.callback}?service_request=${encodeURIComponent(token)}` };
+}

@@ -1,0 +1,48 @@
+/**
+ * The service's own collector sign-in, simulated the way the Firebase Auth emulator does it: pick
+ * a collector or create one (email, country). The cookie is HttpOnly and SameSite=Lax, so it
+ * travels with the top-level redirect back from the agency to the authorize page.
+ * @see spec §4.3 step 1, §5 (experience) rule 3
+ */
+import type { Request, Response } from 'express';
+import type { Context } from '../context.js';
+import { readCookie } from '../pages/http.js';
+import { collectorOfBrowserSession, createBrowserSession, endBrowserSession } from '../store/browser-sessions.js';
+import { type Collector, createCollector, findCollector, findCollectorByEmail } from '../store/collectors.js';
+
+const COOKIE = 'promo_session';
+
+export function signedInCollector(ctx: Context, req: Request): Collector | undefined {
+  const token = readCookie(req, COOKIE);
+  const id = token ? collectorOfBrowserSession(ctx.db, token, ctx.clock.now()) : undefined;
+  return id === undefined ? undefined : findCollector(ctx.db, id);
+}
+
+/** Starts a fresh browser session (never reusing one from before sign-in). */
+export function signIn(ctx: Context, req: Request, res: Response, collector: Collector): void {
+  const previous = readCookie(req, COOKIE);
+  if (previous) endBrowserSession(ctx.db, previous);
+  const token = createBrowserSession(ctx.db, collector.id, ctx.clock.now());
+  res.cookie(COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/', secure: req.secure });
+}
+
+export function signOut(ctx: Context, req: Request, res: Response): void {
+  const token = readCookie(req, COOKIE);
+  if (token) endBrowserSession(ctx.db, token);
+  res.clearCookie(COOKIE, { path: '/' });
+}
+
+export type NewCollectorInput = { email: string; country: string; city: string | null };
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const COUNTRY_PATTERN = /^[A-Z]{2}$/;
+
+/** Creates a collector, or says which field is wrong. */
+export function registerCollector(ctx: Context, input: NewCollectorInput): { collector: Collector } | { problems: Record<string, string> } {
+  const problems: Record<string, string> = {};
+  if (!EMAIL_PATTERN.test(input.email)) problems.email = 'Enter an email address such as name@example.test.';
+  else if (findCollectorByEmail(ctx.db, input.email)) problems.email = 'An account with this email exists: pick it from the list above.';
+  if (!COUNTRY_PATTERN.test(input.country)) problems.country = 'Choose the country you are browsing from.';
+  if (Object.keys(problems).length > 0) return { problems };
+  return { collector: createCollector(ctx.db, { ...input, now: ctx.clock.now() }) };
+}

@@ -1,0 +1,64 @@
+/** HTTP plumbing of the server-rendered pages: headers, form bodies, cookies, HTML errors. */
+import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { type Html, html, toString } from './html.js';
+import { STYLESHEET_HASH } from './styles.js';
+
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `style-src '${STYLESHEET_HASH}'`,
+  "script-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * Pages may carry request tokens, CSRF values or a one-time key secret: never cached, never sent
+ * on as a referrer, never framed.
+ */
+export function sendPage(res: Response, status: number, page: Html): void {
+  res
+    .status(status)
+    .set({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    })
+    .send(toString(page));
+}
+
+export const formBody = express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 50 });
+
+export function readCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.get('cookie') ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join('='));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** A single string field of a query or form body; repeated or missing fields give undefined. */
+export function field(source: unknown, name: string): string | undefined {
+  const value = (source as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Errors inside page routes answer with an HTML page; the detail goes to the log only. */
+export function pageErrors(logger: Logger, render: (title: string, message: Html) => Html): ErrorRequestHandler {
+  return (error: { type?: string; status?: number }, req, res, _next) => {
+    if (res.headersSent) return res.end();
+    if (error.type === 'entity.too.large') return sendPage(res, 413, render('Form too large', html`<p>The form sent more than 100 KB.</p>`));
+    if (error.status && error.status < 500) return sendPage(res, 400, render('Bad request', html`<p>The request could not be read.</p>`));
+    logger.error({ err: error, method: req.method, path: req.path }, 'unexpected error in a page');
+    sendPage(res, 500, render('Something went wrong', html`<p>The emulator hit an unexpected error; its log has the details.</p>`));
+  };
+}

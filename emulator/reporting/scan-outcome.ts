@@ -1,0 +1,101 @@
+/**
+ * The scan outcome, the one serializer behind the scan read, the scan list, a collector's recent
+ * scans and the `scan.processed` payload, so one parser serves them all. @see spec §2.7, §6
+ *
+ * `eligibility` has one element per activation (promotion) of the brand that applied to the scan:
+ * - the pack was entered by this scan's collector: `won` (the prize, whatever its delivery state)
+ *   or `lost`, with `entry_id` and `reward` (null when lost);
+ * - the promotion was live for the scan's time and country but there is no entry (yet):
+ *   `not_signed_in` for an anonymous scan, `needs_terms` for a signed-in one (terms not accepted);
+ * - the pack was entered by someone else, or the promotion did not apply: no element, so no other
+ *   collector's result is disclosed.
+ * An anonymous scan has `collector: null` (the public reference: "present if signed in").
+ */
+import { availability, countryRefusal } from '../domain/eligibility.js';
+import type { Db } from '../store/db.js';
+import { type Prize, type Promotion, getPromotion, listPrizes } from '../store/promotions.js';
+import { type PackEntry, type ScanRow, entriesOnPacks } from '../store/scan-reads.js';
+
+export interface Activation {
+  promotion: Promotion;
+  prizes: Map<number, Prize>;
+}
+
+export function brandActivations(db: Db, brandId: number): Activation[] {
+  const ids = db.prepare('SELECT id FROM promotions WHERE brand_id = ? ORDER BY id').all(brandId) as Array<{ id: number }>;
+  return ids.map(({ id }) => ({ promotion: getPromotion(db, id), prizes: new Map(listPrizes(db, id).map((prize) => [prize.id, prize])) }));
+}
+
+export function activationJson(promotion: Promotion) {
+  return { id: promotion.id, name: promotion.content.name, activation_type: promotion.content.mechanic as string };
+}
+
+export function rewardJson(prize: Prize, awardedName: string | null) {
+  return { id: prize.id, name: awardedName ?? prize.name, reward_type: prize.reward_type, tier: prize.tier, face_value: prize.face_value };
+}
+
+type Outcome = 'won' | 'lost' | 'needs_terms' | 'not_signed_in';
+
+interface EligibilityItem {
+  activation: ReturnType<typeof activationJson>;
+  outcome: Outcome;
+  entry_id: number | null;
+  reward: ReturnType<typeof rewardJson> | null;
+}
+
+export interface ScanOutcome {
+  scan: {
+    id: number;
+    unit: { id: number; code: string };
+    sku: { id: number; name: string; prefix: string };
+    batch_id: number;
+    country: string | null;
+    city: string | null;
+    device_type: string | null;
+    scanned_at: string;
+  };
+  collector: { id: number; identified: boolean } | null;
+  eligibility: EligibilityItem[];
+}
+
+/** Outcomes of scans of one brand, with one query for the entries on all their packs. */
+export function scanOutcomes(db: Db, brandId: number, rows: ScanRow[]): ScanOutcome[] {
+  if (rows.length === 0) return [];
+  const activations = brandActivations(db, brandId);
+  const entries = new Map(
+    entriesOnPacks(db, activations.map((activation) => activation.promotion.id), [...new Set(rows.map((row) => row.unit_id))])
+      .map((entry) => [`${entry.promotion_id}:${entry.unit_id}`, entry]),
+  );
+  return rows.map((row) => ({
+    scan: {
+      id: row.id,
+      unit: { id: row.unit_id, code: row.unit_code },
+      sku: { id: row.sku_id, name: row.sku_name, prefix: row.sku_prefix },
+      batch_id: row.batch_id,
+      country: row.country,
+      city: row.city,
+      device_type: row.device_type,
+      scanned_at: new Date(row.scanned_at).toISOString(),
+    },
+    collector: row.collector_id === null ? null : { id: row.collector_id, identified: true },
+    eligibility: activations.flatMap((activation) => eligibilityOf(activation, row, entries.get(`${activation.promotion.id}:${row.unit_id}`))),
+  }));
+}
+
+export function scanOutcome(db: Db, row: ScanRow): ScanOutcome {
+  return scanOutcomes(db, row.brand_id, [row])[0]!;
+}
+
+function eligibilityOf({ promotion, prizes }: Activation, scan: ScanRow, entry: PackEntry | undefined): EligibilityItem[] {
+  const activation = activationJson(promotion);
+  if (entry) {
+    if (entry.collector_id !== scan.collector_id) return [];
+    const prize = entry.prize_id === null ? undefined : prizes.get(entry.prize_id);
+    const won = entry.state !== 'lost' && prize !== undefined;
+    return [{ activation, outcome: won ? 'won' : 'lost', entry_id: entry.id, reward: won ? rewardJson(prize, entry.prize_name) : null }];
+  }
+  // Routing pauses hand scans to the hosted page, which still enters: only status and dates count here.
+  if (!availability({ ...promotion.content, routingPaused: false }, scan.scanned_at).available) return [];
+  if (countryRefusal(promotion.content.countries, scan.country)) return [];
+  return [{ activation, outcome: scan.collector_id === null ? 'not_signed_in' : 'needs_terms', entry_id: null, reward: null }];
+}

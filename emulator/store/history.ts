@@ -1,0 +1,185 @@
+/**
+ * Seeded scan history, so the reporting API has something worth reading: production scans of
+ * every SKU over the 90 days before seeding, across countries and devices, some anonymous, some by
+ * testers; entries with the seeded draw, and redemptions of some delivered prizes.
+ *
+ * Everything derives from the seed. Each run scans packs of its own batch per SKU ("Seeded scan
+ * history"), so the fixture's packs stay unscanned and unentered for journeys and tests. A run's
+ * entries hang on one session on the promotion's service key, as hosted-page entries do, and take
+ * no stock or budget: the fixture's stock is what is left. Seeding raises no domain events;
+ * webhooks announce history only when `emulator seed --scans N --webhooks` asks for it.
+ * Rows go in through statements prepared once per run: the per-call helpers (insertScan,
+ * insertEntry) would cost more than the inserts themselves at a million scans.
+ */
+import type { Statement } from 'better-sqlite3';
+import { drawNumber, prizeForNumber } from '../domain/draw.js';
+import { availability, countryRefusal } from '../domain/eligibility.js';
+import { deriveBytes } from '../domain/secrets.js';
+import { termsFor } from '../experience/serialize.js';
+import { advanceBatch, createBatch, generateLot } from './batches.js';
+import { type Db, nextSerial } from './db.js';
+import { type Prize, type Promotion, getPromotion, listPrizes } from './promotions.js';
+import { serviceKeyId } from './service-keys.js';
+import { createSession } from './sessions.js';
+import { prizeCode } from './world.js';
+
+export const DEFAULT_HISTORY_SCANS = 3000;
+
+const DAY_MS = 86_400_000;
+const SPAN_MS = 90 * DAY_MS;
+/** The newest history scan is an hour old, so its entry and redemption are in the past too. */
+const QUIET_MS = 3_600_000;
+const ENTRY_AFTER_MS = 45_000;
+const MAX_PACKS_PER_SKU = 2000;
+const SCANS_PER_PACK = 3;
+
+const SHARE = { tester: 0.03, signedIn: 0.45, enters: 0.7, redeems: 0.6 };
+const DEVICES: Array<[string, number]> = [['mobile', 0.82], ['tablet', 0.1], ['desktop', 0.08]];
+/** Where anonymous scans happen; signed-in scans happen where their collector lives. */
+const PLACES: Array<[string, string]> = [
+  ['DE', 'Berlin'], ['DE', 'Hamburg'], ['DE', 'Munich'], ['DE', 'Cologne'], ['AT', 'Vienna'], ['AT', 'Graz'],
+  ['CH', 'Zurich'], ['CH', 'Geneva'], ['FR', 'Paris'], ['NL', 'Amsterdam'], ['IT', 'Milan'], ['GB', 'London'], ['US', 'New York'],
+];
+
+/** Seeds `scans` history scans in one transaction: what a fresh world and `emulator reset` run. */
+export function seedHistory(db: Db, seed: string, now: number, scans: number): void {
+  if (scans <= 0) return;
+  db.transaction(() => historyRun(db, seed, now, scans).add(scans))();
+}
+
+export interface HistoryRun {
+  /** Inserts the run's next `count` scans (the caller holds the transaction); returns the production scan ids. */
+  add(count: number): number[];
+}
+
+interface Pack {
+  id: number;
+  brandId: number;
+}
+
+interface Shopper {
+  id: number;
+  country: string | null;
+  city: string | null;
+  tester: number;
+}
+
+interface BrandPromotion {
+  promotion: Promotion;
+  prizes: Prize[];
+  brandPrefix: string;
+  sessionId: number;
+}
+
+/** Prepares a run of `total` scans: its packs and clock span. Scans are then added in order, in chunks of any size. */
+export function historyRun(db: Db, seed: string, now: number, total: number): HistoryRun {
+  const run = nextSerial(db, 'history_run');
+  const random = sfc32(deriveBytes(seed, `history:${run}`));
+  const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
+  const packs = seedPacks(db, seed, now, total);
+  const collectors = db.prepare('SELECT id, country, city, tester FROM collectors ORDER BY id').all() as Shopper[];
+  const shoppers = collectors.filter((collector) => !collector.tester);
+  const testers = collectors.filter((collector) => collector.tester);
+  const promotions = brandPromotions(db, seed, now);
+  const entered = new Set<number>();
+  const insertScan: Statement = db.prepare(`INSERT INTO scans (unit_id, brand_id, collector_id, tester, country, city, device_type, scanned_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertEntry: Statement = db.prepare(`INSERT INTO entries (promotion_id, session_id, sandbox, collector_id, unit_id, country, state,
+      prize_id, prize_name, codes, redemption_url, delivery_state, terms_version, created_at)
+    VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertRedemption: Statement = db.prepare('INSERT INTO redemptions (entry_id, redeemed_at, channel) VALUES (?, ?, ?)');
+  const start = now - SPAN_MS;
+  let done = 0;
+
+  const enter = (pack: Pack, collector: Shopper, country: string | null, scannedAt: number) => {
+    const brand = promotions.get(pack.brandId);
+    if (!brand || entered.has(pack.id) || random() >= SHARE.enters) return;
+    const { promotion, prizes, sessionId } = brand;
+    if (!availability({ ...promotion.content, routingPaused: false }, scannedAt).available || countryRefusal(promotion.content.countries, country)) return;
+    entered.add(pack.id);
+    const at = scannedAt + ENTRY_AFTER_MS;
+    const prize = prizeForNumber(drawNumber(seed, promotion.id, pack.id), prizes);
+    const delivered = prize?.delivery === 'instant' || prize?.delivery === 'delayed';
+    const [state, deliveryState] = !prize ? ['lost', 'none'] : delivered ? ['won', 'delivered'] : ['failed', 'failed'];
+    const code = prize ? JSON.stringify([prizeCode(seed, brand.brandPrefix, pack.id)]) : '[]';
+    const entryId = insertEntry.run(
+      promotion.id, sessionId, collector.id, pack.id, country, state, prize?.id ?? null, prize?.name ?? null, code,
+      prize?.redemption_url ?? null, deliveryState, termsFor(promotion, country).version, at,
+    ).lastInsertRowid;
+    const redeemedAt = at + Math.floor(random() * 10 * DAY_MS);
+    if (prize && delivered && random() < SHARE.redeems && redeemedAt < now) insertRedemption.run(entryId, redeemedAt, prize.redemption_url ? 'online' : 'in_store');
+  };
+
+  return {
+    add(count) {
+      const production: number[] = [];
+      const end = Math.min(total, done + count);
+      for (; done < end && packs.length > 0; done++) {
+        const scannedAt = start + Math.floor(((done + random()) * (SPAN_MS - QUIET_MS)) / total);
+        const pack = pick(packs);
+        const roll = random();
+        const collector = roll < SHARE.tester && testers.length ? pick(testers) : roll < SHARE.signedIn && shoppers.length ? pick(shoppers) : null;
+        const [country, city] = collector ? [collector.country, collector.city] : pick(PLACES);
+        const tester = collector?.tester ?? 0;
+        const id = Number(insertScan.run(pack.id, pack.brandId, collector?.id ?? null, tester, country, city, weighted(DEVICES, random()), scannedAt).lastInsertRowid);
+        if (tester) continue;
+        production.push(id);
+        if (collector) enter(pack, collector, country, scannedAt);
+      }
+      return production;
+    },
+  };
+}
+
+/** One history batch per SKU, with about a pack for every few scans of the run, its codes made as any batch's. */
+function seedPacks(db: Db, seed: string, now: number, total: number): Pack[] {
+  const skus = db.prepare('SELECT id, brand_id FROM skus ORDER BY id').all() as Array<{ id: number; brand_id: number }>;
+  const perSku = Math.min(MAX_PACKS_PER_SKU, Math.max(1, Math.ceil(total / Math.max(1, skus.length) / SCANS_PER_PACK)));
+  const unitsOf = db.prepare('SELECT id FROM units WHERE batch_id = ? ORDER BY id');
+  return skus.flatMap((sku) => {
+    const batch = createBatch(db, { skuId: sku.id, quantity: perSku, purpose: 'Seeded scan history', state: 'generating', now: now - SPAN_MS - 14 * DAY_MS });
+    while (generateLot(db, seed, batch.id));
+    advanceBatch(db, batch.id, 'generating', 'export_ready');
+    return (unitsOf.all(batch.id) as Array<{ id: number }>).map(({ id }) => ({ id, brandId: sku.brand_id }));
+  });
+}
+
+/** Each brand's first promotion, the one its packs enter, and the run's session on its service key. */
+function brandPromotions(db: Db, seed: string, now: number): Map<number, BrandPromotion> {
+  const rows = db.prepare('SELECT p.id, b.id AS brand_id, b.prefix FROM promotions p JOIN brands b ON b.id = p.brand_id ORDER BY p.id').all() as Array<{
+    id: number;
+    brand_id: number;
+    prefix: string;
+  }>;
+  const promotions = new Map<number, BrandPromotion>();
+  for (const row of rows) {
+    if (promotions.has(row.brand_id)) continue;
+    const { session } = createSession(db, seed, { keyId: serviceKeyId(db, row.id, now), promotionId: row.id, sandbox: false, now });
+    promotions.set(row.brand_id, { promotion: getPromotion(db, row.id), prizes: listPrizes(db, row.id), brandPrefix: row.prefix, sessionId: session.id });
+  }
+  return promotions;
+}
+
+function weighted<T>(choices: Array<[T, number]>, roll: number): T {
+  let upper = 0;
+  for (const [choice, share] of choices) {
+    upper += share;
+    if (roll < upper) return choice;
+  }
+  return choices[choices.length - 1]![0];
+}
+
+/** A small fast PRNG (sfc32), seeded from an HMAC of the seed: the same sequence on every run. */
+function sfc32(bytes: Buffer): () => number {
+  let [a, b, c, d] = [bytes.readUInt32BE(0), bytes.readUInt32BE(4), bytes.readUInt32BE(8), bytes.readUInt32BE(12)];
+  return () => {
+    a |= 0; b |= 0; c |= 0; d |= 0;
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,29 @@
+/** SKUs of a brand: a name and the code prefix every unit code of the SKU starts with. @see spec §2.9 */
+import type { Db } from './db.js';
+
+export interface Sku {
+  id: number;
+  brand_id: number;
+  name: string;
+  prefix: string;
+  created_at: number;
+}
+
+export function listSkus(db: Db, brandId: number): Sku[] {
+  return db.prepare('SELECT * FROM skus WHERE brand_id = ? ORDER BY id').all(brandId) as Sku[];
+}
+
+export function findSku(db: Db, brandId: number, skuId: number): Sku | undefined {
+  return db.prepare('SELECT * FROM skus WHERE id = ? AND brand_id = ?').get(skuId, brandId) as Sku | undefined;
+}
+
+/** Undefined when the prefix is taken: prefixes are unique across every brand, as unit codes are. */
+export function createSku(db: Db, input: { brandId: number; name: string; prefix: string; now: number }): Sku | undefined {
+  return db
+    .prepare('INSERT INTO skus (brand_id, name, prefix, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (prefix) DO NOTHING RETURNING *')
+    .get(input.brandId, input.name, input.prefix, input.now) as Sku | undefined;
+}
+
+export function getSku(db: Db, skuId: number): Sku {
+  return db.prepare('SELECT * FROM skus WHERE id = ?').get(skuId) as Sku;
+}

@@ -1,0 +1,23 @@
+/** Packs (units) as a scan sees them: code, kind, recall flag and the brand they belong to. */
+import type { Db } from './db.js';
+
+export interface ScannedUnit {
+  id: number;
+  code: string;
+  kind: 'production' | 'test' | 'preview';
+  recalled: number;
+  brand_id: number;
+  sku_name: string;
+}
+
+export function findUnitByCode(db: Db, code: string): ScannedUnit | undefined {
+  return db
+    .prepare(`SELECT u.id, u.code, u.kind, u.recalled, s.brand_id, s.name AS sku_name
+      FROM units u JOIN skus s ON s.id = u.sku_id WHERE u.code = ?`)
+    .get(code) as ScannedUnit | undefined;
+}
+
+/** Whether this collector has scanned this pack: the hosted page opens only after a scan. */
+export function hasScanned(db: Db, collectorId: number, unitId: number): boolean {
+  return db.prepare('SELECT 1 FROM scans WHERE collector_id = ? AND unit_id = ? LIMIT 1').get(collectorId, unitId) !== undefined;
+}

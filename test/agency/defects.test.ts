@@ -1,0 +1,107 @@
+/** The defect registry, its completeness against the tests and the README, and the `agency` command from outside. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { createLogger } from '../../emulator/logger.js';
+import { startServer } from '../../emulator/server.js';
+import { DEFECTS, parseDefects } from '../../fixtures/agency-reference/defects.js';
+import { DEFAULT_FIXTURE } from '../world.js';
+import { TestBrowser, marker } from './test-browser.js';
+
+const CLI = fileURLToPath(new URL('../../dist/fixtures/agency-reference/cli.js', import.meta.url));
+
+/** Spawns the built command without PROMO_* keys unless given. */
+function agency(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const clean = { ...process.env, ...env };
+  if (!env.PROMO_SANDBOX_KEY) delete clean.PROMO_SANDBOX_KEY;
+  if (!env.PROMO_PRODUCTION_KEY) delete clean.PROMO_PRODUCTION_KEY;
+  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], { env: clean, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const listening = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      stdout += chunk;
+      const found = /\[agency\] listening on (\S+)/.exec(stdout);
+      if (found) resolve(found[1]!);
+    });
+    child.on('close', () => reject(new Error(`the agency exited: ${stderr}`)));
+  });
+  listening.catch(() => undefined);
+  const output = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return { child, listening, output };
+}
+
+describe('the defect registry', () => {
+  test('names each defect once, cites a spec section and names a dotted check id', () => {
+    expect(new Set(DEFECTS.map((defect) => defect.name)).size).toBe(DEFECTS.length);
+    for (const defect of DEFECTS) {
+      expect(defect.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(defect.rule).toMatch(/§\d/);
+      expect(defect.check).toMatch(/^[a-z0-9]+\.[a-z0-9_]+$/);
+    }
+  });
+
+  test('has a test for every defect that shows its switch changes the behaviour', () => {
+    const folder = fileURLToPath(new URL('.', import.meta.url));
+    const tested = readdirSync(folder)
+      .filter((file) => file.endsWith('.test.ts'))
+      .flatMap((file) => [...readFileSync(`${folder}/${file}`, 'utf8').matchAll(/defect: '([a-z0-9-]+)'|defects: \['([a-z0-9-]+)'\]/g)].map((match) => match[1] ?? match[2]));
+    expect(DEFECTS.map((defect) => defect.name).filter((name) => !tested.includes(name))).toEqual([]);
+  });
+
+  test('is listed in the README with the same rule section and check', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../fixtures/agency-reference/README.md', import.meta.url)), 'utf8');
+    const rows = new Map([...readme.matchAll(/^\| `([a-z0-9-]+)` \| [^|]+ \| `([a-z0-9._]+)` \|$/gm)].map((row) => [row[1], row[2]]));
+    expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(DEFECTS.map((defect) => [defect.name, defect.check])));
+  });
+
+  test('refuses unknown names, listing where to find the known ones', () => {
+    expect(() => parseDefects(['state-not-checked', 'no-such-defect'])).toThrow('[agency] unknown defect "no-such-defect". Run `npm run agency -- --list-defects` to see them.');
+    expect(parseDefects(['state-not-checked']).has('state-not-checked')).toBe(true);
+  });
+});
+
+describe('the agency command', () => {
+  test('--list-defects --json prints name, rule and check of each', async () => {
+    const { code, stdout } = await agency(['--list-defects', '--json']).output;
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual(DEFECTS.map(({ name, rule, check }) => ({ name, rule, check })));
+  });
+
+  test('--list-defects prints one line per defect', async () => {
+    const { code, stdout } = await agency(['--list-defects']).output;
+    expect([code, stdout.trim().split('\n').length]).toEqual([0, DEFECTS.length]);
+    expect(stdout).toMatch(/^state-not-checked +state\.tampered_rejected +§4\.3 step 6/m);
+  });
+
+  test('exits 1 on an unknown defect', async () => {
+    const { code, stderr } = await agency(['--defect', 'no-such-defect']).output;
+    expect([code, stderr.trim()]).toEqual([1, '[agency] unknown defect "no-such-defect". Run `npm run agency -- --list-defects` to see them.']);
+  });
+
+  test('exits 1 with what to do when it finds no keys', async () => {
+    const { code, stderr } = await agency(['--port', '0', '--emulator', 'http://127.0.0.1:9']).output;
+    expect(code).toBe(1);
+    expect(stderr).toContain('[agency] no keys: set PROMO_SANDBOX_KEY and PROMO_PRODUCTION_KEY');
+  });
+
+  test("starts with the keys of the running emulator's control plane and serves the preview", async () => {
+    const emulator = await startServer({ fixture: DEFAULT_FIXTURE, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
+    const { child, listening, output } = agency(['--port', '0', '--emulator', emulator.baseUrl, '--defect', 'won-without-codes']);
+    try {
+      const url = await listening;
+      const page = await new TestBrowser().open(`${url}/preview/won`);
+      expect([marker(page, 'entry-state'), page.text.includes('data-code')]).toEqual(['won', false]);
+      child.kill('SIGTERM');
+      const { code, stdout } = await output;
+      expect(code).toBe(0);
+      expect(stdout).toContain(`callback URL  ${url}/callback`);
+      expect(stdout).toContain('defects       won-without-codes');
+    } finally {
+      child.kill();
+      await emulator.close();
+    }
+  });
+});

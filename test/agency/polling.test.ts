@@ -1,0 +1,127 @@
+/** Delivery polling of a pending entry: 2, 5, 10, then 30 s, and when it stops. @see spec §8, §3 */
+import { describe, expect, test } from 'vitest';
+import { setRouting } from '../../emulator/console/lifecycle.js';
+import { type Hop, TestBrowser, marker } from './test-browser.js';
+import { type AgencyWorld, agencyWorld, enter, rule, toConsent } from './world.js';
+
+const polls = (w: AgencyWorld) => w.spy.of('GET', '/session').length;
+
+/** The page's poll script, loaded only while polling goes on. */
+const pollScript = (page: Hop) => page.text.includes('<script src="/poll.js"></script>');
+
+async function pendingPreview(w: AgencyWorld): Promise<{ browser: TestBrowser; page: Hop; reload: () => Promise<Hop> }> {
+  const browser = new TestBrowser();
+  const page = await browser.open(`${w.agency.url}/preview/pending`);
+  expect(marker(page, 'entry-state')).toBe('pending');
+  return { browser, page, reload: () => browser.open(`${w.agency.url}/result`) };
+}
+
+describe('a pending entry', () => {
+  test('is polled at 2, 5, 10, then every 30 s, however often the page reloads', async () => {
+    const w = await agencyWorld();
+    const { page, reload } = await pendingPreview(w);
+    expect([marker(page, 'polling'), marker(page, 'next-poll'), pollScript(page)]).toEqual(['active', '2', true]);
+    const schedule: string[] = [];
+    for (const interval of [2, 5, 10, 30, 30]) {
+      w.advanceAgency((interval - 1) * 1000);
+      const early = await reload();
+      expect(marker(early, 'next-poll')).toBe('1');
+      w.advanceAgency(1000);
+      schedule.push(marker(await reload(), 'next-poll')!);
+    }
+    expect(schedule).toEqual(['5', '10', '30', '30', '30']);
+    expect(polls(w)).toBe(5);
+  });
+
+  test('has a status for the page script that polls the service only when due and holds no secret', async () => {
+    const w = await agencyWorld();
+    const { browser } = await pendingPreview(w);
+    const status = async () => JSON.parse((await browser.request('GET', `${w.agency.url}/result/status`)).text) as unknown;
+    expect(await status()).toEqual({ state: 'pending', polling: 'active', next_poll: 2 });
+    w.advance(2000);
+    expect(await status()).toEqual({ state: 'pending', polling: 'active', next_poll: 5 });
+    w.advance(30_000);
+    expect(await status()).toEqual({ state: 'won', polling: 'stopped', next_poll: null });
+    expect(polls(w)).toBe(2);
+  });
+
+  test('backs off for Retry-After when a poll is rate limited', async () => {
+    const w = await agencyWorld();
+    const { reload } = await pendingPreview(w);
+    w.spy.fail('GET', '/session', { status: 429, headers: { 'retry-after': '45' }, body: { error: 'rate_limited', message: 'Too many requests.' } });
+    w.advanceAgency(2000);
+    expect(marker(await reload(), 'next-poll')).toBe('45');
+  });
+
+  rule({
+    defect: 'polls-too-fast',
+    title: 'is never polled sooner than the schedule',
+    observe: async (w) => {
+      const { page, reload } = await pendingPreview(w);
+      for (let second = 1; second <= 10; second += 1) {
+        w.advanceAgency(1000);
+        await reload();
+      }
+      return { first: marker(page, 'next-poll'), polls: polls(w) };
+    },
+    holds: { first: '2', polls: 2 },
+    broken: { first: '1', polls: 10 },
+  });
+
+  rule({
+    defect: 'never-stops-polling',
+    title: 'stops polling once delivered, and shows the delivered code',
+    observe: async (w) => {
+      const { reload } = await pendingPreview(w);
+      w.advance(30_000);
+      const delivered = await reload();
+      const before = polls(w);
+      w.advanceAgency(120_000);
+      await reload();
+      return {
+        state: marker(delivered, 'entry-state'), codes: delivered.text.includes('data-code'),
+        polling: marker(delivered, 'polling'), script: pollScript(delivered), later: polls(w) - before,
+      };
+    },
+    holds: { state: 'won', codes: true, polling: 'stopped', script: false, later: 0 },
+    broken: { state: 'won', polling: 'active', script: true, later: 1 },
+  });
+
+  test('stops when delivery fails, and shows the delay', async () => {
+    const w = await agencyWorld({
+      fixture: (fixture) => {
+        for (const prize of fixture.promotion.prizes) if (prize.delivery === 'delayed') prize.delivery = 'delayed_failed';
+        return fixture;
+      },
+    });
+    const browser = new TestBrowser();
+    expect(marker(await enter(browser, await toConsent(w, browser, { outcome: 'pending' })), 'entry-state')).toBe('pending');
+    w.advance(30_000);
+    const page = await browser.open(`${w.agency.url}/result`);
+    expect([marker(page, 'entry-state'), marker(page, 'poll-stopped'), pollScript(page)]).toEqual(['failed', 'failed', false]);
+    expect(page.text).toContain('data-delivery-delayed');
+  });
+
+  test('stops when the session expires, pointing to the Rewards page', async () => {
+    const w = await agencyWorld();
+    const { reload } = await pendingPreview(w);
+    w.world.clock.advance(31 * 60_000);
+    w.advanceAgency(2000);
+    const page = await reload();
+    expect([marker(page, 'entry-state'), marker(page, 'polling'), marker(page, 'poll-stopped'), pollScript(page)]).toEqual(['pending', 'stopped', 'expired', false]);
+    expect(page.text).toContain('data-rewards-link');
+    w.advanceAgency(60_000);
+    await reload();
+    expect(polls(w)).toBe(1);
+  });
+
+  test('stops when the integration becomes unavailable', async () => {
+    const w = await agencyWorld();
+    const browser = new TestBrowser();
+    await enter(browser, await toConsent(w, browser, { outcome: 'pending' }));
+    setRouting(w.world, true);
+    w.advanceAgency(2000);
+    const page = await browser.open(`${w.agency.url}/result`);
+    expect([marker(page, 'poll-stopped'), pollScript(page)]).toEqual(['unavailable', false]);
+  });
+});

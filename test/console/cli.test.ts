@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Command } from 'commander';
+import { consoleCommands } from '../../emulator/cli/console.js';
+import { CliError } from '../../emulator/cli/cli-error.js';
+import { writeInstance } from '../../emulator/cli/instance.js';
+import { dataPaths } from '../../emulator/cli/paths.js';
+import { createLogger } from '../../emulator/logger.js';
+import { type Running, startServer } from '../../emulator/server.js';
+import { envValues } from '../../emulator/control/env.js';
+import { DEFAULT_FIXTURE, FROZEN_AT } from '../world.js';
+import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
+
+let running: Running;
+let data: string;
+
+beforeAll(async () => {
+  running = await startServer({
+    fixture: DEFAULT_FIXTURE, data: ':memory:', host: '127.0.0.1', port: 0, clock: { mode: 'frozen', frozenAt: FROZEN_AT },
+    logger: createLogger('emulator', { level: 'silent' }),
+  });
+  data = mkdtempSync(join(tmpdir(), 'emulator-console-'));
+  writeInstance(dataPaths(data), { pid: process.pid, base_url: running.baseUrl, fixture: 'default', started_at: new Date(FROZEN_AT).toISOString() });
+});
+
+afterAll(async () => {
+  await running.close();
+  rmSync(data, { recursive: true, force: true });
+});
+
+/** Runs `emulator <args> --data <dir>` in this process and returns what it printed. */
+async function emulator(...args: string[]): Promise<string> {
+  const printed: string[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    printed.push(String(chunk));
+    return true;
+  });
+  try {
+    const program = new Command('emulator').exitOverride();
+    for (const command of consoleCommands()) program.addCommand(command);
+    await program.parseAsync([...args, '--data', data], { from: 'user' });
+  } finally {
+    spy.mockRestore();
+  }
+  return printed.join('');
+}
+
+describe('emulator keys, callback, checklist, approve, pause, resume', () => {
+  it('walks the lifecycle: keys, callback, checklist, a refused then granted approval, pause and resume', async () => {
+    expect(await emulator('keys', 'list')).toMatch(/^ID\s+ENV\s+KEY\s+STATUS\s+EXPIRES\n1\s+sandbox\s+pk_sandbox_…\S{4}\s+active\s+2027-02-19\n2\s+production/);
+    const created = JSON.parse(await emulator('keys', 'create', '--env', 'production', '--json')) as { id: number; secret: string };
+    expect(created.secret).toMatch(/^pk_live_/);
+    expect(await emulator('keys', 'rotate', String(created.id))).toContain(`to replace #${created.id}`);
+    expect(await emulator('keys', 'revoke', String(created.id))).toContain(`revoked production key #${created.id}`);
+
+    await expect(emulator('callback', 'set', '--production', 'http://agency.example/cb')).rejects.toThrow(/production must use https/);
+    const set = await emulator('callback', 'set', '--production', 'http://localhost:3000/callback', '--preview', 'https://preview.agency.example/cb');
+    expect(set).toContain('[emulator] production callback: http://localhost:3000/callback');
+    expect(set).toContain('warning: the production callback uses plain http on loopback');
+
+    expect(await emulator('checklist')).toContain('checklist incomplete: 12 step(s) to go');
+    await expect(emulator('approve')).rejects.toThrow(CliError);
+    await expect(emulator('approve')).rejects.toThrow(/Missing: checklist won: create a sandbox session/);
+    await coverSandbox(fetchPost(running.baseUrl, envValues(running.world).sandbox_key!));
+    expect(JSON.parse(await emulator('checklist', '--json'))).toMatchObject({ complete: true });
+    expect(await emulator('approve')).toBe(`[emulator] approved at ${new Date(FROZEN_AT).toISOString()}\n`);
+
+    expect(await emulator('pause')).toBe('[emulator] paused: production scans go to the hosted page: the brand paused routing to the agency\n');
+    expect(await emulator('resume')).toBe('[emulator] resumed: production scans go to the agency at http://localhost:3000/callback\n');
+  });
+
+  it('says how to start an emulator when none runs for the data folder', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'emulator-none-'));
+    const program = new Command('emulator').exitOverride();
+    for (const command of consoleCommands()) program.addCommand(command);
+    await expect(program.parseAsync(['checklist', '--data', empty], { from: 'user' })).rejects.toThrow(/no emulator is running for data folder/);
+    rmSync(empty, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import request from 'supertest';
+import { testWorld } from '../world.js';
+import { coverSandbox } from '../support/sandbox-coverage.js';
+import { CALLBACK, csrfOf } from '../journey/support.js';
+
+async function dashboard() {
+  const t = testWorld();
+  const browser = request.agent(t.app);
+  const page = await browser.get('/');
+  const submit = (path: string, fields: Record<string, string> = {}) => browser.post(path).type('form').send({ csrf: csrfOf(page.text), ...fields });
+  return { t, browser, page, submit };
+}
+
+describe('dashboard', () => {
+  it('shows status, masked keys, callback URLs, checklist, approval and the interaction log', async () => {
+    const { t, page } = await dashboard();
+    expect(page.status).toBe(200);
+    for (const heading of ['Spring Instant Win', 'Agency keys', 'Callback URLs', 'Checklist: sandbox API coverage', 'Approval', 'Interaction log']) {
+      expect(page.text).toContain(heading);
+    }
+    expect(page.text).toMatch(/pk_live_…/);
+    expect(page.text).not.toContain(t.env.production_key);
+    expect(page.text).toContain('the brand has not approved the agency experience');
+    expect(page.text).toContain('<script src="/console/live-log.js"></script>');
+  });
+
+  it('shows a created key\'s secret once, on the answer to the form only', async () => {
+    const { browser, submit } = await dashboard();
+    const created = await submit('/console/keys', { environment: 'production' });
+    expect(created.status).toBe(201);
+    const secret = /<p class="secret">([^<]+)<\/p>/.exec(created.text)![1]!;
+    expect(secret).toMatch(/^pk_live_/);
+    expect(created.headers['cache-control']).toBe('no-store');
+    expect((await browser.get('/')).text).not.toContain(secret);
+  });
+
+  it('rotates and revokes keys from the table', async () => {
+    const { t, submit } = await dashboard();
+    const rotated = await submit('/console/keys/2/rotate');
+    expect(rotated.text).toContain('to replace #2');
+    const revoked = await submit('/console/keys/2/revoke');
+    expect(revoked.headers.location).toBe('/?done=revoked');
+    expect((await t.experience('get', '/campaign', t.env.production_key)).body.error).toBe('key_revoked');
+  });
+
+  it('refuses a bad callback URL with its reason and keeps what was typed', async () => {
+    const { submit } = await dashboard();
+    const res = await submit('/console/callbacks', { production: 'http://agency.example/cb', preview: '' });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('The production callback URL must use https');
+    expect(res.text).toContain('value="http://agency.example/cb"');
+  });
+
+  it('lists the missing items when approval is refused, and approves once complete', async () => {
+    const { t, browser, submit } = await dashboard();
+    const refused = await submit('/console/approve');
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('won: create a sandbox session');
+    expect(refused.text).toContain('production callback must be set first');
+
+    expect((await submit('/console/callbacks', { production: CALLBACK })).headers.location).toBe('/?done=callbacks_cleared');
+    await coverSandbox((path, body, session) => t.experience('post', path, t.env.sandbox_key, session).send(body));
+    expect((await submit('/console/approve')).headers.location).toBe('/?done=approved');
+    const page = await browser.get('/?done=approved');
+    expect(page.text).toContain('The agency experience is approved.');
+    expect(page.text).toContain(`Production scans go to the agency at <code>${CALLBACK}</code>`);
+  });
+
+  it('pauses and resumes routing', async () => {
+    const { browser, submit } = await dashboard();
+    expect((await submit('/console/pause')).headers.location).toBe('/?done=paused');
+    expect((await browser.get('/')).text).toContain('the brand paused routing to the agency');
+    expect((await submit('/console/resume')).headers.location).toBe('/?done=resumed');
+  });
+
+  it('refuses forms without the CSRF value', async () => {
+    const { t } = await dashboard();
+    const res = await request(t.app).post('/console/pause').type('form').send({});
+    expect(res.status).toBe(403);
+    expect(t.world.db.prepare('SELECT routing_paused FROM promotions').get()).toEqual({ routing_paused: 0 });
+  });
+
+  it('shows text from its own table, never from the URL', async () => {
+    const { browser } = await dashboard();
+    const page = await browser.get('/?done=%3Cb%3Ehi');
+    expect(page.text).not.toContain('<b>hi');
+    expect(page.text).not.toContain('role="status"');
+  });
+
+  it('shows the experience calls in the interaction log, keys masked', async () => {
+    const { t, browser } = await dashboard();
+    await t.experience('post', '/sessions', t.env.sandbox_key).send({ scenario: 'lost' });
+    const page = await browser.get('/');
+    expect(page.text).toContain('POST /api/experience/v1/sessions');
+    expect(page.text).toContain('{&quot;scenario&quot;:&quot;lost&quot;}');
+    expect(page.text).not.toContain(t.env.sandbox_key);
+  });
+});

@@ -1,0 +1,149 @@
+import { expect, test } from 'vitest';
+import { insertScan } from '../../emulator/store/scans.js';
+import { BRAND, OTHER_BRAND, type ReportingWorld, reportingWorld } from './reporting.js';
+
+const SCANS = `/brands/${BRAND}/scans`;
+
+test.each([
+  ['limit=0', { limit: ['must be at least 1'] }],
+  ['limit=1001', { limit: ['must be at most 1000'] }],
+  ['limit=ten', { limit: ['must be a whole number'] }],
+  ['limit=1.5', { limit: ['must be a whole number'] }],
+  ['limit=1&limit=2', { limit: ['must be given once, as text'] }],
+  ['offset=-1', { offset: ['must be a whole number'] }],
+  ['since=yesterday', { since: [expect.stringContaining('ISO 8601')] }],
+  ['until=2026-04-01T00:00:00', { until: [expect.stringContaining('ISO 8601')] }],
+  ['since=2026-05-01&until=2026-04-01', { until: ['must not be before since'] }],
+])('an invalid scan list query (%s) is 422 with details naming the field', async (query, details) => {
+  const t = reportingWorld();
+  const res = await t.get(`${SCANS}?${query}`);
+  expect(res.status).toBe(422);
+  expect(res.body).toEqual({ error: 'validation_failed', details });
+});
+
+test('several invalid parameters are all named at once', async () => {
+  const t = reportingWorld();
+  const res = await t.get(`${SCANS}?limit=0&offset=x&since=x`).expect(422);
+  expect(Object.keys(res.body.details).sort()).toEqual(['limit', 'offset', 'since']);
+});
+
+test('the scan list is wrapped in data, 100 by default, newest first', async () => {
+  const t = reportingWorld();
+  const { data } = (await t.get(SCANS).expect(200)).body as { data: Array<{ scan: { scanned_at: string; id: number } }> };
+  expect(data).toHaveLength(100);
+  const times = data.map((item) => Date.parse(item.scan.scanned_at));
+  expect([...times].sort((a, b) => b - a)).toEqual(times);
+});
+
+test('limit takes up to 1000 and offset pages on without overlap', async () => {
+  const t = reportingWorld();
+  expect((await t.get(`${SCANS}?limit=1000`).expect(200)).body.data).toHaveLength(1000);
+  const first = (await t.get(`${SCANS}?limit=5`)).body.data.map((item: { scan: { id: number } }) => item.scan.id);
+  const second = (await t.get(`${SCANS}?limit=5&offset=5`)).body.data.map((item: { scan: { id: number } }) => item.scan.id);
+  const both = (await t.get(`${SCANS}?limit=10`)).body.data.map((item: { scan: { id: number } }) => item.scan.id);
+  expect([...first, ...second]).toEqual(both);
+});
+
+test('since and until are inclusive bounds on the scan time', async () => {
+  const t = reportingWorld();
+  const at = '2026-11-01T12:00:00.000Z';
+  const id = scanAt(t, Date.parse(at));
+  const exactly = (await t.get(`${SCANS}?since=${at}&until=${at}`).expect(200)).body.data;
+  expect(exactly.map((item: { scan: { id: number } }) => item.scan.id)).toEqual([id]);
+  const later = (await t.get(`${SCANS}?since=2026-11-01T12:00:00.001Z&until=2026-11-02T00:00:00Z&limit=1000`)).body.data;
+  expect(later.map((item: { scan: { id: number } }) => item.scan.id)).not.toContain(id);
+  for (const item of later) expect(Date.parse(item.scan.scanned_at)).toBeGreaterThan(Date.parse(at));
+});
+
+test('a date with an offset and a bare date are accepted as ISO 8601', async () => {
+  const t = reportingWorld();
+  await t.get(`${SCANS}?since=${encodeURIComponent('2026-11-01T12:00:00+02:00')}`).expect(200);
+  await t.get(`${SCANS}?until=2026-11-01`).expect(200);
+});
+
+test('tester scans never appear in the list or the read, and tester collectors have no audience record', async () => {
+  const t = reportingWorld();
+  const testerScans = t.world.db.prepare('SELECT id FROM scans WHERE tester = 1').all() as Array<{ id: number; brand_id: number }>;
+  expect(testerScans.length).toBeGreaterThan(0);
+  const listed = new Set<number>();
+  for (const slug of [BRAND, OTHER_BRAND]) {
+    for (const item of (await t.get(`/brands/${slug}/scans?limit=1000`)).body.data) listed.add(item.scan.id);
+    for (const { id } of testerScans) expect((await t.get(`/brands/${slug}/scans/${id}`)).status).toBe(404);
+  }
+  for (const { id } of testerScans) expect(listed.has(id)).toBe(false);
+});
+
+test("a brand's scan list and scan read never show another brand's scans", async () => {
+  const t = reportingWorld();
+  const other = t.world.db.prepare("SELECT s.id FROM scans s JOIN brands b ON b.id = s.brand_id WHERE b.slug = ? AND s.tester = 0 LIMIT 1").get(OTHER_BRAND) as { id: number };
+  expect((await t.get(`${SCANS}/${other.id}`)).status).toBe(404);
+  const skus = (await t.get(`${SCANS}?limit=1000`)).body.data.map((item: { scan: { sku: { prefix: string } } }) => item.scan.sku.prefix);
+  expect(skus.every((prefix: string) => prefix.startsWith('AM-'))).toBe(true);
+});
+
+test('a scan read returns the outcome shape of spec §2.7 exactly', async () => {
+  const t = reportingWorld();
+  const entered = t.world.db
+    .prepare(`SELECT s.id FROM scans s JOIN entries e ON e.unit_id = s.unit_id AND e.collector_id = s.collector_id
+      WHERE e.state = 'won' AND s.tester = 0 ORDER BY s.id LIMIT 1`)
+    .get() as { id: number };
+  const res = await t.get(`${SCANS}/${entered.id}`).expect(200);
+  expect(res.body).toEqual({
+    scan: {
+      id: entered.id,
+      unit: { id: expect.any(Number), code: expect.stringMatching(/^AM-[A-Z]{3}-\d{6}-[A-Z2-9]{12}$/) },
+      sku: { id: expect.any(Number), name: expect.any(String), prefix: expect.stringMatching(/^AM-/) },
+      batch_id: expect.any(Number),
+      country: expect.stringMatching(/^[A-Z]{2}$/),
+      city: expect.any(String),
+      device_type: expect.stringMatching(/^(mobile|tablet|desktop)$/),
+      scanned_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    },
+    collector: { id: expect.any(Number), identified: true },
+    eligibility: [
+      {
+        activation: { id: expect.any(Number), name: 'Spring Instant Win', activation_type: 'instant_win' },
+        outcome: 'won',
+        entry_id: expect.any(Number),
+        reward: { id: expect.any(Number), name: expect.any(String), reward_type: expect.any(String), tier: expect.any(String), face_value: expect.any(Number) },
+      },
+    ],
+  });
+});
+
+test('an anonymous scan has no collector and, while the promotion is live, outcome not_signed_in', async () => {
+  const t = reportingWorld();
+  const id = scanAt(t, t.world.clock.now(), { collectorId: null, country: 'AT' });
+  const res = await t.get(`${SCANS}/${id}`).expect(200);
+  expect(res.body.collector).toBeNull();
+  expect(res.body.eligibility).toEqual([{ activation: expect.any(Object), outcome: 'not_signed_in', entry_id: null, reward: null }]);
+});
+
+test("a scan of a pack entered by another collector does not disclose that collector's result", async () => {
+  const t = reportingWorld();
+  const entry = t.world.db.prepare("SELECT unit_id, collector_id FROM entries WHERE state = 'won' AND sandbox = 0 LIMIT 1").get() as { unit_id: number; collector_id: number };
+  const other = t.world.db.prepare('SELECT id FROM collectors WHERE id != ? AND tester = 0 LIMIT 1').get(entry.collector_id) as { id: number };
+  const id = scanAt(t, t.world.clock.now(), { collectorId: other.id, unitId: entry.unit_id });
+  expect((await t.get(`${SCANS}/${id}`).expect(200)).body.eligibility).toEqual([]);
+});
+
+test('a scan id that is not a whole number is 404', async () => {
+  const t = reportingWorld();
+  expect((await t.get(`${SCANS}/abc`)).status).toBe(404);
+  expect((await t.get(`${SCANS}/0`)).status).toBe(404);
+});
+
+test('no email address or other personal data appears in scans', async () => {
+  const t = reportingWorld();
+  const body = JSON.stringify((await t.get(`${SCANS}?limit=1000`)).body);
+  expect(body).not.toMatch(/@|email|example\.test/);
+});
+
+function scanAt(t: ReportingWorld, at: number, options: { collectorId?: number | null; country?: string; unitId?: number } = {}): number {
+  const unit = options.unitId ?? (t.world.db.prepare("SELECT u.id FROM units u JOIN skus s ON s.id = u.sku_id WHERE s.prefix = 'AM-CHO' AND u.kind = 'production' LIMIT 1").get() as { id: number }).id;
+  const brand = t.world.db.prepare('SELECT id FROM brands WHERE slug = ?').get(BRAND) as { id: number };
+  return insertScan(t.world.db, {
+    unitId: unit, brandId: brand.id, collectorId: options.collectorId === undefined ? 1 : options.collectorId, tester: false,
+    country: options.country ?? 'DE', city: 'Berlin', deviceType: 'mobile', scannedAt: at,
+  });
+}
