@@ -24,6 +24,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use((req, res, next) => {
+    if (!ctx.logger.isLevelEnabled('debug')) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -37,6 +37,6 @@ function announce(ctx: Context, batchId: number, event: 'batch.generated' | 'bat
   const batch = getBatch(ctx.db, batchId);
   const sku = getSku(ctx.db, batch.sku_id);
   const brand = getBrand(ctx.db, sku.brand_id);
-  enqueueEvent(ctx, event, brand.id, batchJson(batch, sku, brand, ctx.config.baseUrl));
+  enqueueEvent(ctx, event, brand.id, () => batchJson(batch, sku, brand, ctx.config.baseUrl));
   ctx.logger.info({ batch: batchId, quantity: batch.quantity }, event);
 }

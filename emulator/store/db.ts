@@ -10,6 +10,7 @@ export function openDb(path: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  cacheStatements(db);
   const applied = db.pragma('user_version', { simple: true }) as number;
   for (let version = applied; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
@@ -18,6 +19,21 @@ export function openDb(path: string): Db {
     })();
   }
   return db;
+}
+
+/**
+ * Compiling a statement costs 8 to 30 µs and a request runs ten or twenty of them, so each SQL text
+ * is compiled once per connection. Store modules keep calling `db.prepare(sql)` as usual; every SQL
+ * text they build interpolates constants only, so the cache stays small.
+ */
+function cacheStatements(db: Db): void {
+  const compile = db.prepare.bind(db);
+  const compiled = new Map<string, Database.Statement>();
+  db.prepare = ((sql: string) => {
+    let statement = compiled.get(sql);
+    if (!statement) compiled.set(sql, (statement = compile(sql)));
+    return statement;
+  }) as Db['prepare'];
 }
 
 /** The next value of a named counter; serials for deterministic secrets come from here. */

@@ -41,7 +41,14 @@ interface PromotionRow extends Omit<Promotion, 'content' | 'routing_paused'> {
 
 export function getPromotion(db: Db, id: number): Promotion {
   const row = db.prepare('SELECT * FROM promotions WHERE id = ?').get(id) as PromotionRow;
-  return { ...row, content: JSON.parse(row.content) as PromotionContent, routing_paused: row.routing_paused === 1 };
+  return { ...row, content: parseContent(row.content), routing_paused: row.routing_paused === 1 };
+}
+
+/** Every request reads the promotion, and its content changes only on edits: parse each text once. */
+let lastContent: { text: string; parsed: PromotionContent } | undefined;
+function parseContent(text: string): PromotionContent {
+  if (lastContent?.text !== text) lastContent = { text, parsed: Object.freeze(JSON.parse(text) as PromotionContent) };
+  return lastContent.parsed;
 }
 
 export function firstPromotionId(db: Db): number {

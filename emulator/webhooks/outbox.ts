@@ -12,16 +12,18 @@ import { type Delivery, type WebhookEvent, insertDelivery, insertEvent, listEndp
 
 type Outbox = Pick<Context, 'db' | 'seed' | 'clock'>;
 
-export function enqueueEvent(ctx: Outbox, type: WebhookEvent, brandId: number, data: unknown): void {
+/** Stores the event for its subscribers; the payload is built only when someone subscribes. Returns whether anything was stored. */
+export function enqueueEvent(ctx: Outbox, type: WebhookEvent, brandId: number, data: () => unknown): boolean {
   const endpoints = listEndpoints(ctx.db).filter((endpoint) => endpoint.events.includes(type));
-  if (endpoints.length === 0) return;
+  if (endpoints.length === 0) return false;
   const now = ctx.clock.now();
   ctx.db.transaction(() => {
     const publicId = deriveBytes(ctx.seed, `webhook_event:${nextSerial(ctx.db, 'webhook_event')}`).toString('hex').slice(0, 32);
-    const body = JSON.stringify({ id: publicId, event: type, occurred_at: new Date(now).toISOString(), brand: getBrand(ctx.db, brandId), data });
+    const body = JSON.stringify({ id: publicId, event: type, occurred_at: new Date(now).toISOString(), brand: getBrand(ctx.db, brandId), data: data() });
     const eventId = insertEvent(ctx.db, { publicId, type, brandId, occurredAt: now, body });
     for (const endpoint of endpoints) insertDelivery(ctx.db, { publicId: newDeliveryId(ctx), eventId, endpointId: endpoint.id, now });
   })();
+  return true;
 }
 
 /** A replay is a new delivery (its own id and attempts) of the same envelope to the same endpoint. */

@@ -1,0 +1,180 @@
+/**
+ * `npm run bench`: throughput and p99 latency of four experience API calls next to baselines
+ * measured in the same run, then start-to-healthy time and idle memory of the real command; a
+ * table on stdout and a JSON file under bench-results/. Progress goes to stderr.
+ * Exit 1 when a measurement had errors (non-2xx, connection errors, a reused session).
+ *
+ * To see where the emulator's time goes: `BENCH_PROFILE=1 npm run bench`, then
+ * `node dist/bench/profile-summary.js bench-results/profiles/production-entry.cpuprofile`.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { type BaselineKind, type BenchCase, CASES } from './cases.js';
+import { type LoadOptions, type LoadRequest, type Measurement, SessionPool, measure } from './load.js';
+import { RESULTS_DIR, ROOT } from './paths.js';
+import { type BenchReport, formatReport, writeReport } from './report.js';
+import { benchReporting } from './reporting.js';
+import { type Answer, type ChildServer, type PooledSession, SERVER_LABELS, type ServerKind, startChild } from './servers.js';
+import { type StartupResult, chooseLauncher, measureStartup } from './startup.js';
+import { type Row, checkTargets, reportingTargets, whole } from './targets.js';
+
+const LOAD: LoadOptions = { connections: 10, warmupSeconds: 1, seconds: 5 };
+const STARTUP_RUNS = 5;
+const IDLE_SECONDS = 3;
+/** A second RSS reading: V8 gives back young-generation space it grew during start only after some idle seconds. */
+const LATER_SECONDS = 10;
+/**
+ * Pre-created sessions, as a multiple of what the expected pace uses: for the warm-up, the SQLite
+ * baseline's pace (which the emulator does not beat); for the run, the warm-up's own pace, with
+ * room for a run faster than its warm-up.
+ */
+const POOL_MARGIN = { warmup: 1.2, run: 2 };
+
+const NOTES = [
+  'each server under test runs alone in a child process; autocannon runs in the parent; each row (≤ 2 s) and each start (≤ 3 s) first waits for other processes to go quiet',
+  'emulator: default fixture in a fresh file-backed data folder per request type (SQLite WAL), pino at info level to a file',
+  "emulator: spec §8 rate limits RAISED to 1e9 per minute per key and per session (Config.limits), else 3,000/min per key caps a run at 50 req/s",
+  'emulator: prize stock and budget raised so every draw keeps following the odds (winners take stock and budget all run long)',
+  "baselines answer the emulator's own JSON for the same request, serialized per request; Express with ETag and X-Powered-By off, as in the emulator",
+  'entry rows: every request uses a session of its own, created in the emulator before the warm-up and, sized on the warm-up, before the measured run (production: its own new pack, a code from issueAuthCode exchanged with PKCE through exchangeCode), so each is a first entry, never the idempotent retry',
+];
+
+/** BENCH_PROFILE=1 writes a CPU profile of each emulator run (warm-up included) to bench-results/profiles/. */
+const PROFILE_DIR = process.env.BENCH_PROFILE ? join(RESULTS_DIR, 'profiles') : undefined;
+
+const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'promo-bench-'));
+  if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
+  try {
+    const rows: Row[] = [];
+    for (const benchCase of CASES) rows.push(...(await runCase(benchCase, join(work, benchCase.id))));
+
+    let startup: StartupResult | undefined;
+    let startupError: string | undefined;
+    const launcher = chooseLauncher();
+    progress(`start to healthy: ${launcher.label}`);
+    try {
+      startup = await measureStartup(launcher, join(work, 'startup'), { runs: STARTUP_RUNS, idleSeconds: IDLE_SECONDS, laterSeconds: LATER_SECONDS });
+    } catch (error) {
+      startupError = (error as Error).message;
+    }
+
+    progress('reporting: 1,000,000 scans, a 1,000,000-code batch and its CSV download');
+    const reporting = await benchReporting();
+
+    const cpu = cpus();
+    const report: BenchReport = {
+      at: new Date().toISOString(),
+      machine: { node: process.versions.node, cpus: cpu.length, cpuModel: cpu[0]?.model.trim() ?? 'unknown' },
+      load: { ...LOAD, generator: `autocannon ${autocannonVersion()}` },
+      notes: PROFILE_DIR ? [...NOTES, `BENCH_PROFILE: emulator runs were CPU-profiled (slower than unprofiled); profiles in ${relative(ROOT, PROFILE_DIR)}/`] : NOTES,
+      rows,
+      ...(startup ? { startup } : { startupError }),
+      reporting,
+      targets: [...checkTargets(rows, startup), ...reportingTargets(reporting)],
+    };
+    const path = writeReport(report);
+    console.log(formatReport(report));
+    console.log(`\nwritten: ${relative(ROOT, path)}`);
+    if (rows.some((row) => row.flags.length > 0) || startupError) process.exitCode = 1;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** One request type: a fresh emulator, its sampled answer, the baselines, then the emulator itself. */
+async function runCase(benchCase: BenchCase, dir: string): Promise<Row[]> {
+  const emulator = await startChild({ kind: 'emulator', dataDir: join(dir, 'emulator') });
+  try {
+    const request = benchCase.request(await emulator.call({ type: 'env' }));
+    const sampleSession = benchCase.pool ? (await emulator.call({ type: benchCase.pool, count: 1 }))[0] : undefined;
+    const answer = await sampleAnswer(emulator.url, request, sampleSession);
+
+    const rows: Row[] = [];
+    for (const kind of benchCase.baselines) rows.push(await runBaseline(benchCase, kind, request, answer, join(dir, kind), sampleSession));
+
+    // Sessions for the warm-up at the SQLite baseline's pace; then for the run at the warm-up's own pace.
+    const pool = benchCase.pool ? new SessionPool(await createSessions(emulator, benchCase.pool, poolSize(baselineRate(rows), LOAD.warmupSeconds, POOL_MARGIN.warmup))) : undefined;
+    const topUp = async (warmupRate: number) => pool!.add(await createSessions(emulator, benchCase.pool!, poolSize(warmupRate, LOAD.seconds, POOL_MARGIN.run)));
+    const entriesBefore = entriesOf(benchCase, await emulator.call({ type: 'entryCounts' }));
+    if (PROFILE_DIR) await emulator.call({ type: 'profileStart' });
+    const measurement = await measure(emulator, request, LOAD, pool, pool ? topUp : undefined);
+    if (PROFILE_DIR) await emulator.call({ type: 'profileStop', path: join(PROFILE_DIR, `${benchCase.id}.cpuprofile`) });
+    const row = toRow(benchCase, 'emulator', measurement);
+    if (pool) {
+      const created = entriesOf(benchCase, await emulator.call({ type: 'entryCounts' })) - entriesBefore;
+      row.notes.push(`${whole(created)} entries created; ${whole(pool.taken)} of ${whole(pool.size)} pre-created sessions used`);
+      if (pool.reused > 0) row.flags.push(`session pool ran out: ${whole(pool.reused)} requests were retries, not first entries`);
+    }
+    for (const baseline of rows) {
+      baseline.emulatorRatio = measurement.requestsPerSecond / baseline.measurement.requestsPerSecond;
+      baseline.emulatorCpuRatio = baseline.measurement.cpu.serverUsPerRequest / measurement.cpu.serverUsPerRequest;
+    }
+    return [...rows, row];
+  } finally {
+    await emulator.stop();
+  }
+}
+
+async function runBaseline(benchCase: BenchCase, kind: BaselineKind, request: LoadRequest, answer: Answer, dir: string, sampleSession: PooledSession | undefined): Promise<Row> {
+  const server = await startChild(kind === 'express-sqlite' ? { kind, answers: [answer], dataDir: dir } : { kind, answers: [answer] });
+  try {
+    // Baselines take the same per-request headers and body as the emulator (one session, repeated).
+    const measurement = await measure(server, request, LOAD, sampleSession ? new SessionPool([sampleSession]) : undefined);
+    delete measurement.pool;
+    return toRow(benchCase, kind, measurement);
+  } finally {
+    await server.stop();
+  }
+}
+
+function entriesOf(benchCase: BenchCase, counts: { sandbox: number; production: number }): number {
+  return benchCase.pool === 'productionSessions' ? counts.production : counts.sandbox;
+}
+
+function toRow(benchCase: BenchCase, server: ServerKind, measurement: Measurement): Row {
+  const flags: string[] = [];
+  if (measurement.non2xx > 0) {
+    const codes = Object.entries(measurement.statusCodes).filter(([status]) => !status.startsWith('2'));
+    flags.push(`${measurement.non2xx} non-2xx (${codes.map(([status, count]) => `${status}: ${count}`).join(', ')})`);
+  }
+  if (measurement.errors > 0) flags.push(`${measurement.errors} connection errors or timeouts`);
+  progress(`${benchCase.title} · ${SERVER_LABELS[server]}: ${whole(measurement.requestsPerSecond)} req/s, p99 ${measurement.latencyP99Ms.toFixed(2)} ms, ${whole(measurement.cpu.serverUsPerRequest)} µs CPU/req, others ${measurement.cpu.otherCores.toFixed(2)} cores${flags.length ? `, ${flags.join(', ')}` : ''}`);
+  return { case: benchCase.id, title: benchCase.title, server, measurement, flags, notes: [] };
+}
+
+/** The fastest SQLite baseline (else any baseline): a pace the emulator will not beat. */
+function baselineRate(baselines: Row[]): number {
+  const sqlite = baselines.filter((row) => row.server === 'express-sqlite');
+  return Math.max(...(sqlite.length ? sqlite : baselines).map((row) => row.measurement.requestsPerSecond));
+}
+
+function poolSize(requestsPerSecond: number, seconds: number, margin: number): number {
+  return Math.ceil(requestsPerSecond * seconds * margin) + 2 * LOAD.connections;
+}
+
+async function createSessions(emulator: ChildServer, kind: NonNullable<BenchCase['pool']>, count: number): Promise<PooledSession[]> {
+  const started = performance.now();
+  const sessions = await emulator.call({ type: kind, count });
+  progress(`pre-created ${whole(count)} ${kind === 'productionSessions' ? 'production' : 'sandbox'} sessions in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return sessions;
+}
+
+/** The emulator's answer to one request: what the baselines answer too. */
+async function sampleAnswer(url: string, request: LoadRequest, session: PooledSession | undefined): Promise<Answer> {
+  const headers = session ? { ...request.headers, 'x-service-session': session.token } : request.headers;
+  const res = await fetch(url + request.path, { method: request.method, headers, body: session?.body ?? request.body ?? null });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`[bench] the emulator answered ${request.method} ${request.path} with ${res.status}: ${text}`);
+  return { method: request.method, path: request.path, status: res.status, json: JSON.parse(text) as unknown };
+}
+
+function autocannonVersion(): string {
+  return (createRequire(import.meta.url)('autocannon/package.json') as { version: string }).version;
+}
+
+await main();
