@@ -5,6 +5,7 @@ import { consoleApiRouter } from './console/api-routes.js';
 import { dashboardRouter } from './console/dashboard-routes.js';
 import { controlGuard } from './control/guard.js';
 import { controlRouter } from './control/routes.js';
+import { experienceFaults, faultsRouter } from './control/faults.js';
 import type { Fixture } from './fixture.js';
 import { type CallerLocals, experienceRouter } from './experience/routes.js';
 import { errorWriter, jsonBody, notFound } from './http.js';
@@ -34,10 +35,12 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   });
 
   const experience = experienceRouter(ctx);
+  app.use('/api/experience/v1', experienceFaults(ctx));
   app.use('/api/experience/v1', interactionLog(ctx), jsonBody, experience.router, notFound, errorWriter(ctx.logger));
   app.use('/api/v1', reportingRouter(ctx), notFound, reportingErrors(ctx.logger));
   app.use('/_emulator', controlGuard(ctx.config.controlToken));
   app.use('/_emulator/sink', sinkReceiver(ctx));
+  app.use('/_emulator', faultsRouter(ctx), errorWriter(ctx.logger));
   app.use('/_emulator/console', consoleApiRouter(ctx), notFound, errorWriter(ctx.logger));
   app.use('/_emulator', controlRouter({ ...ctx, resetLimits: experience.resetLimits }), webhooksControlRouter(ctx), seedControlRouter(ctx), notFound, errorWriter(ctx.logger));
   app.use(journeyRouter(ctx), dashboardRouter(ctx));

@@ -1,4 +1,90 @@
 #!/usr/bin/env node
-/** Placeholder until `harness verify` lands (issue 6): says so and exits 2, "could not run". */
-process.stderr.write('[harness] not built yet: `harness verify` arrives with the harness issue. Until then, use `npx emulator start` and the README.\n');
-process.exit(2);
+/**
+ * The `harness` command. `verify` exits 0 when no check fails, 1 when one does, 2 when it could
+ * not run (emulator or agency unreachable, bad config, no Chromium), with one line saying what to
+ * fix. `doctor` runs only the preflight; `checks` lists the check ids.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { CHECKS } from './checks/registry.js';
+import { GROUPS } from './checks/types.js';
+import { DEFAULT_EMULATOR, DEFAULT_OUT, loadConfig } from './config.js';
+import { EmulatorClient } from './emulator/client.js';
+import { HarnessError } from './errors.js';
+import { harnessVersion } from './paths.js';
+import { preflight } from './preflight.js';
+import { FORMATS, type Format, isFormat } from './report/registry.js';
+import { verify } from './verify.js';
+
+const EXIT = { passed: 0, failed: 1, couldNotRun: 2 } as const;
+
+const useColour = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR;
+
+const program = new Command('harness')
+  .description('Drives an agency website through every scenario of the promo emulator and prints the approval checklist.')
+  .version(harnessVersion())
+  .configureOutput({ outputError: (text, write) => write(`[harness] ${text.replace(/^error: /, '')}`) })
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.couldNotRun));
+
+program
+  .command('verify')
+  .description('run the scenarios against the agency; exit 0 when no check fails, 1 when one does, 2 when it could not run')
+  .option('--callback <url>', "the agency's production callback URL")
+  .option('--preview <url>', "the agency's preview callback URL (runs the six sandbox scenarios)")
+  .option('--emulator <url>', `the emulator's base URL (default ${DEFAULT_EMULATOR})`)
+  .option('--config <file>', 'harness.config.json (default: ./harness.config.json when there is one)')
+  .option('--only <ids>', 'only these checks (comma-separated ids; `harness checks` lists them)', list)
+  .option('--format <formats>', `reports to write: ${FORMATS.join(',')} (default text)`, formats)
+  .option('--out <dir>', 'the report folder', DEFAULT_OUT)
+  .option('--install-browser', 'when no Chromium is found, try `playwright install chromium`, then apt-get on Debian as root')
+  .action(async (options: { callback?: string; preview?: string; emulator?: string; config?: string; only?: string[]; format?: Format[]; out: string; installBrowser?: boolean }) => {
+    const report = await verify({
+      callback: options.callback, preview: options.preview, emulator: options.emulator, config: options.config, only: options.only,
+      formats: options.format ?? ['text'], out: options.out, install: options.installBrowser ? 'attempt' : 'never', color: useColour(process.stdout),
+    });
+    process.exitCode = report.summary.fail > 0 ? EXIT.failed : EXIT.passed;
+  });
+
+program
+  .command('doctor')
+  .description('only the preflight: emulator, agency URLs, Chromium; exit 0 when all is ready, 2 when not')
+  .option('--callback <url>', "the agency's production callback URL")
+  .option('--preview <url>', "the agency's preview callback URL")
+  .option('--emulator <url>', `the emulator's base URL (default ${DEFAULT_EMULATOR})`)
+  .option('--config <file>', 'harness.config.json')
+  .option('--install-browser', 'when no Chromium is found, try to install one')
+  .action(async (options: { callback?: string; preview?: string; emulator?: string; config?: string; installBrowser?: boolean }) => {
+    const { config } = loadConfig(options.config);
+    const callback = options.callback ?? config.callback;
+    if (!callback) throw new HarnessError('no callback URL: pass --callback URL');
+    const result = await preflight(
+      { client: new EmulatorClient(options.emulator ?? config.emulator ?? DEFAULT_EMULATOR), callback, preview: options.preview ?? config.preview, install: options.installBrowser ? 'attempt' : 'never', browserGiven: false },
+      (line) => process.stdout.write(`${line}\n`),
+    );
+    for (const note of result.notes) process.stdout.write(`[harness] note: ${note}\n`);
+    process.stdout.write('[harness] ready: `harness verify` can run\n');
+  });
+
+program
+  .command('checks')
+  .description('list the checks: id, group and title')
+  .action(() => {
+    const width = Math.max(...CHECKS.map((check) => check.id.length));
+    for (const check of CHECKS) process.stdout.write(`${check.id.padEnd(width)}  ${GROUPS[check.group]}: ${check.title}\n`);
+  });
+
+function list(text: string): string[] {
+  return text.split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+function formats(text: string): Format[] {
+  const names = list(text);
+  const unknown = names.filter((name) => !isFormat(name));
+  if (unknown.length) throw new InvalidArgumentError(`unknown format ${unknown.join(', ')}; choose from ${FORMATS.join(', ')}`);
+  return names as Format[];
+}
+
+program.parseAsync().catch((error: unknown) => {
+  if (error instanceof HarnessError) process.stderr.write(`[harness] ${error.message}\n`);
+  else process.stderr.write(`[harness] could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = EXIT.couldNotRun;
+});

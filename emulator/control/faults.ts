@@ -1,0 +1,286 @@
+/**
+ * Fault injection and observation for the harness (DESIGN.md, control plane). Two pieces:
+ *
+ * - `experienceFaults(ctx)`, in front of the experience router: answers the next matching calls
+ *   with an error (a 429 with Retry-After, a 401, an unavailable 410...) or drops the connection,
+ *   and observes every call with the wall-clock time it arrived, the pack or sandbox scenario it
+ *   belongs to, its unredacted body (the authorization code only as its SHA-256) and a summary of
+ *   the answer. Wall-clock, not the virtual clock: agencies poll and back off in real time.
+ * - `faultsRouter(ctx)` under `/_emulator`: arm and clear faults and read the observed calls; with
+ *   world-edits.ts (terms edited mid-journey, a delivery settled now, the unentered packs) and
+ *   secrets.ts (the values the emulator issued). The control guard in app.ts protects all of it.
+ *
+ * One state per emulator, keyed by its context: app.ts builds both pieces from the same context.
+ */
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { z } from 'zod';
+import type { Context } from '../context.js';
+import { hashSecret } from '../domain/secrets.js';
+import { bearerOf } from '../experience/auth.js';
+import { EXPERIENCE_ERRORS, type ErrorCode } from '../experience/errors.js';
+import type { CallerLocals } from '../experience/routes.js';
+import { SANDBOX_SCENARIOS } from '../experience/schemas.js';
+import { recordInteraction } from '../store/interactions.js';
+import { findKeyBySecret } from '../store/keys.js';
+import { findSessionByToken } from '../store/sessions.js';
+import { type PresentedVerifiers, presentedVerifiers, secretsRouter } from './secrets.js';
+import { type OriginalTerms, parse, restoreTerms, worldEditsRouter } from './world-edits.js';
+
+const PREFIX = '/api/experience/v1';
+const CALLS_KEPT = 5000;
+
+const FaultSpec = z
+  .strictObject({
+    /** The endpoint, with or without the /api/experience/v1 prefix, e.g. "/session/entry". */
+    path: z.string().min(1).max(200),
+    method: z.enum(['GET', 'POST']).optional(),
+    status: z.number().int().min(400).max(599).optional(),
+    error: z.string().regex(/^[a-z_]{1,40}$/).optional(),
+    message: z.string().max(500).optional(),
+    retry_after: z.number().int().min(0).max(86_400).optional(),
+    /** Destroy the connection instead of answering: a network interruption. */
+    drop: z.literal(true).optional(),
+    times: z.number().int().min(1).max(10_000).default(1),
+    /** Only calls of this pack (production) or sandbox scenario, or of this key's environment. */
+    match: z
+      .strictObject({ pack: z.string().min(1).max(64).optional(), scenario: z.enum(SANDBOX_SCENARIOS).optional(), environment: z.enum(['sandbox', 'production']).optional() })
+      .optional(),
+  })
+  .refine((spec) => spec.drop || spec.status !== undefined || spec.error !== undefined, 'give a status, an error code or "drop": true');
+
+const FaultBody = z.strictObject({ next: FaultSpec });
+const CallsQuery = z.strictObject({
+  after: z.coerce.number().int().min(0).default(0),
+  pack: z.string().max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(CALLS_KEPT).default(1000),
+});
+
+type Fault = z.infer<typeof FaultSpec> & { id: number; hits: number };
+
+/** One experience call as the harness reads it. */
+export interface ObservedCall {
+  seq: number;
+  /** Wall-clock milliseconds when the call arrived. */
+  at: number;
+  method: string;
+  /** Relative to /api/experience/v1, e.g. "/session/entry". */
+  path: string;
+  environment: 'sandbox' | 'production' | null;
+  key_id: number | null;
+  session_id: number | null;
+  pack: string | null;
+  scenario: string | null;
+  status: number;
+  fault?: number;
+  dropped?: true;
+  body: unknown;
+  code_sha256?: string;
+  verifier?: string;
+  answer?: Record<string, unknown>;
+}
+
+/** As kept: the pack may still be a unit id to look up. */
+type StoredCall = ObservedCall & { unit?: number | null };
+
+interface Subject {
+  environment: 'sandbox' | 'production' | null;
+  keyId: number | null;
+  sessionId: number | null;
+  pack: string | null;
+  scenario: string | null;
+}
+
+interface FaultState {
+  faults: Fault[];
+  nextId: number;
+  seq: number;
+  calls: StoredCall[];
+  originalTerms: OriginalTerms;
+  verifiers: PresentedVerifiers;
+}
+
+const states = new WeakMap<Context, FaultState>();
+
+function stateOf(ctx: Context): FaultState {
+  let state = states.get(ctx);
+  if (!state) {
+    state = { faults: [], nextId: 1, seq: 0, calls: [], originalTerms: new Map(), verifiers: presentedVerifiers() };
+    states.set(ctx, state);
+  }
+  return state;
+}
+
+const parseJson = express.json({ limit: '100kb', strict: false });
+
+/** The hook in front of the experience router: observes every call and applies armed faults. */
+export function experienceFaults(ctx: Context): RequestHandler {
+  const state = stateOf(ctx);
+  return (req, res, next) => {
+    const call: StoredCall = {
+      seq: 0, at: Date.now(), method: req.method, path: req.path, environment: null, key_id: null, session_id: null, pack: null, scenario: null, status: 0, body: null,
+    };
+    let subject: Subject | undefined;
+    const send = res.json.bind(res);
+    res.json = (body: unknown) => {
+      call.answer = summarize(body);
+      return send(body);
+    };
+    let done = false;
+    const finish = (dropped: boolean) => {
+      if (done) return;
+      done = true;
+      observe(ctx, state, call, req, res, subject, dropped);
+    };
+    res.once('finish', () => finish(false));
+    res.once('close', () => finish(true));
+
+    const armed = state.faults.filter((fault) => fault.hits < fault.times && pathOf(fault.path) === req.path && (!fault.method || fault.method === req.method));
+    if (armed.length === 0) return next();
+    const needsBody = armed.some((fault) => fault.match?.pack) && req.method === 'POST' && req.path === '/sessions';
+    const decide = () => {
+      subject = subjectOf(ctx, req);
+      const fault = armed.find((candidate) => matches(candidate, subject!));
+      if (!fault) return next();
+      fault.hits += 1;
+      call.fault = fault.id;
+      if (fault.drop) return req.socket.destroy();
+      answer(ctx, req, res, fault, subject);
+    };
+    if (!needsBody || (req as { _body?: boolean })._body) return decide();
+    parseJson(req, res, (error?: unknown) => (error ? next(error) : decide()));
+  };
+}
+
+function pathOf(path: string): string {
+  return path.startsWith(PREFIX) ? path.slice(PREFIX.length) || '/' : path;
+}
+
+function matches(fault: Fault, subject: Subject): boolean {
+  const { match } = fault;
+  if (!match) return true;
+  if (match.environment && match.environment !== subject.environment) return false;
+  if (match.pack && match.pack !== subject.pack) return false;
+  if (match.scenario && match.scenario !== subject.scenario) return false;
+  return true;
+}
+
+/** The error a fault answers with: the experience API's own shape, with Retry-After on a 429. */
+function answer(ctx: Context, req: Request, res: Response, fault: Fault, subject: Subject): void {
+  const code = (fault.error ?? codeForStatus(fault.status!)) as string;
+  const known = EXPERIENCE_ERRORS[code as ErrorCode] as { status: number; message: string } | undefined;
+  const status = fault.status ?? known?.status ?? 500;
+  const retryAfter = fault.retry_after ?? (status === 429 ? 1 : undefined);
+  if (retryAfter !== undefined) res.set('Retry-After', String(retryAfter));
+  res.status(status).json({ error: code, message: fault.message ?? known?.message ?? 'Injected fault.' });
+  recordInteraction(ctx.db, {
+    at: ctx.clock.now(), key_id: subject.keyId, session_id: subject.sessionId, method: req.method, path: PREFIX + req.path, status, body: { injected_fault: fault.id },
+  });
+}
+
+function codeForStatus(status: number): ErrorCode {
+  const byStatus: Record<number, ErrorCode> = { 400: 'invalid_request', 401: 'invalid_session', 403: 'ineligible', 409: 'unavailable', 410: 'unavailable', 422: 'consent_required', 429: 'rate_limited' };
+  return byStatus[status] ?? 'internal_error';
+}
+
+/** Key, session, pack and scenario of a call, read the way the experience router reads them. */
+function subjectOf(ctx: Context, req: Request): Subject {
+  const secret = bearerOf(req.get('authorization'));
+  const key = secret ? findKeyBySecret(ctx.db, secret) : undefined;
+  const token = req.get('x-service-session');
+  const session = token ? findSessionByToken(ctx.db, token) : undefined;
+  const code = (req.body as { authorization_code?: unknown } | undefined)?.authorization_code;
+  const unitId = session?.unit_id ?? (typeof code === 'string' ? unitOfCode(ctx, code) : null);
+  return {
+    environment: key?.environment ?? null, keyId: key?.id ?? null, sessionId: session?.id ?? null,
+    pack: unitId === null ? null : packCode(ctx, unitId), scenario: session?.scenario ?? null,
+  };
+}
+
+function unitOfCode(ctx: Context, code: string): number | null {
+  const row = ctx.db.prepare('SELECT unit_id FROM auth_codes WHERE code_hash = ?').get(hashSecret(code)) as { unit_id: number } | undefined;
+  return row?.unit_id ?? null;
+}
+
+function packCode(ctx: Context, unitId: number): string | null {
+  return (ctx.db.prepare('SELECT code FROM units WHERE id = ?').get(unitId) as { code: string } | undefined)?.code ?? null;
+}
+
+function observe(ctx: Context, state: FaultState, call: StoredCall, req: Request, res: Response, known: Subject | undefined, dropped: boolean): void {
+  const locals = res.locals as CallerLocals;
+  const body = req.body as Record<string, unknown> | undefined;
+  const code = typeof body?.authorization_code === 'string' ? body.authorization_code : undefined;
+  const subject = known ?? {
+    environment: locals.key?.environment ?? null, keyId: locals.key?.id ?? null, sessionId: locals.session?.id ?? null,
+    pack: null, scenario: locals.session?.scenario ?? null,
+  };
+  Object.assign(call, {
+    seq: (state.seq += 1), status: dropped ? 0 : res.statusCode, environment: subject.environment, key_id: subject.keyId,
+    session_id: locals.session?.id ?? subject.sessionId, pack: subject.pack, scenario: subject.scenario,
+  });
+  // The pack's code is looked up when the calls are read, not on the request's path.
+  if (call.pack === null) call.unit = locals.session?.unit_id ?? (code ? unitOfCode(ctx, code) : null);
+  if (dropped) call.dropped = true;
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const { authorization_code: _code, code_verifier: verifier, ...rest } = body;
+    call.body = rest;
+    if (code) call.code_sha256 = hashSecret(code);
+    if (typeof verifier === 'string') {
+      call.verifier = verifier;
+      state.verifiers.remember(verifier);
+    }
+  }
+  state.calls.push(call);
+  if (state.calls.length > CALLS_KEPT) state.calls.shift();
+}
+
+/** What the harness needs of an answer; never the session token. */
+function summarize(body: unknown): Record<string, unknown> {
+  if (!body || typeof body !== 'object') return {};
+  const value = body as Record<string, any>;
+  if (typeof value.error === 'string') return { error: value.error };
+  return {
+    session_created: typeof value.session_token === 'string',
+    entry_state: value.entry?.state ?? null,
+    prize: value.entry?.prize?.name ?? null,
+    codes: value.entry?.codes ?? [],
+    redemption_url: value.entry?.redemption_url ?? null,
+    delivery_state: value.delivery?.state ?? null,
+    terms_version: value.terms?.version ?? null,
+    eligibility: value.eligibility?.reason ?? null,
+  };
+}
+
+/** `/_emulator/faults` and `/observed`, with world-edits.ts's `/terms`, `/deliveries/settle`, `/packs`, and `/secrets`. */
+export function faultsRouter(ctx: Context): Router {
+  const state = stateOf(ctx);
+  const router = Router();
+  router.use(['/faults', '/terms', '/deliveries', '/observed', '/packs', '/secrets'], express.json({ limit: '100kb' }));
+
+  router.get('/faults', (_req, res) => res.json({ data: state.faults }));
+  router.post('/faults', (req, res) => {
+    const { next } = parse(FaultBody, req.body, 'Send {"next": {"path": "/session/entry", "status": 429, "retry_after": 3, "times": 1}}.');
+    const fault: Fault = { ...next, id: state.nextId++, hits: 0 };
+    state.faults.push(fault);
+    res.status(201).json(fault);
+  });
+  router.post('/faults/clear', (_req, res) => {
+    const cleared = state.faults.length;
+    state.faults = [];
+    res.json({ cleared, terms_restored: restoreTerms(ctx, state.originalTerms) });
+  });
+
+  router.get('/observed', (req, res) => {
+    const { after, pack, limit } = parse(CallsQuery, req.query, 'after and limit are whole numbers; pack is a pack code.');
+    for (const call of state.calls) {
+      if (call.unit === undefined) continue;
+      call.pack = call.unit === null ? null : packCode(ctx, call.unit);
+      delete call.unit;
+    }
+    const data = state.calls.filter((call) => call.seq > after && (!pack || call.pack === pack)).slice(0, limit);
+    res.json({ now: Date.now(), last: state.seq, data });
+  });
+
+  router.use(worldEditsRouter(ctx, state.originalTerms));
+  router.use(secretsRouter(ctx, state.verifiers));
+  return router;
+}

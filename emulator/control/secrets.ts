@@ -1,0 +1,80 @@
+/**
+ * `GET /_emulator/secrets`: every secret value the emulator issued (agency keys, consumer session
+ * tokens) and the PKCE verifiers agencies presented to it, so the harness can search a browser for
+ * them. Issued values derive from the seed and a serial (domain/secrets.ts), so the emulator can
+ * name them again without storing them; verifiers are kept in memory only, the last few hundred.
+ * The control guard in app.ts keeps this on loopback (or behind the control token).
+ * @see spec §2.1, §2.3, §5 (experience) rule 6
+ */
+import { Router } from 'express';
+import { z } from 'zod';
+import type { Context } from '../context.js';
+import { hashSecret, issueSecret } from '../domain/secrets.js';
+import { ApiError } from '../experience/errors.js';
+import { type Environment, keySecret } from '../store/keys.js';
+
+/** Verifiers remembered per emulator; older ones are forgotten first. */
+const VERIFIERS_KEPT = 500;
+/** At most this many session tokens per answer; ask again with a later `after_session`. */
+const TOKENS_PER_ANSWER = 5000;
+
+const Query = z.strictObject({ after_session: z.coerce.number().int().min(0).optional() });
+
+export interface PresentedVerifiers {
+  remember(verifier: string): void;
+  list(): string[];
+}
+
+export function presentedVerifiers(): PresentedVerifiers {
+  const kept: string[] = [];
+  return {
+    remember(verifier) {
+      if (kept.includes(verifier)) return;
+      kept.push(verifier);
+      if (kept.length > VERIFIERS_KEPT) kept.shift();
+    },
+    list: () => [...kept],
+  };
+}
+
+export function secretsRouter(ctx: Context, verifiers: PresentedVerifiers): Router {
+  const router = Router();
+  router.get('/secrets', (req, res) => {
+    const parsed = Query.safeParse(req.query);
+    if (!parsed.success) throw new ApiError('invalid_request', { message: 'after_session must be a whole number.' });
+    const counters = countersOf(ctx);
+    const after = parsed.data.after_session;
+    res.json({
+      counters,
+      keys: agencyKeys(ctx, counters.agency_key ?? 0),
+      session_tokens: after === undefined ? [] : sessionTokens(ctx, after, counters.session ?? 0),
+      verifiers: verifiers.list(),
+    });
+  });
+  return router;
+}
+
+function countersOf(ctx: Context): Record<string, number> {
+  const rows = ctx.db.prepare('SELECT name, value FROM counters').all() as Array<{ name: string; value: number }>;
+  return Object.fromEntries(rows.map((row) => [row.name, row.value]));
+}
+
+/** Every agency key ever created, active or not: a revoked key in a browser is still a leak. */
+function agencyKeys(ctx: Context, lastSerial: number): Array<{ id: number; environment: Environment; secret: string }> {
+  const find = ctx.db.prepare('SELECT id FROM agency_keys WHERE key_hash = ?');
+  const keys: Array<{ id: number; environment: Environment; secret: string }> = [];
+  for (let serial = 1; serial <= lastSerial; serial += 1) {
+    for (const environment of ['sandbox', 'production'] as const) {
+      const secret = keySecret(ctx.seed, environment, serial);
+      const row = find.get(hashSecret(secret)) as { id: number } | undefined;
+      if (row) keys.push({ id: row.id, environment, secret });
+    }
+  }
+  return keys;
+}
+
+function sessionTokens(ctx: Context, after: number, last: number): string[] {
+  const tokens: string[] = [];
+  for (let serial = after + 1; serial <= last && tokens.length < TOKENS_PER_ANSWER; serial += 1) tokens.push(issueSecret(ctx.seed, 'session', serial));
+  return tokens;
+}

@@ -1,0 +1,67 @@
+/**
+ * For `npm run bench`: the wall time of a full `harness verify` on the reference agency, from a
+ * fresh emulator (callbacks registered, the six sandbox scenarios, approval, every production
+ * scenario, the reports). Target: under 60 s on a 2-core machine (issue 6).
+ *
+ * Emulator and agency run in this process, as in the tests; Chromium runs in its own processes.
+ * The browser launch is counted, the emulator's and agency's start is not.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { envValues } from '../emulator/control/env.js';
+import { loadFixture } from '../emulator/fixture.js';
+import { createLogger } from '../emulator/logger.js';
+import { startServer } from '../emulator/server.js';
+import { createAgencyLogger } from '../fixtures/agency-reference/logger.js';
+import { startAgency } from '../fixtures/agency-reference/server.js';
+import type { Status } from './checks/types.js';
+import { packageRoot } from './paths.js';
+import { verify } from './verify.js';
+
+export const VERIFY_TARGET_MS = 60_000;
+
+export interface VerifyMeasurement {
+  /** Wall time of verify(), browser launch included. */
+  wallMs: number;
+  summary: Record<Status, number>;
+  scenarios: number;
+  /** Scenarios that stopped early, with why: a measurement of a broken run is not comparable. */
+  stopped: Array<{ id: string; error?: string }>;
+}
+
+export async function measureVerify(): Promise<VerifyMeasurement> {
+  const folder = mkdtempSync(join(tmpdir(), 'harness-bench-'));
+  const emulator = await startServer({
+    fixture: loadFixture(join(packageRoot(), 'fixtures', 'default.json')), data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }),
+  });
+  const env = envValues(emulator.world);
+  const log = join(folder, 'agency.log');
+  writeFileSync(log, '');
+  const agency = await startAgency({
+    port: 0, emulatorUrl: emulator.baseUrl, keys: { sandbox: env.sandbox_key, production: env.production_key }, logger: createAgencyLogger(pino.destination({ dest: log, sync: true })),
+  });
+  const config = join(folder, 'harness.config.json');
+  writeFileSync(config, JSON.stringify({ entry_endpoint: { path: '/entry' }, agency_log: log }));
+  const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+  try {
+    const started = performance.now();
+    const report = await verify({
+      callback: agency.callbackUrl, preview: agency.previewUrl, emulator: emulator.baseUrl, config, out: join(folder, 'report'),
+      formats: ['json', 'junit', 'html'], stdout: silent, stderr: silent, install: 'attempt',
+    });
+    const wallMs = performance.now() - started;
+    return { wallMs, summary: report.summary, scenarios: report.scenarios.length, stopped: report.scenarios.filter((scenario) => scenario.status !== 'passed').map(({ id, error }) => ({ id, error })) };
+  } finally {
+    await agency.close();
+    await emulator.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** The wall time in milliseconds of one full verify on the reference agency. */
+export async function benchVerify(): Promise<number> {
+  return (await measureVerify()).wallMs;
+}

@@ -1,0 +1,101 @@
+/**
+ * Finds a Chromium and launches it headless on a locked-down machine. The search order is
+ * DESIGN.md's: HARNESS_CHROMIUM, Playwright's own browsers, the system's; then, when asked to,
+ * `playwright install chromium`, then on Debian as root `apt-get install -y chromium`; otherwise
+ * one line saying how to get one. The one finder of the project: tests re-export it.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { HarnessError } from '../errors.js';
+
+/** Without the background-networking flags Chromium keeps calling out to a network the machine may not have. */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const SYSTEM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium'];
+
+/** Whether the finder may install a browser when none is found: tests and the demo do, `harness verify` only with --install-browser. */
+export type InstallPolicy = 'attempt' | 'never';
+
+export const HOW_TO_GET_CHROMIUM =
+  'no Chromium found: set HARNESS_CHROMIUM to a Chrome or Chromium binary, run `npx playwright install chromium`, or on Debian `apt-get install -y chromium` (as root)';
+
+export interface Candidate {
+  source: 'HARNESS_CHROMIUM' | 'playwright' | 'system';
+  path: string;
+}
+
+/** The candidates in search order, found or not. */
+export function chromiumCandidates(env: NodeJS.ProcessEnv = process.env): Candidate[] {
+  const candidates: Candidate[] = [];
+  if (env.HARNESS_CHROMIUM) candidates.push({ source: 'HARNESS_CHROMIUM', path: env.HARNESS_CHROMIUM });
+  candidates.push({ source: 'playwright', path: playwrightPath() });
+  for (const path of SYSTEM_PATHS) candidates.push({ source: 'system', path });
+  return candidates.filter((candidate) => candidate.path);
+}
+
+/** The first candidate that exists. A HARNESS_CHROMIUM that does not exist is an error, not a fallback. */
+export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.HARNESS_CHROMIUM && !existsSync(env.HARNESS_CHROMIUM)) {
+    throw new HarnessError(`HARNESS_CHROMIUM is ${env.HARNESS_CHROMIUM}, which does not exist: point it at a Chrome or Chromium binary, or unset it`);
+  }
+  const found = chromiumCandidates(env).find((candidate) => existsSync(candidate.path));
+  if (!found) throw new HarnessError(HOW_TO_GET_CHROMIUM);
+  return found.path;
+}
+
+/** The search order, trying the installs when allowed; `log` hears what is being tried. */
+export async function findChromium(options: { install?: InstallPolicy; log?: (line: string) => void } = {}): Promise<string> {
+  try {
+    return chromiumPath();
+  } catch (error) {
+    if (options.install !== 'attempt' || process.env.HARNESS_CHROMIUM) throw error;
+  }
+  const log = options.log ?? (() => undefined);
+  log('[harness] no Chromium found; trying `playwright install chromium`');
+  if (tryRun(process.execPath, [playwrightCli(), 'install', 'chromium'])) {
+    const installed = playwrightPath();
+    if (installed && existsSync(installed)) return installed;
+  }
+  if (isDebian() && process.getuid?.() === 0) {
+    log('[harness] trying `apt-get install -y chromium`');
+    if (tryRun('apt-get', ['update', '-qq']) && tryRun('apt-get', ['install', '-y', '-qq', 'chromium'], { DEBIAN_FRONTEND: 'noninteractive' })) return chromiumPath();
+  }
+  throw new HarnessError(HOW_TO_GET_CHROMIUM);
+}
+
+export async function launchChromium(options: { install?: InstallPolicy; log?: (line: string) => void } = { install: 'attempt' }): Promise<Browser> {
+  const executablePath = await findChromium(options);
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+}
+
+function playwrightPath(): string {
+  try {
+    return chromium.executablePath();
+  } catch {
+    return '';
+  }
+}
+
+function playwrightCli(): string {
+  return join(dirname(createRequire(import.meta.url).resolve('playwright-core/package.json')), 'cli.js');
+}
+
+function isDebian(): boolean {
+  try {
+    return existsSync('/etc/debian_version') || /debian/i.test(readFileSync('/etc/os-release', 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+function tryRun(command: string, args: string[], env: Record<string, string> = {}): boolean {
+  try {
+    execFileSync(command, args, { stdio: 'ignore', timeout: 300_000, env: { ...process.env, ...env } });
+    return true;
+  } catch {
+    return false;
+  }
+}

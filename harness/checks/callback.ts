@@ -1,0 +1,150 @@
+/** The callback page's rules, and the agency's logs. @see spec §4.3 callback page rules, §5 rule 4 */
+import { readFileSync } from 'node:fs';
+import { originOf } from '../run/facts.js';
+import { journeyExchanges, redactUrl, where } from './observed.js';
+import { type Check, type Evidence, fail, pass, warn } from './types.js';
+
+const JOURNEY_PARAMS = ['service_request', 'service_code', 'state'];
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+export const CALLBACK_CHECKS: Check[] = [
+  headerCheck('callback.no_store', 'Every callback response carries Cache-Control: no-store', 'cache-control', (value) => /(^|[\s,])no-store([\s,]|$)/i.test(value), 'no-store'),
+  headerCheck('callback.referrer_policy', 'Every callback response carries Referrer-Policy: same-origin', 'referrer-policy', (value) => ['same-origin', 'no-referrer'].includes(lastPolicy(value)), 'same-origin'),
+  {
+    id: 'callback.clean_url',
+    title: 'After processing, the callback redirects at once to a clean URL',
+    group: 'callback',
+    spec: '§4.3 callback page rules',
+    kind: 'can_fail',
+    evaluate(facts) {
+      // After processing: the journeys whose exchange created a session.
+      const done = facts.journeys.filter((journey) => journey.completion && journeyExchanges(facts, journey).some((call) => call.answer?.session_created));
+      if (done.length === 0) return undefined;
+      const problems: string[] = [];
+      const evidence: Evidence[] = done.map((journey) => {
+        const { status, location, landed } = journey.completion!;
+        const redirected = status >= 300 && status < 400;
+        const dirty = [landed, location ?? ''].some((url) => JOURNEY_PARAMS.some((name) => hasParam(url, name)));
+        if (!redirected) problems.push(`${where(journey)}: the callback answered ${status} instead of redirecting`);
+        else if (dirty) problems.push(`${where(journey)}: the page after the callback still carries journey parameters`);
+        return { label: `${where(journey)}: callback answered ${status}${location ? ` → ${redactUrl(location)}` : ''}, landed on ${redactUrl(landed)}` };
+      });
+      return problems.length ? fail(problems[0]!, evidence) : pass('a redirect straight to a URL without service_code or state', evidence);
+    },
+  },
+  {
+    id: 'callback.no_third_party',
+    title: "The agency's pages load nothing from third parties",
+    group: 'callback',
+    spec: '§4.3 callback page rules',
+    kind: 'can_fail',
+    evaluate(facts) {
+      if (facts.pages.length === 0) return undefined;
+      const allowed = new Set([facts.origins.agency, facts.origins.emulator, ...facts.config.first_party_origins.map((url) => new URL(url).origin)]);
+      const third = facts.requests.filter((request) => /^(https?|wss?):/.test(request.url) && !allowed.has(originOf(request.url) ?? ''));
+      const urls = [...new Set(third.map((request) => `${request.resourceType} ${request.url.split('?')[0]}`))];
+      return urls.length
+        ? fail(`the pages request ${urls.length} third-party resource(s): ${urls[0]}`, urls.map((url) => ({ label: url })))
+        : pass(`${facts.requests.length} requests, all to the agency or the service`);
+    },
+  },
+  {
+    id: 'callback.cookie_flags',
+    title: "The agency's cookies are HttpOnly, SameSite=Lax and Secure",
+    group: 'callback',
+    spec: '§5 (experience) rule 4',
+    kind: 'can_fail',
+    evaluate(facts) {
+      const cookies = new Map<string, string>();
+      for (const response of facts.responses) for (const line of response.setCookies) if (!isDeletion(line)) cookies.set(`${line.split('=')[0]}|${flagsOf(line).join(',')}`, line);
+      if (cookies.size === 0) return undefined;
+      const https = new URL(facts.origins.agency).protocol === 'https:';
+      const loopback = LOOPBACK.has(new URL(facts.origins.agency).hostname);
+      const failures: string[] = [];
+      const warnings: string[] = [];
+      const evidence: Evidence[] = [];
+      for (const line of cookies.values()) {
+        const name = line.split('=')[0]!.trim();
+        const flags = flagsOf(line);
+        const sameSite = flags.find((flag) => flag.startsWith('samesite='))?.slice(9);
+        evidence.push({ label: `${name}: ${flags.join('; ') || 'no attributes'}` });
+        if (!flags.includes('httponly')) failures.push(`${name} is readable by page scripts (no HttpOnly)`);
+        if (sameSite !== 'lax') failures.push(`${name} has SameSite=${sameSite ?? 'unset'}, not Lax`);
+        if (!flags.includes('secure')) (https || !loopback ? failures : warnings).push(`${name} is not Secure`);
+      }
+      if (failures.length) return fail(failures.join('; '), evidence);
+      if (warnings.length) return warn(`${warnings.join('; ')}: accepted on plain-http loopback for local development only; deployed over https it must be Secure`, evidence);
+      return pass('HttpOnly, SameSite=Lax, Secure', evidence);
+    },
+  },
+  {
+    id: 'logs.params_redacted',
+    title: "service_request, service_code and state never appear in the agency's log",
+    group: 'callback',
+    spec: '§4.3 callback page rules',
+    kind: 'can_fail',
+    evaluate(facts) {
+      const values = new Map<string, string>();
+      for (const journey of facts.journeys) {
+        if (journey.serviceRequest) values.set(journey.serviceRequest, 'service_request');
+        if (journey.issuedCallback) {
+          const query = new URL(journey.issuedCallback).searchParams;
+          for (const name of ['service_code', 'state']) if (query.get(name)) values.set(query.get(name)!, name);
+        }
+      }
+      if (values.size === 0) return undefined;
+      const file = facts.config.agency_log;
+      if (!file) return { status: 'skipped', reason: 'name the agency\'s log file in harness.config.json ("agency_log") to check it', evidence: [] };
+      let log: string;
+      try {
+        log = readFileSync(file, 'utf8');
+      } catch {
+        return { status: 'skipped', reason: `the agency log ${file} cannot be read`, evidence: [] };
+      }
+      const lines = log.split('\n');
+      const leaks = [...values].flatMap(([value, name]) => {
+        const line = lines.findIndex((text) => text.includes(value));
+        return line === -1 ? [] : [{ label: `${name} value ${value.slice(0, 6)}… on line ${line + 1} of ${file}` }];
+      });
+      return leaks.length
+        ? fail(`${leaks.length} of ${values.size} journey values appear in the agency's log`, leaks)
+        : pass(`none of ${values.size} journey values in ${lines.length} log lines`, [{ label: file }]);
+    },
+  },
+];
+
+function headerCheck(id: string, title: string, header: string, ok: (value: string) => boolean, expected: string): Check {
+  return {
+    id, title, group: 'callback', spec: '§4.3 callback page rules', kind: 'can_fail',
+    evaluate(facts) {
+      const responses = facts.responses.filter((response) => facts.isCallback(response.url));
+      if (responses.length === 0) return undefined;
+      const bad = responses.filter((response) => !ok(response.headers[header] ?? ''));
+      const evidence = bad.slice(0, 10).map((response) => ({ label: `${response.status} ${redactUrl(response.url)}: ${header}: ${response.headers[header] ?? '(none)'}` }));
+      return bad.length
+        ? fail(`${bad.length} of ${responses.length} callback responses lack ${header}: ${expected} (e.g. "${bad[0]!.headers[header] ?? 'none'}")`, evidence)
+        : pass(`${responses.length} callback responses, every one with ${header}: ${expected}`);
+    },
+  };
+}
+
+/** The policy a browser applies: the last one it understands. */
+function lastPolicy(value: string): string {
+  return value.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean).at(-1) ?? '';
+}
+
+function flagsOf(line: string): string[] {
+  return line.split(';').slice(1).map((part) => part.trim().toLowerCase().replace(/\s*=\s*/, '=')).filter((flag) => flag && !/^(path|domain|expires|max-age)=/.test(flag));
+}
+
+function isDeletion(line: string): boolean {
+  return /;\s*max-age=0/i.test(line) || /;\s*expires=thu, 01 jan 1970/i.test(line);
+}
+
+function hasParam(url: string, name: string): boolean {
+  try {
+    return new URL(url, 'http://x').searchParams.has(name);
+  } catch {
+    return false;
+  }
+}

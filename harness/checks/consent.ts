@@ -1,0 +1,217 @@
+/** The entry body, the terms and the consent form. @see spec §2.4, §2.6, §4.1 rule 1, §4.2 422 */
+import type { ObservedCall } from '../emulator/client.js';
+import type { ConsentView, JourneyFacts, RunFacts } from '../run/facts.js';
+import { isEntry, isSessionRead, productionEntries, where } from './observed.js';
+import { type Check, type Evidence, fail, pass } from './types.js';
+
+const CONSENT_FIELDS = new Set(['accepted', 'age_confirmed', 'terms_version']);
+const MARKETING = /news|offers|marketing|newsletter|promotional|advertis/i;
+const PROBE_MARKUP = 'data-harness-probe';
+
+interface EntryBody {
+  consent?: { accepted?: unknown; age_confirmed?: unknown; terms_version?: unknown };
+  [field: string]: unknown;
+}
+
+const bodyOf = (call: ObservedCall) => (call.body ?? {}) as EntryBody;
+
+/** First renders of each journey's consent form. */
+const firstViews = (facts: RunFacts) => facts.journeys.flatMap((journey) => (journey.consent[0]?.hasForm ? [{ journey, view: journey.consent[0] }] : []));
+
+/** Entry calls of the journey between a submission and the next one. */
+function entriesAfter(facts: RunFacts, journey: JourneyFacts, index: number): ObservedCall[] {
+  const from = journey.submissions[index]!.at;
+  const to = journey.submissions[index + 1]?.at ?? Number.POSITIVE_INFINITY;
+  return facts.callsOf(journey.pack.code).filter((call) => isEntry(call) && call.at >= from - 50 && call.at < to);
+}
+
+function termsFor(facts: RunFacts, country: string) {
+  return facts.terms?.by_country[country] ?? facts.terms?.default;
+}
+
+export const CONSENT_CHECKS: Check[] = [
+  {
+    id: 'entry.no_forbidden_fields',
+    title: 'The entry carries consent only: no consumer id, email, pack code or country',
+    group: 'entry',
+    spec: '§4.1 rule 1',
+    kind: 'can_fail',
+    evaluate(facts) {
+      const entries = productionEntries(facts).filter(({ call }) => call.fault === undefined);
+      if (entries.length === 0) return undefined;
+      const problems: Evidence[] = [];
+      for (const { journey, call } of entries) {
+        const body = bodyOf(call);
+        const extra = Object.keys(body).filter((field) => field !== 'consent');
+        const consentExtra = Object.keys(body.consent ?? {}).filter((field) => !CONSENT_FIELDS.has(field));
+        const known = [journey.pack.code, journey.email, journey.country];
+        const leaked = JSON.stringify(body).match(new RegExp(known.map((value) => `"${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`).join('|'), 'g')) ?? [];
+        if (extra.length || consentExtra.length || leaked.length) {
+          problems.push({ label: `${where(journey)}: fields ${[...extra, ...consentExtra.map((field) => `consent.${field}`)].join(', ') || '(none extra)'}${leaked.length ? `; carries ${leaked.join(', ')}` : ''}`, data: body });
+        }
+      }
+      return problems.length ? fail(`the entry body carries more than consent (${problems[0]!.label.split(': ').slice(1).join(': ')})`, problems) : pass(`${entries.length} entries, consent only`);
+    },
+  },
+  {
+    id: 'entry.terms_version_echoed',
+    title: 'terms_version is the version the service returned for this session',
+    group: 'entry',
+    spec: '§2.4 version, §2.6',
+    kind: 'can_fail',
+    evaluate(facts) {
+      const checked: Evidence[] = [];
+      const wrong: Evidence[] = [];
+      for (const { journey, call } of productionEntries(facts)) {
+        const sent = bodyOf(call).consent?.terms_version;
+        if (sent === undefined || call.fault !== undefined) continue;
+        const answers = facts.calls.filter((candidate) => candidate.session_id === call.session_id && candidate.seq < call.seq && candidate.answer?.terms_version);
+        const expected = answers.at(-1)?.answer?.terms_version;
+        if (!expected) continue;
+        const item = { label: `${where(journey)}: sent "${String(sent)}", the session's terms are "${expected}"` };
+        checked.push(item);
+        if (sent !== expected) wrong.push(item);
+      }
+      if (checked.length === 0) return undefined;
+      return wrong.length ? fail(wrong[0]!.label, wrong) : pass(`${checked.length} entries, each with its session's version`, checked);
+    },
+  },
+  {
+    id: 'terms.html_inert',
+    title: 'HTML in terms.text is shown as text, never as markup',
+    group: 'consent',
+    spec: '§2.4',
+    kind: 'can_fail',
+    evaluate(facts) {
+      const views = viewsAfterEdit(facts, (edit) => edit.set.text?.includes(PROBE_MARKUP) ?? false);
+      if (views.length === 0) return undefined;
+      const live = views.filter(({ view }) => view.probeElements > 0);
+      const evidence = views.map(({ journey, view }) => ({ label: `${where(journey)}: ${view.probeElements} element(s) from the terms' markup; shown as text: ${view.termsText.includes(PROBE_MARKUP) ? 'yes' : 'no (removed)'}` }));
+      return live.length ? fail(`markup in terms.text became ${live[0]!.view.probeElements} element(s) on the consent page`, evidence) : pass('the markup stays text', evidence);
+    },
+  },
+  {
+    id: 'terms.javascript_link_inert',
+    title: 'A javascript: URL in the terms never becomes a link',
+    group: 'consent',
+    spec: '§2.4',
+    kind: 'can_fail',
+    evaluate(facts) {
+      const views = viewsAfterEdit(facts, (edit) => [edit.set.url, ...(edit.set.links ?? []).map((link) => link.url)].some((url) => url && /^\s*javascript:/i.test(url)));
+      if (views.length === 0) return undefined;
+      const active = views.filter(({ view }) => view.unsafeLinks.length > 0);
+      const evidence = views.map(({ journey, view }) => ({ label: `${where(journey)}: ${view.unsafeLinks.length ? `link to ${view.unsafeLinks[0]!.slice(0, 40)}` : 'no javascript: link'}` }));
+      return active.length ? fail('a javascript: URL from the terms is an active link', evidence) : pass('shown as text, not as a link', evidence);
+    },
+  },
+  {
+    id: 'consent.not_preselected',
+    title: 'No consent box is ticked in advance',
+    group: 'consent',
+    spec: '§2.4',
+    kind: 'can_fail',
+    evaluate(facts) {
+      const views = firstViews(facts);
+      if (views.length === 0) return undefined;
+      const ticked = views.flatMap(({ journey, view }) => view.boxes.filter((box) => box.checked).map((box) => ({ label: `${where(journey)}: "${box.label}" is ticked when the page opens` })));
+      return ticked.length ? fail(ticked[0]!.label, ticked) : pass(`${views.length} consent forms, every box unticked`);
+    },
+  },
+  {
+    id: 'consent.separate_from_marketing',
+    title: 'Accepting the terms is not combined with marketing consent',
+    group: 'consent',
+    spec: '§2.4',
+    kind: 'can_fail',
+    evaluate(facts) {
+      const views = firstViews(facts);
+      if (views.length === 0) return undefined;
+      const problems: Evidence[] = [];
+      for (const { journey, view } of views) {
+        const terms = view.boxes.filter((box) => box.role === 'terms');
+        if (terms.length === 0) problems.push({ label: `${where(journey)}: no box accepts the terms` });
+        for (const box of terms) if (MARKETING.test(box.label)) problems.push({ label: `${where(journey)}: "${box.label}"` });
+      }
+      return problems.length ? fail(`the terms box also asks for marketing consent: ${problems[0]!.label}`, problems) : pass('a box of its own for the terms; marketing, if asked, separately');
+    },
+  },
+  {
+    id: 'consent.required',
+    title: 'No entry without explicit acceptance of the terms',
+    group: 'consent',
+    spec: '§2.4 required',
+    kind: 'can_fail',
+    evaluate: (facts) => consentBreaches(facts, 'accept', (body) => body.consent?.accepted === true, 'accepted: true'),
+  },
+  {
+    id: 'consent.age_confirmation',
+    title: 'The minimum age is confirmed separately when the terms set one',
+    group: 'consent',
+    spec: '§2.4 minimum_age, §2.6',
+    kind: 'can_fail',
+    evaluate(facts) {
+      const views = firstViews(facts).filter(({ journey }) => termsFor(facts, journey.country)?.minimum_age !== undefined);
+      const missing = views.filter(({ view }) => !view.boxes.some((box) => box.role === 'age'));
+      if (missing.length) {
+        return fail(`the consent form has no minimum-age box though the terms set ${termsFor(facts, missing[0]!.journey.country)?.minimum_age}`, missing.map(({ journey }) => ({ label: `${where(journey)} (${journey.country})` })));
+      }
+      return consentBreaches(facts, 'age', (body) => body.consent?.age_confirmed === true, 'age_confirmed: true');
+    },
+  },
+  {
+    id: 'consent.refresh_after_422',
+    title: 'After 422 consent_required the agency reads the session again and asks with its current terms',
+    group: 'consent',
+    spec: '§4.2 422 consent_required',
+    kind: 'can_fail',
+    evaluate(facts) {
+      const results: Evidence[] = [];
+      const problems: string[] = [];
+      for (const journey of facts.journeys) {
+        const refused = facts.callsOf(journey.pack.code).find((call) => isEntry(call) && call.answer?.error === 'consent_required' && call.fault === undefined);
+        if (!refused) continue;
+        const edit = facts.termsEdits.filter((candidate) => candidate.scenario === journey.scenario && candidate.at <= refused.at).at(-1);
+        const reread = facts.callsOf(journey.pack.code).some((call) => isSessionRead(call) && call.seq > refused.seq);
+        const after = journey.consent.find((view) => view.at > refused.at);
+        const current = edit?.set.version ?? termsFor(facts, journey.country)?.version;
+        const shows = Boolean(after && (after.termsVersion === current || (edit?.set.text && after.termsText.includes(edit.set.text))));
+        const unticked = Boolean(after && after.boxes.every((box) => !box.checked));
+        results.push({ label: `${where(journey)}: 422 answered; session read again: ${reread ? 'yes' : 'no'}; the form then shows version ${after?.termsVersion ?? '?'} (current ${current}), boxes unticked: ${unticked ? 'yes' : 'no'}` });
+        if (!reread) problems.push(`${where(journey)}: after the 422 the session was not read again`);
+        else if (!after) problems.push(`${where(journey)}: no consent form after the 422`);
+        else if (!shows) problems.push(`${where(journey)}: the form still shows terms version ${after.termsVersion}, not ${current}`);
+        else if (!unticked) problems.push(`${where(journey)}: the boxes stay ticked after the terms changed`);
+      }
+      if (results.length === 0) return undefined;
+      return problems.length ? fail(problems[0]!, results) : pass('the session read again, the new terms shown, acceptance asked again', results);
+    },
+  },
+];
+
+/** Entries sent after the harness left a box unticked that still claim it was ticked. */
+function consentBreaches(facts: RunFacts, box: 'accept' | 'age', claims: (body: EntryBody) => boolean, claim: string) {
+  const tried: Evidence[] = [];
+  const breaches: Evidence[] = [];
+  for (const journey of facts.journeys) {
+    journey.submissions.forEach((submission, index) => {
+      if (submission[box] || (box === 'age' && termsFor(facts, journey.country)?.minimum_age === undefined)) return;
+      const sent = entriesAfter(facts, journey, index);
+      const claimed = sent.filter((call) => claims(bodyOf(call)));
+      const label = `${where(journey)}: form sent with the ${box === 'accept' ? 'terms' : 'age'} box unticked; ${sent.length} entry call(s) followed${claimed.length ? `, claiming ${claim}` : ''}`;
+      tried.push({ label });
+      if (claimed.length) breaches.push({ label, data: bodyOf(claimed[0]!) });
+    });
+  }
+  if (tried.length === 0) return undefined;
+  return breaches.length ? fail(`an entry claimed ${claim} though the box was not ticked`, breaches) : pass(`${tried.length} submission(s) without it; no entry claimed it`, tried);
+}
+
+/** Consent views taken after the run edited the journey's terms in a given way. */
+function viewsAfterEdit(facts: RunFacts, edited: (edit: RunFacts['termsEdits'][number]) => boolean): Array<{ journey: JourneyFacts; view: ConsentView }> {
+  return facts.journeys.flatMap((journey) => {
+    const edit = facts.termsEdits.find((candidate) => candidate.scenario === journey.scenario && edited(candidate));
+    if (!edit) return [];
+    const next = facts.termsEdits.find((candidate) => candidate.scenario === journey.scenario && candidate.at > edit.at);
+    return journey.consent.filter((view) => view.hasForm && view.at > edit.at && (!next || view.at < next.at)).map((view) => ({ journey, view }));
+  });
+}

@@ -1,0 +1,218 @@
+/**
+ * The harness's side of the emulator: the control plane (health, env, faults, observed calls,
+ * secrets, packs, terms), the brand's console (callbacks, checklist, approval) and, to mint packs
+ * when a world runs short, the reporting API. Every call has a timeout; a refused connection
+ * becomes a HarnessError that says how to start the emulator.
+ */
+import { HarnessError } from '../errors.js';
+
+export interface ObservedCall {
+  seq: number;
+  at: number;
+  method: string;
+  path: string;
+  environment: 'sandbox' | 'production' | null;
+  key_id: number | null;
+  session_id: number | null;
+  pack: string | null;
+  scenario: string | null;
+  status: number;
+  fault?: number;
+  dropped?: true;
+  body: unknown;
+  code_sha256?: string;
+  verifier?: string;
+  answer?: {
+    error?: string;
+    session_created?: boolean;
+    entry_state?: string | null;
+    codes?: string[];
+    redemption_url?: string | null;
+    delivery_state?: string | null;
+    terms_version?: string | null;
+    eligibility?: string | null;
+    prize?: string | null;
+  };
+}
+
+export interface Env {
+  base_url: string;
+  sandbox_key: string | null;
+  production_key: string | null;
+  reporting_token: string;
+  brand_slug: string;
+  promotion_id: number;
+}
+
+export interface Pack {
+  code: string;
+  outcome: 'won' | 'lost' | 'pending' | 'failed';
+  settles_as?: 'won' | 'failed';
+}
+
+export interface Terms {
+  text: string;
+  url: string;
+  links: Array<{ label: string; url: string }>;
+  required: boolean;
+  minimum_age?: number;
+  version: string;
+}
+
+export interface FaultSpec {
+  path: string;
+  method?: 'GET' | 'POST';
+  status?: number;
+  error?: string;
+  retry_after?: number;
+  drop?: true;
+  times?: number;
+  match?: { pack?: string; scenario?: string; environment?: 'sandbox' | 'production' };
+}
+
+export interface Secrets {
+  counters: Record<string, number>;
+  keys: Array<{ id: number; environment: string; secret: string }>;
+  session_tokens: string[];
+  verifiers: string[];
+}
+
+export interface Checklist {
+  complete: boolean;
+  items: Array<{ scenario: string; session_created: boolean; entry_submitted: boolean }>;
+  missing: string[];
+}
+
+const TIMEOUT_MS = 10_000;
+
+export class EmulatorClient {
+  readonly origin: string;
+
+  constructor(url: string) {
+    this.origin = new URL(url).origin;
+  }
+
+  health(): Promise<{ status: string; base_url: string }> {
+    return this.get('/_emulator/health');
+  }
+
+  env(): Promise<Env> {
+    return this.get('/_emulator/env');
+  }
+
+  /** Whether this emulator has the harness's control endpoints (an older build has not). */
+  async hasFaults(): Promise<boolean> {
+    const response = await this.fetch('/_emulator/faults');
+    return response.ok;
+  }
+
+  setCallbacks(callbacks: { production: string; preview?: string }): Promise<{ changed: boolean; approvalCleared: boolean; warnings: string[] }> {
+    return this.post('/_emulator/console/callbacks', callbacks);
+  }
+
+  overview(): Promise<{
+    promotion: { live: boolean };
+    experience: { approved_at: string | null; routing_paused: boolean; routing: { to: 'agency' | 'hosted'; reasons?: string[] } };
+  }> {
+    return this.get('/_emulator/console');
+  }
+
+  checklist(): Promise<Checklist> {
+    return this.get('/_emulator/console/checklist');
+  }
+
+  /** Approval, or what is still missing. */
+  async approve(): Promise<{ ok: true } | { ok: false; message: string }> {
+    const response = await this.fetch('/_emulator/console/approve', { method: 'POST', body: '{}' });
+    const body = (await response.json()) as { message?: string };
+    return response.ok ? { ok: true } : { ok: false, message: body.message ?? `approval answered ${response.status}` };
+  }
+
+  arm(fault: FaultSpec): Promise<{ id: number }> {
+    return this.post('/_emulator/faults', { next: fault });
+  }
+
+  clearFaults(): Promise<{ cleared: number; terms_restored: string[] }> {
+    return this.post('/_emulator/faults/clear', {});
+  }
+
+  terms(): Promise<{ countries: string[]; default: Terms; by_country: Record<string, Terms> }> {
+    return this.get('/_emulator/terms');
+  }
+
+  editTerms(country: string | null, terms: Partial<Terms>): Promise<{ terms: Terms }> {
+    return this.post('/_emulator/terms', { country, terms });
+  }
+
+  settle(pack: string, outcome: 'delivered' | 'failed'): Promise<unknown> {
+    return this.post('/_emulator/deliveries/settle', { pack, outcome });
+  }
+
+  async observed(after: number, pack?: string): Promise<{ now: number; last: number; data: ObservedCall[] }> {
+    const query = new URLSearchParams({ after: String(after), limit: '5000', ...(pack ? { pack } : {}) });
+    return this.get(`/_emulator/observed?${query}`);
+  }
+
+  advanceClock(advance: string): Promise<unknown> {
+    return this.post('/_emulator/clock', { advance });
+  }
+
+  packs(): Promise<{ data: Pack[] }> {
+    return this.get('/_emulator/packs');
+  }
+
+  secrets(afterSession?: number): Promise<Secrets> {
+    return this.get(`/_emulator/secrets${afterSession === undefined ? '' : `?after_session=${afterSession}`}`);
+  }
+
+  /** A batch of new packs for the promotion's brand, through the reporting API; resolves once generated. */
+  async mintPacks(env: Env, quantity: number): Promise<void> {
+    const headers = { authorization: `Bearer ${env.reporting_token}`, 'content-type': 'application/json' };
+    const skus = (await (await this.fetch(`/api/v1/brands/${env.brand_slug}/skus`, { headers })).json()) as { data: Array<{ id: number }> };
+    const sku = skus.data[0];
+    if (!sku) throw new HarnessError(`the brand ${env.brand_slug} has no SKU to add packs to: run \`npx emulator reset\``);
+    const created = await this.fetch(`/api/v1/brands/${env.brand_slug}/skus/${sku.id}/batches`, { method: 'POST', headers, body: JSON.stringify({ quantity, purpose: 'harness packs' }) });
+    if (!created.ok) throw new HarnessError(`could not add packs through the reporting API (${created.status}): run \`npx emulator reset\``);
+    const batch = (await created.json()) as { id: number };
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const download = await this.fetch(`/api/v1/brands/${env.brand_slug}/skus/${sku.id}/batches/${batch.id}/download`, { headers });
+      await download.arrayBuffer();
+      if (download.ok) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  private async get<T>(path: string): Promise<T> {
+    const response = await this.fetch(path);
+    if (!response.ok) throw new HarnessError(`the emulator answered ${response.status} to GET ${path}: ${await reason(response)}`);
+    return (await response.json()) as T;
+  }
+
+  private async post<T>(path: string, body: unknown): Promise<T> {
+    const response = await this.fetch(path, { method: 'POST', body: JSON.stringify(body) });
+    if (!response.ok) throw new HarnessError(`the emulator answered ${response.status} to POST ${path}: ${await reason(response)}`);
+    return (await response.json()) as T;
+  }
+
+  private async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    try {
+      return await fetch(this.origin + path, {
+        ...init,
+        headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.headers as Record<string, string> | undefined) },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch {
+      throw new HarnessError(`the emulator at ${this.origin} is not reachable: start it with \`npx emulator start\` or pass --emulator URL`);
+    }
+  }
+}
+
+async function reason(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { message?: string; error?: string };
+    return body.message ?? body.error ?? text.slice(0, 200);
+  } catch {
+    return text.slice(0, 200);
+  }
+}

@@ -1,0 +1,35 @@
+/** Reporters by their `--format` name, and the multiplexer that calls them. */
+import type { ScenarioOutcome } from '../run/facts.js';
+import type { Scenario } from '../scenarios/schema.js';
+import { htmlReporter, jsonReporter, junitReporter } from './files.js';
+import { textReporter } from './text.js';
+import type { Report, Reporter, ReporterOptions, RunMeta } from './types.js';
+
+export const REPORTERS = { text: textReporter, json: jsonReporter, junit: junitReporter, html: htmlReporter } as const satisfies Record<string, (options: ReporterOptions) => Reporter>;
+
+export type Format = keyof typeof REPORTERS;
+export const FORMATS = Object.keys(REPORTERS) as Format[];
+
+export function isFormat(name: string): name is Format {
+  return name in REPORTERS;
+}
+
+/** Calls every reporter's hook; one that throws is named on stderr and the run goes on. */
+export function multiplex(reporters: ReadonlyArray<readonly [string, Reporter]>, stderr: NodeJS.WritableStream): Required<Reporter> {
+  const each = async (hook: keyof Reporter, call: (reporter: Reporter) => unknown) => {
+    for (const [name, reporter] of reporters) {
+      if (!reporter[hook]) continue;
+      try {
+        await call(reporter);
+      } catch (error) {
+        stderr.write(`[harness] the ${name} reporter failed in ${hook}: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+    }
+  };
+  return {
+    onBegin: (meta: RunMeta, scenarios: readonly Scenario[]) => void each('onBegin', (reporter) => reporter.onBegin!(meta, scenarios)),
+    onScenarioBegin: (scenario: Scenario) => void each('onScenarioBegin', (reporter) => reporter.onScenarioBegin!(scenario)),
+    onScenarioEnd: (outcome: ScenarioOutcome) => void each('onScenarioEnd', (reporter) => reporter.onScenarioEnd!(outcome)),
+    onEnd: (report: Report) => each('onEnd', (reporter) => reporter.onEnd!(report)),
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The terminal: progress on stderr while scenarios run, then the checklist on stdout, grouped,
+ * with a one-line reason and an evidence pointer under every check that did not pass.
+ */
+import { relative } from 'node:path';
+import { GROUPS, type Status } from '../checks/types.js';
+import type { Reporter, ReporterOptions } from './types.js';
+
+const LABEL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', manual: 'MANUAL', skipped: 'SKIP' };
+const COLOUR: Record<Status, number> = { pass: 32, fail: 31, warn: 33, manual: 36, skipped: 90 };
+
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function textReporter(options: ReporterOptions): Reporter {
+  const paint = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const err = (line: string) => options.stderr.write(`${line}\n`);
+  const out = (line: string) => options.stdout.write(`${line}\n`);
+  let total = 0;
+  let done = 0;
+  return {
+    onBegin(meta, scenarios) {
+      total = scenarios.length;
+      err(`[harness] verify ${meta.callback} against the emulator at ${meta.emulator}${meta.only ? ` (only ${meta.only.join(', ')})` : ''}`);
+      for (const note of meta.notes) err(`[harness] note: ${note}`);
+      err(`[harness] ${scenarios.length} scenario(s) in parallel browser contexts`);
+    },
+    onScenarioEnd(outcome) {
+      done += 1;
+      const mark = outcome.status === 'passed' ? paint(32, 'ok') : outcome.status === 'skipped' ? paint(90, 'skipped') : paint(33, 'stopped');
+      err(`[harness] [${done}/${total}] ${outcome.id} ${mark} ${seconds(outcome.durationMs)}${outcome.error ? `: ${outcome.error}` : ''}`);
+    },
+    onEnd(report) {
+      out('');
+      for (const [group, heading] of Object.entries(GROUPS)) {
+        const checks = report.checks.filter((check) => check.group === group);
+        if (checks.length === 0) continue;
+        out(paint(1, heading));
+        const width = Math.max(...report.checks.map((check) => check.id.length));
+        for (const check of checks) {
+          out(`  ${paint(COLOUR[check.status], LABEL[check.status].padEnd(6))} ${check.id.padEnd(width)}  ${check.title}`);
+          if (check.status === 'pass') continue;
+          out(`         ${check.reason}`);
+          const pointer = check.evidence.find((item) => item.path)?.path;
+          if (pointer) out(`         evidence: ${relative(process.cwd(), pointer) || pointer}`);
+        }
+      }
+      const { summary } = report;
+      out('');
+      out(`${report.checks.length} checks: ${summary.pass} pass, ${paint(summary.fail ? 31 : 0, `${summary.fail} fail`)}, ${summary.warn} warn, ${summary.manual} manual, ${summary.skipped} skipped · ${seconds(report.run.duration_ms)}`);
+      const stopped = report.scenarios.filter((scenario) => scenario.status === 'errored');
+      if (stopped.length) out(`${stopped.length} scenario(s) stopped early: ${stopped.map((scenario) => scenario.id).join(', ')}`);
+      out(`Report folder: ${relative(process.cwd(), report.run.out_dir) || '.'}`);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/** What reporters receive: the run's metadata, progress, and the finished report. */
+import type { CheckReport } from '../checks/evaluate.js';
+import type { Status } from '../checks/types.js';
+import type { ScenarioOutcome } from '../run/facts.js';
+import type { Scenario } from '../scenarios/schema.js';
+
+export interface RunMeta {
+  harness_version: string;
+  started_at: string;
+  emulator: string;
+  callback: string;
+  preview: string | null;
+  only: string[] | null;
+  out_dir: string;
+  /** What the reader should know about this run, e.g. the plain-http loopback exception. */
+  notes: string[];
+}
+
+export interface Report {
+  run: RunMeta & { finished_at: string; duration_ms: number; chromium: string };
+  summary: Record<Status, number>;
+  checks: CheckReport[];
+  scenarios: ScenarioOutcome[];
+}
+
+/** Every hook optional; the multiplexer calls each inside try/catch, so a broken reporter never breaks a run. */
+export interface Reporter {
+  onBegin?(meta: RunMeta, scenarios: readonly Scenario[]): void;
+  onScenarioBegin?(scenario: Scenario): void;
+  onScenarioEnd?(outcome: ScenarioOutcome): void;
+  onEnd?(report: Report): void | Promise<void>;
+}
+
+export interface ReporterOptions {
+  outDir: string;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  color: boolean;
+}

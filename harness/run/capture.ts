@@ -1,0 +1,79 @@
+/**
+ * The advisory part of each state the agency's pages show: axe-core's violations, and a mobile
+ * and a desktop screenshot for the brand's visual review. Each state (page kind, entry state,
+ * error, environment) is captured once per run, the first time a scenario reaches it.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserSession } from '../browser/session.js';
+import { DESKTOP_VIEWPORT, MOBILE } from '../browser/session.js';
+import type { Markers, PageSeen, RunFacts } from './facts.js';
+
+type AxeBuilderClass = new (options: { page: import('playwright-core').Page }) => {
+  analyze(): Promise<{ violations: Array<{ id: string; impact?: string | null; help: string; nodes: unknown[] }> }>;
+};
+
+export function stateKey(markers: Markers): string {
+  return [markers.page ?? 'page', markers.entryState, markers.error, markers.environment].filter(Boolean).join(':');
+}
+
+export class Capturer {
+  private axe: Promise<AxeBuilderClass | undefined> | undefined;
+  axeProblem: string | undefined;
+
+  constructor(
+    private readonly facts: RunFacts,
+    private readonly options: { axe: boolean; screenshots: boolean },
+  ) {}
+
+  get enabled(): boolean {
+    return this.options.axe || this.options.screenshots;
+  }
+
+  async capture(session: BrowserSession, seen: PageSeen): Promise<void> {
+    if (!this.enabled) return;
+    const key = stateKey(seen.markers);
+    if (this.facts.captures.has(key)) return;
+    const capture = { key, scenario: session.scenario, url: seen.url, screenshots: {} as { mobile?: string; desktop?: string } };
+    this.facts.captures.set(key, capture);
+    const { page } = session;
+    if (this.options.axe) {
+      const AxeBuilder = await this.axeBuilder();
+      if (AxeBuilder) {
+        try {
+          const { violations } = await new AxeBuilder({ page }).analyze();
+          Object.assign(capture, { axe: violations.map((violation) => ({ id: violation.id, impact: violation.impact ?? null, help: violation.help, nodes: violation.nodes.length })) });
+        } catch (error) {
+          this.axeProblem ??= `axe-core could not analyse ${seen.url}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+        }
+      }
+    }
+    if (this.options.screenshots) {
+      const folder = join(this.facts.outDir, 'screenshots');
+      mkdirSync(folder, { recursive: true });
+      const file = key.replace(/[^a-z0-9_-]+/gi, '-');
+      try {
+        capture.screenshots.mobile = join(folder, `${file}.mobile.png`);
+        await page.screenshot({ path: capture.screenshots.mobile, fullPage: true });
+        await page.setViewportSize(DESKTOP_VIEWPORT);
+        capture.screenshots.desktop = join(folder, `${file}.desktop.png`);
+        await page.screenshot({ path: capture.screenshots.desktop, fullPage: true });
+      } catch {
+        // The page navigated away meanwhile (a polling reload); the next visit of this state is not captured again.
+      } finally {
+        await page.setViewportSize(MOBILE.viewport).catch(() => undefined);
+      }
+    }
+  }
+
+  private axeBuilder(): Promise<AxeBuilderClass | undefined> {
+    this.axe ??= import('@axe-core/playwright').then(
+      (module) => (module as unknown as { AxeBuilder: AxeBuilderClass }).AxeBuilder,
+      () => {
+        this.axeProblem = '@axe-core/playwright is not installed: run `npm install` with dev dependencies';
+        return undefined;
+      },
+    );
+    return this.axe;
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * What a run saw, as typed records: the browser's side (pages, responses, requests, cookies,
+ * console, storage), each journey's protocol values, the probes, and at the end the emulator's
+ * side (observed experience calls, issued secrets). Steps write facts; checks only read them.
+ */
+import type { Config } from '../config.js';
+import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator/client.js';
+
+/** The markers on the agency page's `<main>` (reference agency README, "DOM markers"). */
+export interface Markers {
+  page?: string;
+  entryState?: string;
+  error?: string;
+  environment?: string;
+  polling?: string;
+  nextPoll?: string;
+  pollStopped?: string;
+  retryAfter?: string;
+}
+
+/** An agency page once it loaded, after a step. */
+export interface PageSeen {
+  scenario: string;
+  journey: string;
+  at: number;
+  url: string;
+  status: number | undefined;
+  markers: Markers;
+  /** Hrefs of the page's links, resolved. */
+  links: string[];
+  text: string;
+}
+
+/** A response from the agency's origin, redirects included. */
+export interface AgencyResponse {
+  scenario: string;
+  journey: string;
+  method: string;
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  setCookies: string[];
+}
+
+export interface RequestSeen {
+  scenario: string;
+  journey: string;
+  url: string;
+  referer: string | undefined;
+  resourceType: string;
+  /** The URL of the page that made it. */
+  from: string;
+}
+
+export interface ConsentBox {
+  role: 'terms' | 'age' | 'marketing' | 'other';
+  label: string;
+  checked: boolean;
+  required: boolean;
+}
+
+export interface ConsentView {
+  label: string;
+  at: number;
+  url: string;
+  hasForm: boolean;
+  boxes: ConsentBox[];
+  termsText: string;
+  termsVersion: string | undefined;
+  /** Elements carrying `data-harness-probe`: markup injected into terms.text that became elements. */
+  probeElements: number;
+  /** Links on the page whose URL is not http(s), e.g. `javascript:`. */
+  unsafeLinks: string[];
+}
+
+export interface Submission {
+  at: number;
+  accept: boolean;
+  age: boolean;
+  bypass: boolean;
+  boxesFound: { terms: boolean; age: boolean };
+}
+
+export interface JourneyFacts {
+  scenario: string;
+  journey: string;
+  pack: Pack;
+  country: string;
+  email: string;
+  /** The query of the agency's redirect to authorize_url. */
+  authorize?: { url: string; state?: string; challenge?: string; method?: string };
+  suppliedState?: string;
+  /** The callback URL with service_code and state, as the service issued it. */
+  issuedCallback?: string;
+  serviceRequest?: string;
+  /** The callback opened as issued: its response, and where the browser ended. */
+  completion?: { at: number; status: number; location: string | undefined; landed: string };
+  consent: ConsentView[];
+  submissions: Submission[];
+}
+
+export type ProbeKind = 'tampered_state' | 'other_browser' | 'unsolicited' | 'replay';
+
+export interface Probe {
+  kind: ProbeKind;
+  scenario: string;
+  journey: string;
+  at: number;
+  /** When the probe's page had loaded and settled: exchanges after this belong to later steps. */
+  until: number;
+  /** SHA-256 of the service_code the probe carried. */
+  codeSha: string;
+  url: string;
+  page: { status: number | undefined; url: string; markers: Markers };
+}
+
+export interface PollWatch {
+  scenario: string;
+  journey: string;
+  pack: string;
+  mode: 'schedule' | 'stops';
+  /** Wall-clock window watched, in the emulator's observed times. */
+  from: number;
+  until: number;
+}
+
+export interface EndpointProbe {
+  scenario: string;
+  journey: string;
+  pack: string;
+  configured: boolean;
+  path?: string;
+  csrf: Array<{ variant: 'missing' | 'forged'; at: number; status: number }>;
+  burst: number[];
+}
+
+export interface Capture {
+  key: string;
+  scenario: string;
+  url: string;
+  axe?: Array<{ id: string; impact: string | null; help: string; nodes: number }>;
+  screenshots: { mobile?: string; desktop?: string };
+}
+
+/** An `expect` step or a preview scenario: the state the page should show, and what it showed. */
+export interface Expectation {
+  scenario: string;
+  journey: string;
+  environment: 'sandbox' | 'production';
+  page?: string;
+  state?: string;
+  met: boolean;
+  shown: Markers;
+  url: string;
+}
+
+export interface TermsEdit {
+  scenario: string;
+  journey: string;
+  at: number;
+  country: string | null;
+  set: { text?: string; url?: string; links?: Array<{ label: string; url: string }>; version?: string };
+}
+
+export interface ArmedFault {
+  scenario: string;
+  journey: string;
+  pack: string;
+  on: 'exchange' | 'entry' | 'session_read';
+  at: number;
+  status?: number;
+  error?: string;
+  retryAfter?: number;
+  drop?: boolean;
+}
+
+export interface ScenarioOutcome {
+  id: string;
+  title: string;
+  status: 'passed' | 'errored' | 'skipped';
+  durationMs: number;
+  error?: string;
+  trace?: string;
+}
+
+export class RunFacts {
+  readonly runId: string;
+  readonly journeys: JourneyFacts[] = [];
+  readonly pages: PageSeen[] = [];
+  readonly responses: AgencyResponse[] = [];
+  readonly requests: RequestSeen[] = [];
+  readonly bodies: Array<{ scenario: string; url: string; text: string }> = [];
+  readonly console: Array<{ scenario: string; text: string }> = [];
+  readonly storage: Array<{ scenario: string; url: string; text: string }> = [];
+  readonly probes: Probe[] = [];
+  readonly polls: PollWatch[] = [];
+  readonly endpoint: EndpointProbe[] = [];
+  readonly expectations: Expectation[] = [];
+  readonly termsEdits: TermsEdit[] = [];
+  readonly faults: ArmedFault[] = [];
+  readonly captures = new Map<string, Capture>();
+  /** Sandbox scenarios opened through the preview. */
+  readonly previewed: string[] = [];
+  readonly outcomes = new Map<string, ScenarioOutcome>();
+  /** Terms per country ("" for the default) before the run changed any. */
+  terms: { countries: string[]; default: Terms; by_country: Record<string, Terms> } | undefined;
+  /** Set at the end of the run. */
+  calls: ObservedCall[] = [];
+  secrets: Secrets = { counters: {}, keys: [], session_tokens: [], verifiers: [] };
+  checklist: Checklist | undefined;
+  agencyLog: string | undefined;
+
+  constructor(
+    readonly config: Config,
+    readonly origins: { agency: string; emulator: string; callback: string; preview?: string },
+    readonly outDir: string,
+  ) {
+    this.runId = Date.now().toString(36).slice(-5) + Math.random().toString(36).slice(2, 5);
+  }
+
+  /** Whether a URL is on the agency's origin. */
+  isAgency(url: string): boolean {
+    return originOf(url) === this.origins.agency;
+  }
+
+  /** Whether a URL is the callback URL (any query). */
+  isCallback(url: string): boolean {
+    try {
+      const parsed = new URL(url);
+      const callback = new URL(this.origins.callback);
+      return parsed.origin === callback.origin && parsed.pathname === callback.pathname;
+    } catch {
+      return false;
+    }
+  }
+
+  journey(scenario: string, journey: string): JourneyFacts | undefined {
+    return this.journeys.find((candidate) => candidate.scenario === scenario && candidate.journey === journey);
+  }
+
+  /** Experience calls of a pack, in order. */
+  callsOf(pack: string): ObservedCall[] {
+    return this.calls.filter((call) => call.pack === pack);
+  }
+}
+
+export function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}

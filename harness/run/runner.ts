@@ -1,0 +1,65 @@
+/**
+ * Runs scenarios side by side, each in its own browser contexts: the longest first (the polling
+ * watches), so the run takes about as long as its longest scenario. `exclusive` scenarios run
+ * alone, after the others.
+ */
+import type { Scenario } from '../scenarios/schema.js';
+import type { ScenarioOutcome } from './facts.js';
+import { type RunEnv, ScenarioRun } from './scenario-run.js';
+
+export interface RunnerHooks {
+  onScenarioBegin?(scenario: Scenario): void;
+  onScenarioEnd?(outcome: ScenarioOutcome): void;
+}
+
+/** Rough seconds a scenario takes: its waits and watches, plus a little per step. */
+export function estimateSeconds(scenario: Scenario): number {
+  return scenario.steps.reduce((total, step) => total + (step.do === 'wait' ? step.seconds : step.do === 'watch_polling' ? step.seconds : 0.3), 0);
+}
+
+export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, concurrency: number, hooks: RunnerHooks): Promise<Map<string, ScenarioRun>> {
+  const runs = new Map<string, ScenarioRun>();
+  const ordered = [...scenarios].sort((a, b) => estimateSeconds(b) - estimateSeconds(a));
+  const shared = ordered.filter((scenario) => !scenario.exclusive);
+  const alone = ordered.filter((scenario) => scenario.exclusive);
+  // Every journey gets its pack before anything starts: running out is a reason not to run at all.
+  for (const scenario of ordered) {
+    const run = new ScenarioRun(scenario, env);
+    await run.prepare();
+    runs.set(scenario.id, run);
+  }
+  const queue = [...shared];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await runOne(runs.get(next.id)!, env, hooks);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, shared.length) }, worker));
+  for (const scenario of alone) await runOne(runs.get(scenario.id)!, env, hooks);
+  return runs;
+}
+
+async function runOne(run: ScenarioRun, env: RunEnv, hooks: RunnerHooks): Promise<void> {
+  const { scenario } = run;
+  hooks.onScenarioBegin?.(scenario);
+  const started = performance.now();
+  let error: string | undefined;
+  try {
+    await run.run();
+  } catch (caught) {
+    error = caught instanceof Error ? caught.message : String(caught);
+  } finally {
+    await run.close();
+  }
+  const outcome: ScenarioOutcome = {
+    id: scenario.id, title: scenario.title, status: error ? 'errored' : 'passed', durationMs: Math.round(performance.now() - started), ...(error ? { error } : {}),
+  };
+  env.facts.outcomes.set(scenario.id, outcome);
+  hooks.onScenarioEnd?.(outcome);
+}
+
+export function skipScenarios(scenarios: readonly Scenario[], reason: string, env: RunEnv, hooks: RunnerHooks): void {
+  for (const scenario of scenarios) {
+    const outcome: ScenarioOutcome = { id: scenario.id, title: scenario.title, status: 'skipped', durationMs: 0, error: reason };
+    env.facts.outcomes.set(scenario.id, outcome);
+    hooks.onScenarioEnd?.(outcome);
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * One scenario being run: its journeys (each its own pack, collector and browser context), the
+ * probes' fresh browsers, and the steps in order. Steps are in steps.ts; this holds what they share.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { BrowserSession } from '../browser/session.js';
+import type { Config } from '../config.js';
+import type { EmulatorClient } from '../emulator/client.js';
+import type { PackPool } from '../emulator/packs.js';
+import type { Scenario, Step } from '../scenarios/schema.js';
+import type { Capturer } from './capture.js';
+import type { JourneyFacts, PageSeen, RunFacts } from './facts.js';
+import { STEPS } from './steps.js';
+
+export interface RunEnv {
+  browser: Browser;
+  facts: RunFacts;
+  client: EmulatorClient;
+  config: Config;
+  packs: PackPool;
+  capturer: Capturer;
+  nextEmail(): string;
+}
+
+export class ScenarioRun {
+  private readonly sessions = new Map<string, BrowserSession>();
+  private readonly extras: BrowserSession[] = [];
+  /** Trace files written for this scenario's browsers. */
+  readonly traces: string[] = [];
+
+  constructor(
+    readonly scenario: Scenario,
+    readonly env: RunEnv,
+  ) {}
+
+  get facts(): RunFacts {
+    return this.env.facts;
+  }
+
+  /** Each journey gets its pack and collector before any step runs. */
+  async prepare(): Promise<void> {
+    for (const [journey, world] of Object.entries(this.scenario.world.journeys)) {
+      const pack = await this.env.packs.take(world.pack);
+      this.facts.journeys.push({ scenario: this.scenario.id, journey, pack, country: world.country, email: this.env.nextEmail(), consent: [], submissions: [] });
+    }
+  }
+
+  async run(): Promise<void> {
+    for (const [index, step] of this.scenario.steps.entries()) {
+      try {
+        await (STEPS[step.do] as (run: ScenarioRun, step: Step) => Promise<void>)(this, step);
+      } catch (error) {
+        const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        throw new Error(`step ${index + 1} (${step.do}${'journey' in step && step.journey !== 'main' ? ` ${step.journey}` : ''}): ${message}`);
+      }
+    }
+  }
+
+  journey(name: string): JourneyFacts {
+    const found = this.facts.journey(this.scenario.id, name);
+    if (!found) throw new Error(`journey "${name}" has no pack`);
+    return found;
+  }
+
+  /** The journey's browser, opened on first use. */
+  async session(name: string): Promise<BrowserSession> {
+    let session = this.sessions.get(name);
+    if (!session) {
+      session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, name, { trace: this.env.config.trace !== 'off' });
+      this.sessions.set(name, session);
+    }
+    return session;
+  }
+
+  /** Another browser with no cookies: the place an attacker or a second device opens a link. */
+  async fresh(label: string): Promise<BrowserSession> {
+    const session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace !== 'off' });
+    this.extras.push(session);
+    return session;
+  }
+
+  /** After a step: the page's markers and storage, and the state's axe run and screenshots. */
+  async observe(session: BrowserSession): Promise<PageSeen | undefined> {
+    const seen = await session.snapshot(this.env.config.markers.main);
+    if (seen) await this.env.capturer.capture(session, seen);
+    return seen;
+  }
+
+  async close(): Promise<void> {
+    const folder = join(this.facts.outDir, 'traces', '.pending');
+    const all = [...this.sessions.entries(), ...this.extras.map((session, index) => [`${session.journey}-${index}`, session] as const)];
+    if (this.env.config.trace !== 'off') mkdirSync(folder, { recursive: true });
+    await Promise.all(
+      all.map(async ([name, session]) => {
+        const path = this.env.config.trace === 'off' ? undefined : join(folder, `${this.scenario.id}--${name}.zip`);
+        await session.close(path);
+        if (path) this.traces.push(path);
+      }),
+    );
+  }
+}

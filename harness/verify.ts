@@ -1,0 +1,184 @@
+/**
+ * `harness verify` as a function (the CLI, the tests, the demo and the bench call it):
+ *
+ * 1. preflight; register the callback URLs with the brand's console;
+ * 2. the sandbox scenarios through the agency's preview, then approval, when the checklist needs them;
+ * 3. every other selected scenario, side by side in their own browser contexts;
+ * 4. the emulator's side (observed calls, issued secrets), the checks, the reports.
+ *
+ * Faults and terms edits are cleared at the end, whatever happens. Throws HarnessError when the
+ * run could not happen at all; otherwise resolves with the report, failed checks included.
+ */
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { type InstallPolicy, launchChromium } from './browser/chromium.js';
+import { type CheckReport, evaluateChecks } from './checks/evaluate.js';
+import { CHECKS, CHECK_IDS } from './checks/registry.js';
+import { STATUSES, type Status } from './checks/types.js';
+import { type Config, DEFAULT_EMULATOR, DEFAULT_OUT, loadConfig } from './config.js';
+import { EmulatorClient } from './emulator/client.js';
+import { PackPool } from './emulator/packs.js';
+import { HarnessError } from './errors.js';
+import { harnessVersion } from './paths.js';
+import { preflight } from './preflight.js';
+import { type Format, REPORTERS, multiplex } from './report/registry.js';
+import type { Report, Reporter, RunMeta } from './report/types.js';
+import { Capturer } from './run/capture.js';
+import { RunFacts } from './run/facts.js';
+import { runScenarios, skipScenarios } from './run/runner.js';
+import type { RunEnv, ScenarioRun } from './run/scenario-run.js';
+import { BUILT_IN_SCENARIOS, loadScenarios } from './scenarios/load.js';
+import type { Scenario } from './scenarios/schema.js';
+
+export interface VerifyOptions {
+  callback?: string;
+  preview?: string;
+  emulator?: string;
+  config?: string;
+  only?: string[];
+  formats?: Format[];
+  out?: string;
+  /** More scenario folders (besides the built-in ones and the config's). */
+  scenarios?: string[];
+  /** A running browser to use (tests share one); otherwise Chromium is found and launched. */
+  browser?: Browser;
+  install?: InstallPolicy;
+  /** Replaces the reporters named by `formats` (tests). */
+  reporters?: Array<[string, Reporter]>;
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+  color?: boolean;
+}
+
+export async function verify(options: VerifyOptions): Promise<Report> {
+  const started = Date.now();
+  const { config, base } = loadConfig(options.config);
+  const callback = options.callback ?? config.callback;
+  if (!callback) throw new HarnessError('no callback URL: pass --callback URL (the production callback URL of the agency)');
+  const preview = options.preview ?? config.preview;
+  const emulator = options.emulator ?? config.emulator ?? DEFAULT_EMULATOR;
+  for (const [name, url] of [['callback', callback], ['preview', preview], ['emulator', emulator]] as const) {
+    if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new HarnessError(`--${name} ${url} is not an http(s) URL`);
+  }
+  const only = options.only?.length ? options.only : undefined;
+  const unknown = only?.filter((id) => !CHECK_IDS.has(id)) ?? [];
+  if (unknown.length) throw new HarnessError(`--only names unknown check ${unknown.join(', ')}; \`harness checks\` lists them`);
+  const resolved: Config = { ...config, agency_log: config.agency_log && resolve(base, config.agency_log) };
+  const scenarios = loadScenarios([BUILT_IN_SCENARIOS, ...config.scenarios.map((folder) => resolve(base, folder)), ...(options.scenarios ?? [])], CHECK_IDS);
+  const selectedChecks = new Set(only ?? CHECK_IDS);
+  const selected = scenarios.filter((scenario) => scenario.feeds.some((id) => selectedChecks.has(id)));
+
+  const client = new EmulatorClient(emulator);
+  const ready = await preflight({ client, callback, preview, install: options.install ?? 'never', browserGiven: Boolean(options.browser) });
+
+  const outDir = resolve(options.out ?? DEFAULT_OUT);
+  for (const folder of ['screenshots', 'traces', 'evidence']) rmSync(join(outDir, folder), { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const color = options.color ?? false;
+  const reporters = options.reporters ?? (options.formats ?? ['text']).map((format) => [format, REPORTERS[format]({ outDir, stdout, stderr, color })] as [string, Reporter]);
+  const report = multiplex(reporters, stderr);
+  const facts = new RunFacts(resolved, { agency: new URL(callback).origin, emulator: client.origin, callback, ...(preview ? { preview } : {}) }, outDir);
+  const meta: RunMeta = {
+    harness_version: harnessVersion(), started_at: new Date(started).toISOString(), emulator: client.origin, callback, preview: preview ?? null,
+    only: only ?? null, out_dir: outDir, notes: ready.notes,
+  };
+  report.onBegin(meta, selected);
+
+  const browser = options.browser ?? (await launchChromium({ install: options.install ?? 'never' }));
+  const runs = new Map<string, ScenarioRun>();
+  try {
+    const env = await prepareEnv(browser, facts, client, resolved, selectedChecks);
+    const callbacks = await client.setCallbacks({ production: callback, ...(preview ? { preview } : {}) });
+    const needsApproval = callbacks.changed || !(await client.overview()).experience.approved_at;
+    const sandbox = scenarios.filter((scenario) => scenario.phase === 'sandbox' && (needsApproval || selected.includes(scenario)));
+    const production = selected.filter((scenario) => scenario.phase !== 'sandbox');
+    if (preview) for (const [id, run] of await runScenarios(sandbox, env, resolved.concurrency, report)) runs.set(id, run);
+    else skipScenarios(sandbox, 'no preview URL: pass --preview so the six sandbox scenarios can run through the agency', env, report);
+    const blocked = production.length > 0 ? await productionBlocked(client, needsApproval) : undefined;
+    if (blocked) skipScenarios(production, blocked, env, report);
+    else for (const [id, run] of await runScenarios(production, env, resolved.concurrency, report)) runs.set(id, run);
+    await collect(facts, client, env);
+  } finally {
+    await client.clearFaults().catch(() => undefined);
+    if (!options.browser) await browser.close().catch(() => undefined);
+  }
+
+  const checks = evaluateChecks(facts, CHECKS.filter((check) => selectedChecks.has(check.id)), selected);
+  keepEvidence(checks, selected, runs, outDir);
+  const summary = Object.fromEntries(STATUSES.map((status) => [status, checks.filter((check) => check.status === status).length])) as Record<Status, number>;
+  const finished = Date.now();
+  const result: Report = {
+    run: { ...meta, finished_at: new Date(finished).toISOString(), duration_ms: finished - started, chromium: ready.chromium },
+    summary, checks, scenarios: [...facts.outcomes.values()],
+  };
+  await report.onEnd(result);
+  return result;
+}
+
+/** Why scans would not reach the agency, after approving when needed; undefined when they will. */
+async function productionBlocked(client: EmulatorClient, needsApproval: boolean): Promise<string | undefined> {
+  if (needsApproval) {
+    const approval = await client.approve();
+    if (!approval.ok) return `the brand cannot approve the integration yet (${approval.message}), so scans do not reach the agency`;
+  }
+  const { routing } = (await client.overview()).experience;
+  return routing.to === 'agency' ? undefined : `scans go to the service's hosted page, not to the agency (${(routing.reasons ?? []).join(', ').replaceAll('_', ' ')})`;
+}
+
+async function prepareEnv(browser: Browser, facts: RunFacts, client: EmulatorClient, config: Config, selected: ReadonlySet<string>): Promise<RunEnv & { baseline: { calls: number; session: number } }> {
+  const [env, terms, observed, secrets] = await Promise.all([client.env(), client.terms(), client.observed(0), client.secrets()]);
+  facts.terms = terms;
+  const packs = new PackPool(client, env);
+  await packs.load();
+  let emails = 0;
+  return {
+    browser, facts, client, config, packs,
+    capturer: new Capturer(facts, { axe: selected.has('a11y.axe'), screenshots: selected.has('review.screenshots') }),
+    nextEmail: () => `harness-${facts.runId}-${(emails += 1)}@example.test`,
+    baseline: { calls: observed.last, session: secrets.counters.session ?? 0 },
+  };
+}
+
+/** The emulator's side of the run: every experience call since it began, the secrets it issued. */
+async function collect(facts: RunFacts, client: EmulatorClient, env: Awaited<ReturnType<typeof prepareEnv>>): Promise<void> {
+  for (let after = env.baseline.calls; ; ) {
+    const page = await client.observed(after);
+    facts.calls.push(...page.data);
+    if (page.data.length === 0 || page.last <= (page.data.at(-1)?.seq ?? after)) break;
+    after = page.data.at(-1)!.seq;
+  }
+  facts.secrets = await client.secrets(env.baseline.session);
+  facts.checklist = await client.checklist();
+}
+
+/** Evidence JSON for every check that did not pass, and the Playwright traces of scenarios behind failed checks. */
+function keepEvidence(checks: CheckReport[], scenarios: readonly Scenario[], runs: Map<string, ScenarioRun>, outDir: string): void {
+  const kept = new Set<string>();
+  mkdirSync(join(outDir, 'evidence'), { recursive: true });
+  for (const check of checks) {
+    if (check.status === 'fail') {
+      for (const scenario of scenarios.filter((candidate) => candidate.feeds.includes(check.id))) {
+        for (const trace of runs.get(scenario.id)?.traces ?? []) {
+          const target = join(outDir, 'traces', trace.split('/').at(-1)!);
+          if (!kept.has(trace)) {
+            try {
+              renameSync(trace, target);
+            } catch {
+              continue;
+            }
+            kept.add(trace);
+          }
+          check.evidence.push({ label: `Playwright trace of ${scenario.id} (npx playwright show-trace)`, path: target });
+        }
+      }
+    }
+    if (check.status === 'pass') continue;
+    const file = join(outDir, 'evidence', `${check.id}.json`);
+    writeFileSync(file, `${JSON.stringify({ id: check.id, title: check.title, status: check.status, reason: check.reason, evidence: check.evidence }, null, 2)}\n`);
+    check.evidence.unshift({ label: 'evidence file', path: file });
+  }
+  rmSync(join(outDir, 'traces', '.pending'), { recursive: true, force: true });
+}

@@ -1,0 +1,150 @@
+/**
+ * The `harness` command from outside: dist/harness/cli.js spawned against worlds running in this
+ * process. Exit codes 0, 1 and 2; durations, ports and temporary paths stripped before comparing.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type HarnessWorld, harnessWorld } from './world.js';
+
+const CLI = fileURLToPath(new URL('../../dist/harness/cli.js', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function harness(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const targetArgs = (world: HarnessWorld) => ['--callback', world.target.callback, '--preview', world.target.preview, '--emulator', world.target.emulator, '--config', world.target.config, '--out', world.target.out];
+
+/** Durations, ports and temporary folders vary from run to run. */
+function normalize(text: string, world: HarnessWorld): string {
+  return text
+    .replace(/(\.\.\/)+tmp\/harness-world-[^/\s]+/g, '<tmp>')
+    .replaceAll(world.folder, '<tmp>')
+    .replaceAll(world.agency.url, '<agency>')
+    .replaceAll(world.emulator.baseUrl, '<emulator>')
+    .replace(/\d+\.\d s/g, '<t> s');
+}
+
+describe('could not run: exit 2 and one line saying what to fix', () => {
+  test('the emulator is not reachable', async () => {
+    const run = await harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--emulator', 'http://127.0.0.1:9']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('[harness] the emulator at http://127.0.0.1:9 is not reachable: start it with `npx emulator start` or pass --emulator URL\n');
+  });
+
+  test('no callback, a bad config, an unknown check, an unknown format', async () => {
+    const noCallback = await harness(['verify']);
+    expect([noCallback.code, noCallback.stderr]).toEqual([2, '[harness] no callback URL: pass --callback URL (the production callback URL of the agency)\n']);
+    const config = join(process.cwd(), 'package.json');
+    const badConfig = await harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--config', config]);
+    expect(badConfig.code).toBe(2);
+    expect(badConfig.stderr).toMatch(/^\[harness\] the config .*package\.json: \(file\): Unrecognized keys/);
+    expect(badConfig.stderr.trim().split('\n')).toHaveLength(1);
+    const unknownCheck = await harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--only', 'state.nope']);
+    expect([unknownCheck.code, unknownCheck.stderr]).toEqual([2, '[harness] --only names unknown check state.nope; `harness checks` lists them\n']);
+    const unknownFormat = await harness(['verify', '--format', 'pdf']);
+    expect(unknownFormat.code).toBe(2);
+    expect(unknownFormat.stderr).toMatch(/^\[harness\] option '--format <formats>' argument 'pdf' is invalid\. unknown format pdf; choose from text, json, junit, html\n$/);
+  });
+
+  test('`harness checks` lists every check id with its group', async () => {
+    const run = await harness(['checks']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split('\n')).toHaveLength(42);
+    expect(run.stdout).toMatch(/^state\.tampered_rejected +PKCE and state: A callback with a tampered state is rejected$/m);
+  });
+});
+
+describe('against the reference agency', () => {
+  let world: HarnessWorld;
+  beforeAll(async () => {
+    world = await harnessWorld({ approved: true });
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  test('doctor checks what a run needs and exits 0; an agency that does not answer is exit 2', async () => {
+    const run = await harness(['doctor', '--callback', world.target.callback, '--preview', world.target.preview, '--emulator', world.target.emulator]);
+    expect(run.code).toBe(0);
+    expect(normalize(run.stdout, world)).toMatch(
+      /^\[harness\] ok {2}emulator at <emulator> \(ok\)\n\[harness\] ok {2}the emulator lets the harness inject faults and read its observed calls\n\[harness\] ok {2}agency callback <agency>\/callback\n\[harness\] ok {2}agency preview <agency>\/preview\n\[harness\] ok {2}Chromium \/\S+\n\[harness\] note: the callback URL uses plain http on 127\.0\.0\.1: .*\n.*\n\[harness\] ready: `harness verify` can run\n$/,
+    );
+    const down = await harness(['doctor', '--callback', 'http://127.0.0.1:9/callback', '--emulator', world.target.emulator]);
+    expect([down.code, down.stderr]).toEqual([2, "[harness] the agency's callback URL http://127.0.0.1:9/callback is not reachable: start the agency, or check --callback\n"]);
+  });
+
+  test('verify exits 0 when no check fails and prints the grouped checklist', async () => {
+    const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page,callback.no_store,callback.cookie_flags']);
+    expect(run.code).toBe(0);
+    expect(normalize(run.stdout, world)).toBe(
+      [
+        '',
+        'Journey',
+        '  PASS   journey.landing_page   The callback URL without service_request is the campaign landing page',
+        'Callback hygiene',
+        '  PASS   callback.no_store      Every callback response carries Cache-Control: no-store',
+        "  WARN   callback.cookie_flags  The agency's cookies are HttpOnly, SameSite=Lax and Secure",
+        '         agency_session is not Secure: accepted on plain-http loopback for local development only; deployed over https it must be Secure',
+        '         evidence: <tmp>/report/evidence/callback.cookie_flags.json',
+        '',
+        '3 checks: 2 pass, 0 fail, 1 warn, 0 manual, 0 skipped · <t> s',
+        'Report folder: <tmp>/report',
+        '',
+      ].join('\n'),
+    );
+    expect(run.stdout).not.toMatch(/\u001b\[/);
+    expect(normalize(run.stderr, world).split('\n')[0]).toBe('[harness] verify <agency>/callback against the emulator at <emulator> (only journey.landing_page, callback.no_store, callback.cookie_flags)');
+    expect(run.stderr).toMatch(/\[harness\] \[\d\/\d\] landing ok <?\d/);
+  }, 120_000);
+});
+
+describe('against an agency with a defect', () => {
+  let world: HarnessWorld;
+  beforeAll(async () => {
+    world = await harnessWorld({ defects: ['landing-requires-scan'], approved: true });
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  test('verify exits 1, says why, points to the evidence, and keeps a Playwright trace', async () => {
+    const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page', '--format', 'text,json']);
+    expect(run.code).toBe(1);
+    expect(normalize(run.stdout, world)).toContain(
+      [
+        '  FAIL   journey.landing_page  The callback URL without service_request is the campaign landing page',
+        '         the landing page answers HTTP 400 (malformed_callback) instead of the campaign',
+        '         evidence: <tmp>/report/evidence/journey.landing_page.json',
+      ].join('\n'),
+    );
+    const json = JSON.parse(readFileSync(join(world.target.out, 'report.json'), 'utf8')) as { checks: Array<{ id: string; status: string; evidence: Array<{ path?: string }> }> };
+    expect(json.checks).toEqual([expect.objectContaining({ id: 'journey.landing_page', status: 'fail' })]);
+    const trace = json.checks[0]!.evidence.find((item) => item.path?.endsWith('.zip'))?.path;
+    expect(trace).toBe('traces/landing--landing.zip');
+    expect(existsSync(join(world.target.out, trace!))).toBe(true);
+    expect(readdirSync(join(world.target.out, 'traces'))).toEqual(['landing--landing.zip']);
+  }, 120_000);
+
+  test('a report folder from an earlier run is not mistaken for this run', async () => {
+    writeFileSync(join(world.target.out, 'evidence', 'stale.json'), '{}');
+    const run = await harness(['verify', ...targetArgs(world), '--only', 'callback.no_store']);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(world.target.out, 'evidence', 'stale.json'))).toBe(false);
+  }, 120_000);
+});

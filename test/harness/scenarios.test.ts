@@ -1,0 +1,59 @@
+/** Scenario files are data, validated when loaded: a mistake names its file and field. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { CHECK_IDS } from '../../harness/checks/registry.js';
+import { HarnessError } from '../../harness/errors.js';
+import { BUILT_IN_SCENARIOS, loadScenarios } from '../../harness/scenarios/load.js';
+import { estimateSeconds } from '../../harness/run/runner.js';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function folderWith(files: Record<string, unknown>): string {
+  const folder = mkdtempSync(join(tmpdir(), 'harness-scenarios-'));
+  folders.push(folder);
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(folder, name), typeof content === 'string' ? content : JSON.stringify(content));
+  return folder;
+}
+
+const valid = { id: 'mine', title: 'My scenario', world: { journeys: { main: { pack: 'lost', country: 'DE' } } }, steps: [{ do: 'scan' }], feeds: ['state.format'] };
+
+test('the built-in scenarios load, one file each, with defaults filled in', () => {
+  const scenarios = loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS);
+  expect(scenarios.length).toBe(19);
+  const won = scenarios.find((scenario) => scenario.id === 'production-won')!;
+  expect(won.steps[0]).toEqual({ do: 'scan', journey: 'main', supply_state: false });
+  expect(won.phase).toBe('production');
+  expect(scenarios.filter((scenario) => scenario.phase === 'sandbox').map((scenario) => scenario.id)).toEqual(['sandbox-previews']);
+});
+
+test('a user folder adds scenarios after the built-in ones', () => {
+  const scenarios = loadScenarios([BUILT_IN_SCENARIOS, folderWith({ 'mine.json': valid })], CHECK_IDS);
+  expect(scenarios.at(-1)!.id).toBe('mine');
+});
+
+test.each([
+  ['an unknown step', { ...valid, steps: [{ do: 'dance' }] }, /mine\.json: steps\.0\.do: /],
+  ['a journey not in the world', { ...valid, steps: [{ do: 'scan', journey: 'other' }] }, /mine\.json: steps\.0\.journey: journey "other" is not declared/],
+  ['a clock move in a shared scenario', { ...valid, steps: [{ do: 'clock', advance: '31m' }] }, /mine\.json: steps\.0: a clock move changes every journey: set "exclusive": true/],
+  ['an unknown check', { ...valid, feeds: ['state.nope'] }, /mine\.json: feeds names unknown check "state\.nope"/],
+  ['a country that is not a code', { ...valid, world: { journeys: { main: { country: 'Germany' } } } }, /mine\.json: world\.journeys\.main\.country: a two-letter country code/],
+  ['a field the format does not know', { ...valid, colour: 'blue' }, /mine\.json: \(file\): Unrecognized key/],
+])('%s is refused with its file and field', (_name, content, message) => {
+  expect(() => loadScenarios([folderWith({ 'mine.json': content })], CHECK_IDS)).toThrow(message);
+});
+
+test('invalid JSON and duplicate ids are refused too', () => {
+  expect(() => loadScenarios([folderWith({ 'broken.json': '{"id": ' })], CHECK_IDS)).toThrow(/broken\.json: not valid JSON/);
+  expect(() => loadScenarios([folderWith({ 'a.json': valid, 'b.json': valid })], CHECK_IDS)).toThrow(/b\.json: the scenario id "mine" is already used by .*a\.json/);
+  expect(() => loadScenarios(['/nonexistent/folder'], CHECK_IDS)).toThrow(HarnessError);
+});
+
+test('the runner starts the longest scenarios first: the polling watches', () => {
+  const scenarios = loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS).sort((a, b) => estimateSeconds(b) - estimateSeconds(a));
+  expect(scenarios.slice(0, 4).map((scenario) => scenario.id).sort()).toEqual(['polling-schedule', 'polling-stops-delivered', 'polling-stops-expired', 'polling-stops-failed']);
+});

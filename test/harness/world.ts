@@ -1,0 +1,69 @@
+/**
+ * The harness's test world: an emulator in memory (real clock: agencies poll in real time), the
+ * reference agency with the defects asked for and its log in a file, and a harness.config.json
+ * naming both the log and the agency's entry endpoint. `approved` registers the URLs, covers the
+ * sandbox and approves beforehand, as a brand that approved earlier would have, so a run can go
+ * straight to the production journeys.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
+import { envValues } from '../../emulator/control/env.js';
+import { createLogger } from '../../emulator/logger.js';
+import { startServer } from '../../emulator/server.js';
+import type { DefectName } from '../../fixtures/agency-reference/defects.js';
+import { createAgencyLogger } from '../../fixtures/agency-reference/logger.js';
+import { startAgency } from '../../fixtures/agency-reference/server.js';
+import type { Report } from '../../harness/report/types.js';
+import { type VerifyOptions, verify } from '../../harness/verify.js';
+import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
+import { DEFAULT_FIXTURE } from '../world.js';
+
+export interface HarnessWorldOptions {
+  defects?: DefectName[];
+  approved?: boolean;
+  config?: Record<string, unknown>;
+}
+
+export async function harnessWorld(options: HarnessWorldOptions = {}) {
+  const folder = mkdtempSync(join(tmpdir(), 'harness-world-'));
+  const emulator = await startServer({ fixture: DEFAULT_FIXTURE, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
+  const env = envValues(emulator.world);
+  const agencyLog = join(folder, 'agency.log');
+  writeFileSync(agencyLog, '');
+  const agency = await startAgency({
+    port: 0, emulatorUrl: emulator.baseUrl, defects: options.defects ?? [], keys: { sandbox: env.sandbox_key, production: env.production_key },
+    logger: createAgencyLogger(pino.destination({ dest: agencyLog, sync: true })),
+  });
+  const config = join(folder, 'harness.config.json');
+  writeFileSync(config, JSON.stringify({ entry_endpoint: { path: '/entry' }, agency_log: agencyLog, ...options.config }));
+  if (options.approved) {
+    const change = setCallbacks(emulator.world, { production: agency.callbackUrl, preview: agency.previewUrl });
+    if (!change.ok) throw new Error(JSON.stringify(change.problems));
+    await coverSandbox(fetchPost(emulator.baseUrl, env.sandbox_key!));
+    if (!approve(emulator.world).ok) throw new Error('the test world could not be approved');
+  }
+  return {
+    emulator, agency, config, folder, agencyLog,
+    /** Options for `verify` or the CLI pointing at this world. */
+    target: { callback: agency.callbackUrl, preview: agency.previewUrl, emulator: emulator.baseUrl, config, out: join(folder, 'report') },
+    /** verify() against this world, silent unless reporters are given. */
+    verify(more: Partial<VerifyOptions> = {}): Promise<Report> {
+      return verify({ ...this.target, reporters: [], stderr: quiet(), ...more });
+    },
+    async close() {
+      await agency.close();
+      await emulator.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+export type HarnessWorld = Awaited<ReturnType<typeof harnessWorld>>;
+
+export function quiet(): Writable {
+  return new Writable({ write: (_chunk, _encoding, done) => done() });
+}
