@@ -1,4 +1,5 @@
 /** The printed tables and the JSON file under bench-results/. */
+import type { VerifyMeasurement } from '../harness/bench.js';
 import type { ReportingFigures } from './reporting.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ export interface BenchReport {
   startup?: StartupResult;
   startupError?: string;
   reporting?: ReportingFigures;
+  verify?: VerifyMeasurement;
   targets: TargetResult[];
 }
 

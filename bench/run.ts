@@ -15,10 +15,11 @@ import { type BaselineKind, type BenchCase, CASES } from './cases.js';
 import { type LoadOptions, type LoadRequest, type Measurement, SessionPool, measure } from './load.js';
 import { RESULTS_DIR, ROOT } from './paths.js';
 import { type BenchReport, formatReport, writeReport } from './report.js';
+import { measureVerify } from '../harness/bench.js';
 import { benchReporting } from './reporting.js';
 import { type Answer, type ChildServer, type PooledSession, SERVER_LABELS, type ServerKind, startChild } from './servers.js';
 import { type StartupResult, chooseLauncher, measureStartup } from './startup.js';
-import { type Row, checkTargets, reportingTargets, whole } from './targets.js';
+import { type Row, checkTargets, reportingTargets, verifyTarget, whole } from './targets.js';
 
 const LOAD: LoadOptions = { connections: 10, warmupSeconds: 1, seconds: 5 };
 const STARTUP_RUNS = 5;
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
 
     progress('reporting: 1,000,000 scans, a 1,000,000-code batch and its CSV download');
     const reporting = await benchReporting();
+    progress('harness verify: the reference agency through every scenario');
+    const verifyRun = await measureVerify();
 
     const cpu = cpus();
     const report: BenchReport = {
@@ -75,7 +78,8 @@ async function main(): Promise<void> {
       rows,
       ...(startup ? { startup } : { startupError }),
       reporting,
-      targets: [...checkTargets(rows, startup), ...reportingTargets(reporting)],
+      verify: verifyRun,
+      targets: [...checkTargets(rows, startup), ...reportingTargets(reporting), verifyTarget(verifyRun)],
     };
     const path = writeReport(report);
     console.log(formatReport(report));

@@ -1,4 +1,5 @@
 /** The issue's targets, each checked against this run's figures. */
+import { VERIFY_TARGET_MS, type VerifyMeasurement } from '../harness/bench.js';
 import type { ReportingFigures } from './reporting.js';
 import type { CaseId } from './cases.js';
 import type { Measurement } from './load.js';
@@ -37,6 +38,13 @@ export function reportingTargets(figures: ReportingFigures): TargetResult[] {
     target(`${figures.batchCodes.toLocaleString('en')}-code batch, POST to export_ready`, figures.batchReadySeconds, 's', 15),
     target('emulator RSS during its CSV download (peak)', figures.rssPeakDuringDownloadMb, 'MB', 150),
   ];
+}
+
+/** Issue 6: a full `harness verify` on the reference agency; a run with stopped scenarios does not count. */
+export function verifyTarget(run: VerifyMeasurement): TargetResult {
+  const seconds = run.wallMs / 1000;
+  const stopped = run.stopped.length > 0 ? ` (${run.stopped.length} scenario(s) stopped early)` : '';
+  return { target: `harness verify, ${run.scenarios} scenarios, wall time`, measured: `${seconds.toFixed(1)} s${stopped}`, needed: `< ${VERIFY_TARGET_MS / 1000} s`, value: seconds, pass: run.wallMs < VERIFY_TARGET_MS && stopped === '' };
 }
 
 export function checkTargets(rows: Row[], startup: StartupResult | undefined): TargetResult[] {

@@ -60,8 +60,3 @@ export async function measureVerify(): Promise<VerifyMeasurement> {
     rmSync(folder, { recursive: true, force: true });
   }
 }
-
-/** The wall time in milliseconds of one full verify on the reference agency. */
-export async function benchVerify(): Promise<number> {
-  return (await measureVerify()).wallMs;
-}
