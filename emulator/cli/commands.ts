@@ -4,7 +4,7 @@ import type { EnvValues } from '../control/env.js';
 import { CliError } from './cli-error.js';
 import { control, findRunning, isAlive, removeInstance, requireRunning, waitUntil } from './instance.js';
 import { dataFlag, dataPaths } from './paths.js';
-import { clockLine, envExports } from './print.js';
+import { clockLine, envExports, say } from './print.js';
 
 const STOP_WITHIN_MS = 5000;
 
@@ -15,10 +15,10 @@ export async function stop(data: string): Promise<void> {
   if (!(await waitUntil(() => !isAlive(pid), STOP_WITHIN_MS))) {
     process.kill(pid, 'SIGKILL');
     removeInstance(paths, pid);
-    console.log(`[emulator] killed the emulator at ${base_url} (pid ${pid}): it did not stop within ${STOP_WITHIN_MS / 1000} s of SIGTERM`);
+    say(`[emulator] killed the emulator at ${base_url} (pid ${pid}): it did not stop within ${STOP_WITHIN_MS / 1000} s of SIGTERM`);
     return;
   }
-  console.log(`[emulator] stopped the emulator at ${base_url} (pid ${pid})`);
+  say(`[emulator] stopped the emulator at ${base_url} (pid ${pid})`);
 }
 
 /** Exit 0 when running, 1 when not, so scripts can ask. */
@@ -26,10 +26,10 @@ export async function status(data: string): Promise<void> {
   const paths = dataPaths(data);
   const instance = await findRunning(paths);
   if (instance) {
-    console.log(`[emulator] running at ${instance.base_url} (pid ${instance.pid}), data in ${paths.dir}`);
+    say(`[emulator] running at ${instance.base_url} (pid ${instance.pid}), data in ${paths.dir}`);
     return;
   }
-  console.log(`[emulator] not running for data folder ${paths.dir}; start one with \`npx emulator start${dataFlag(paths.dir)}\``);
+  say(`[emulator] not running for data folder ${paths.dir}; start one with \`npx emulator start${dataFlag(paths.dir)}\``);
   process.exitCode = 1;
 }
 
@@ -42,7 +42,7 @@ export async function env(data: string, options: { json?: boolean }): Promise<vo
 export async function reset(data: string): Promise<void> {
   const instance = await requireRunning(dataPaths(data));
   await control(instance, 'POST', '/reset');
-  console.log('[emulator] reset: the world is seeded from the fixture again; entries, sessions and scans are gone');
+  say('[emulator] reset: the world is seeded from the fixture again; entries, sessions and scans are gone');
 }
 
 export type ClockAction = 'advance' | 'freeze' | 'unfreeze';
@@ -52,7 +52,7 @@ export async function clock(data: string, action: ClockAction | undefined, value
   const body = action && clockBody(action, value);
   const instance = await requireRunning(dataPaths(data));
   const state = (body ? await control(instance, 'POST', '/clock', body) : await control(instance, 'GET', '/clock')) as Required<ClockState> & { now: string };
-  console.log(clockLine(state));
+  say(clockLine(state));
 }
 
 function clockBody(action: ClockAction, value: string | undefined): object {

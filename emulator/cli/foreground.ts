@@ -8,7 +8,7 @@ import { type Running, startServer } from '../server.js';
 import { CliError } from './cli-error.js';
 import { type Instance, removeInstance, writeInstance } from './instance.js';
 import type { DataPaths } from './paths.js';
-import { startSummary } from './print.js';
+import { startSummary, say } from './print.js';
 
 export interface ServeOptions {
   paths: DataPaths;
@@ -38,13 +38,13 @@ export async function serveForeground(options: ServeOptions): Promise<void> {
   const instance: Instance = {
     pid: process.pid, base_url: baseUrl,
     ...(options.controlToken ? { control_token: options.controlToken } : {}),
-    fixture: options.fixturePath, started_at: new Date().toISOString(),
+    fixture: options.fixturePath, started_at: new Date(performance.timeOrigin).toISOString(),
   };
   writeInstance(paths, instance);
   if (running.world.seed !== (options.seed ?? options.fixture.seed)) {
     logger.warn(`${paths.dir} was seeded with another seed, which it keeps; use a fresh --data folder for a new seed`);
   }
-  console.log(terminal ? startSummary(envValues(running.world), process.pid, paths.dir) : `[emulator] running at ${baseUrl} (pid ${process.pid})`);
+  say(terminal ? startSummary(envValues(running.world), process.pid, paths.dir) : `[emulator] running at ${baseUrl} (pid ${process.pid})`);
   logger.info({ base_url: baseUrl, data: paths.dir, fixture: options.fixturePath, watch: options.watch }, 'emulator started');
 
   let stopping = false;

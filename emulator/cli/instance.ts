@@ -89,8 +89,8 @@ function isZombie(pid: number): boolean {
 
 /** Polls `check` every `everyMs` until it returns true; false once `timeoutMs` has passed. */
 export async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 20): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
     if (await check()) return true;
     await sleep(everyMs);
   }

@@ -71,3 +71,8 @@ export function formatOffset(ms: number): string {
   });
   return `${ms < 0 ? '-' : '+'}${parts.join('') || '0s'}`;
 }
+
+/** A line for the user on stdout: the CLI's output, as opposed to the emulator's log. */
+export function say(text: string): void {
+  process.stdout.write(`${text}\n`);
+}

@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { control, requireRunning } from './instance.js';
 import { DEFAULT_DATA, dataPaths } from './paths.js';
+import { say } from './print.js';
 
 /** Generous: seeding runs at well over 10,000 scans a second. */
 const timeoutFor = (scans: number) => 30_000 + scans / 10;
@@ -17,7 +18,7 @@ export function seedCommand(): Command {
       const answer = (await control(instance, 'POST', '/seed', { scans: options.scans, webhooks: options.webhooks === true }, timeoutFor(options.scans))) as {
         milliseconds: number;
       };
-      console.log(`[emulator] seeded ${options.scans} scans in ${(answer.milliseconds / 1000).toFixed(1)} s`);
+      say(`[emulator] seeded ${options.scans} scans in ${(answer.milliseconds / 1000).toFixed(1)} s`);
     });
 }
 

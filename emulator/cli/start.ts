@@ -10,7 +10,7 @@ import { type Fixture, FixtureError, loadFixture } from '../fixture.js';
 import { CliError } from './cli-error.js';
 import { control, findRunning, isHealthy, readInstance, waitUntil } from './instance.js';
 import { type DataPaths, dataFlag, dataPaths } from './paths.js';
-import { type Env, startSummary } from './print.js';
+import { type Env, startSummary, say } from './print.js';
 
 export interface StartOptions {
   port: number;
@@ -30,7 +30,7 @@ export async function start(options: StartOptions): Promise<void> {
   const running = await findRunning(paths);
   if (running) {
     const flag = dataFlag(paths.dir);
-    console.log(`[emulator] already running at ${running.base_url} (pid ${running.pid}) for data folder ${paths.dir}; \`npx emulator env${flag}\` shows its keys, \`npx emulator stop${flag}\` stops it`);
+    say(`[emulator] already running at ${running.base_url} (pid ${running.pid}) for data folder ${paths.dir}; \`npx emulator env${flag}\` shows its keys, \`npx emulator stop${flag}\` stops it`);
     return;
   }
   const fixturePath = resolve(options.fixture);
@@ -88,7 +88,7 @@ async function startInBackground(options: StartOptions, paths: DataPaths, fixtur
   }
   const values = (await control(instance, 'GET', '/env')) as Env;
   child.unref();
-  console.log(startSummary(values, instance.pid, paths.dir));
+  say(startSummary(values, instance.pid, paths.dir));
 }
 
 /** The child's own one-line explanation when it has one, else where to look. */

@@ -6,6 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { WEBHOOK_EVENTS } from '../store/webhooks.js';
 import { control, requireRunning } from './instance.js';
 import { DEFAULT_DATA, dataPaths } from './paths.js';
+import { say } from './print.js';
 
 interface EndpointAnswer {
   id: number;
@@ -30,10 +31,10 @@ export function webhooksCommand(): Command {
     .addOption(dataOption())
     .action(async (url: string, options: { events?: string[]; json?: boolean; data: string }) => {
       const endpoint = (await control(await running(options.data), 'POST', '/webhooks', { url, events: options.events })) as EndpointAnswer;
-      if (options.json) return void console.log(JSON.stringify(endpoint, null, 2));
-      console.log(`[emulator] webhook endpoint ${endpoint.id} receives ${endpoint.events.join(', ')} at ${endpoint.url}`);
-      console.log(`  Signing secret (shown once): ${endpoint.secret}`);
-      console.log('  Verify X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body"> with it; see the README.');
+      if (options.json) return void say(JSON.stringify(endpoint, null, 2));
+      say(`[emulator] webhook endpoint ${endpoint.id} receives ${endpoint.events.join(', ')} at ${endpoint.url}`);
+      say(`  Signing secret (shown once): ${endpoint.secret}`);
+      say('  Verify X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body"> with it; see the README.');
     });
 
   command
@@ -43,9 +44,9 @@ export function webhooksCommand(): Command {
     .addOption(dataOption())
     .action(async (options: { json?: boolean; data: string }) => {
       const { data } = (await control(await running(options.data), 'GET', '/webhooks')) as { data: EndpointAnswer[] };
-      if (options.json) return void console.log(JSON.stringify(data, null, 2));
-      if (data.length === 0) return void console.log('[emulator] no webhook endpoints; add one with `npx emulator webhooks add URL`');
-      for (const endpoint of data) console.log(`${String(endpoint.id).padEnd(5)}${endpoint.url}  ${endpoint.events.join(',')}`);
+      if (options.json) return void say(JSON.stringify(data, null, 2));
+      if (data.length === 0) return void say('[emulator] no webhook endpoints; add one with `npx emulator webhooks add URL`');
+      for (const endpoint of data) say(`${String(endpoint.id).padEnd(5)}${endpoint.url}  ${endpoint.events.join(',')}`);
     });
 
   command
@@ -55,7 +56,7 @@ export function webhooksCommand(): Command {
     .addOption(dataOption())
     .action(async (id: number, options: { data: string }) => {
       await control(await running(options.data), 'POST', `/webhooks/${id}/remove`);
-      console.log(`[emulator] removed webhook endpoint ${id}`);
+      say(`[emulator] removed webhook endpoint ${id}`);
     });
 
   return command;

@@ -26,10 +26,14 @@ afterEach(async () => {
 /** Runs a subcommand as `emulator <args> --data <dir>` would, returning what it printed. */
 async function run(command: Command, args: string[]): Promise<string> {
   for (const sub of [command, ...command.commands]) sub.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-  const printed: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
-  await command.parseAsync([...args, '--data', data], { from: 'user' });
-  return printed.join('\n');
+  let printed = '';
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((printed += String(chunk)), true));
+  try {
+    await command.parseAsync([...args, '--data', data], { from: 'user' });
+  } finally {
+    write.mockRestore();
+  }
+  return printed.replace(/\n$/, '');
 }
 
 test('`webhooks add` refuses an unknown event name before calling the emulator', async () => {
