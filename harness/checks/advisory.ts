@@ -1,7 +1,7 @@
 /** The agency's own entry endpoint, and the advisory checks: axe-core and screenshots. @see spec §4.3, §1 lifecycle 5 */
-import { relative } from 'node:path';
 import { isEntry } from './observed.js';
 import { type Check, type Evidence, fail, pass, warn } from './types.js';
+import { shownPath } from '../paths.js';
 
 const NOT_CONFIGURED = 'name the agency\'s entry endpoint in harness.config.json ("entry_endpoint": {"path": "/entry"}) to probe it';
 
@@ -79,7 +79,7 @@ export const ADVISORY_CHECKS: Check[] = [
       const evidence = shots.flatMap((capture) =>
         (['mobile', 'desktop'] as const).flatMap((size) => (capture.screenshots[size] ? [{ label: `${capture.key} (${size})`, path: capture.screenshots[size] }] : [])),
       );
-      return { status: 'manual', reason: `${evidence.length} screenshots of ${shots.length} states to review: responsive layout, legal copy, failure states (folder ${relative(process.cwd(), facts.outDir) || '.'}/screenshots)`, evidence };
+      return { status: 'manual', reason: `${evidence.length} screenshots of ${shots.length} states to review: responsive layout, legal copy, failure states (folder ${shownPath(facts.outDir)}/screenshots)`, evidence };
     },
   },
 ];

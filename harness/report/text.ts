@@ -2,9 +2,9 @@
  * The terminal: progress on stderr while scenarios run, then the checklist on stdout, grouped,
  * with a one-line reason and an evidence pointer under every check that did not pass.
  */
-import { relative } from 'node:path';
 import { GROUPS, type Status } from '../checks/types.js';
 import type { Reporter, ReporterOptions } from './types.js';
+import { shownPath } from '../paths.js';
 
 const LABEL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', manual: 'MANUAL', skipped: 'SKIP' };
 const COLOUR: Record<Status, number> = { pass: 32, fail: 31, warn: 33, manual: 36, skipped: 90 };
@@ -43,7 +43,7 @@ export function textReporter(options: ReporterOptions): Reporter {
           if (check.status === 'pass') continue;
           out(`         ${check.reason}`);
           const pointer = check.evidence.find((item) => item.path)?.path;
-          if (pointer) out(`         evidence: ${relative(process.cwd(), pointer) || pointer}`);
+          if (pointer) out(`         evidence: ${shownPath(pointer)}`);
         }
       }
       const { summary } = report;
@@ -51,7 +51,7 @@ export function textReporter(options: ReporterOptions): Reporter {
       out(`${report.checks.length} checks: ${summary.pass} pass, ${paint(summary.fail ? 31 : 0, `${summary.fail} fail`)}, ${summary.warn} warn, ${summary.manual} manual, ${summary.skipped} skipped · ${seconds(report.run.duration_ms)}`);
       const stopped = report.scenarios.filter((scenario) => scenario.status === 'errored');
       if (stopped.length) out(`${stopped.length} scenario(s) stopped early: ${stopped.map((scenario) => scenario.id).join(', ')}`);
-      out(`Report folder: ${relative(process.cwd(), report.run.out_dir) || '.'}`);
+      out(`Report folder: ${shownPath(report.run.out_dir)}`);
     },
   };
 }

@@ -33,7 +33,6 @@ const targetArgs = (world: HarnessWorld) => ['--callback', world.target.callback
 /** Durations, ports and temporary folders vary from run to run. */
 function normalize(text: string, world: HarnessWorld): string {
   return text
-    .replace(/(\.\.\/)+tmp\/harness-world-[^/\s]+/g, '<tmp>')
     .replaceAll(world.folder, '<tmp>')
     .replaceAll(world.agency.url, '<agency>')
     .replaceAll(world.emulator.baseUrl, '<emulator>')
