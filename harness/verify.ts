@@ -133,11 +133,9 @@ async function prepareEnv(browser: Browser, facts: RunFacts, client: EmulatorCli
   facts.terms = terms;
   const packs = new PackPool(client, env);
   await packs.load();
-  let emails = 0;
   return {
     browser, facts, client, config, packs,
     capturer: new Capturer(facts, { axe: selected.has('a11y.axe'), screenshots: selected.has('review.screenshots') }),
-    nextEmail: () => `harness-${facts.runId}-${(emails += 1)}@example.test`,
     baseline: { calls: observed.last, session: secrets.counters.session ?? 0 },
   };
 }

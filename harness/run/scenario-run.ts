@@ -21,7 +21,6 @@ export interface RunEnv {
   config: Config;
   packs: PackPool;
   capturer: Capturer;
-  nextEmail(): string;
 }
 
 export class ScenarioRun {
@@ -43,7 +42,9 @@ export class ScenarioRun {
   async prepare(): Promise<void> {
     for (const [journey, world] of Object.entries(this.scenario.world.journeys)) {
       const pack = await this.env.packs.take(world.pack);
-      this.facts.journeys.push({ scenario: this.scenario.id, journey, pack, country: world.country, email: this.env.nextEmail(), consent: [], submissions: [] });
+      // One collector per country for the harness: entries are per pack, so journeys may share one.
+      const email = `harness.${world.country.toLowerCase()}@example.test`;
+      this.facts.journeys.push({ scenario: this.scenario.id, journey, pack, country: world.country, email, consent: [], submissions: [] });
     }
   }
 

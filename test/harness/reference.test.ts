@@ -37,9 +37,13 @@ test('the reference agency fails no check, and every check is exercised', () => 
   expect(report.scenarios.filter((scenario) => scenario.status !== 'passed')).toEqual([]);
 });
 
-/** The target is 60 s on a quiet 2-core machine (about 31 s measured; harness/bench.ts measures it); the guard leaves room for a busy one. */
-test('a full run stays well under 90 s', () => {
-  expect(wallMs).toBeLessThan(90_000);
+/**
+ * The target is 60 s on a quiet 2-core machine (about 31 s measured; harness/bench.ts measures
+ * it). This guard only catches scenarios running into their timeouts: on a machine shared with
+ * other test runs a full verify has taken 80 s.
+ */
+test('a full run does not run into timeouts', () => {
+  expect(wallMs).toBeLessThan(120_000);
 });
 
 test('the terminal shows progress on stderr and the checklist on stdout, grouped, with a reason for each non-pass', () => {
