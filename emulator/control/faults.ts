@@ -57,6 +57,9 @@ const CallsQuery = z.strictObject({
 
 type Fault = z.infer<typeof FaultSpec> & { id: number; hits: number };
 
+/** Observations are stamped on the wall clock, not the virtual one: agencies poll and back off in real time. */
+const wallClock = () => performance.timeOrigin + performance.now();
+
 /** One experience call as the harness reads it. */
 export interface ObservedCall {
   seq: number;
@@ -76,7 +79,7 @@ export interface ObservedCall {
   body: unknown;
   code_sha256?: string;
   verifier?: string;
-  answer?: Record<string, unknown>;
+  answer?: CallAnswer;
 }
 
 /** As kept: the pack may still be a unit id to look up. */
@@ -117,7 +120,7 @@ export function experienceFaults(ctx: Context): RequestHandler {
   const state = stateOf(ctx);
   return (req, res, next) => {
     const call: StoredCall = {
-      seq: 0, at: Date.now(), method: req.method, path: req.path, environment: null, key_id: null, session_id: null, pack: null, scenario: null, status: 0, body: null,
+      seq: 0, at: wallClock(), method: req.method, path: req.path, environment: null, key_id: null, session_id: null, pack: null, scenario: null, status: 0, body: null,
     };
     let subject: Subject | undefined;
     const send = res.json.bind(res);
@@ -234,7 +237,19 @@ function observe(ctx: Context, state: FaultState, call: StoredCall, req: Request
 }
 
 /** What the harness needs of an answer; never the session token. */
-function summarize(body: unknown): Record<string, unknown> {
+export interface CallAnswer {
+  error?: string;
+  session_created?: boolean;
+  entry_state?: string | null;
+  codes?: string[];
+  redemption_url?: string | null;
+  delivery_state?: string | null;
+  terms_version?: string | null;
+  eligibility?: string | null;
+  prize?: string | null;
+}
+
+function summarize(body: unknown): CallAnswer {
   if (!body || typeof body !== 'object') return {};
   const value = body as Record<string, any>;
   if (typeof value.error === 'string') return { error: value.error };
@@ -277,7 +292,7 @@ export function faultsRouter(ctx: Context): Router {
       delete call.unit;
     }
     const data = state.calls.filter((call) => call.seq > after && (!pack || call.pack === pack)).slice(0, limit);
-    res.json({ now: Date.now(), last: state.seq, data });
+    res.json({ now: wallClock(), last: state.seq, data });
   });
 
   router.use(worldEditsRouter(ctx, state.originalTerms));

@@ -4,36 +4,11 @@
  * when a world runs short, the reporting API. Every call has a timeout; a refused connection
  * becomes a HarnessError that says how to start the emulator.
  */
+import type { ObservedCall } from '../../emulator/control/faults.js';
 import { HarnessError } from '../errors.js';
 
-export interface ObservedCall {
-  seq: number;
-  at: number;
-  method: string;
-  path: string;
-  environment: 'sandbox' | 'production' | null;
-  key_id: number | null;
-  session_id: number | null;
-  pack: string | null;
-  scenario: string | null;
-  status: number;
-  fault?: number;
-  dropped?: true;
-  body: unknown;
-  code_sha256?: string;
-  verifier?: string;
-  answer?: {
-    error?: string;
-    session_created?: boolean;
-    entry_state?: string | null;
-    codes?: string[];
-    redemption_url?: string | null;
-    delivery_state?: string | null;
-    terms_version?: string | null;
-    eligibility?: string | null;
-    prize?: string | null;
-  };
-}
+export type { ObservedCall };
+
 
 export interface Env {
   base_url: string;
