@@ -5,6 +5,8 @@
 import { Router, type Request, type Response } from 'express';
 import type { Context } from '../context.js';
 import { SlidingWindowLimiter } from '../domain/rate-limit.js';
+import { OPENAPI_PATH } from '../openapi/document.js';
+import { experienceOpenApi } from '../openapi/experience.js';
 import { getBrand, getPromotion, listPrizes } from '../store/promotions.js';
 import type { AgencyKey } from '../store/keys.js';
 import type { Session } from '../store/sessions.js';
@@ -46,6 +48,11 @@ export function experienceRouter(ctx: Context): { router: Router; resetLimits():
     admit('session', `session:${found.id}`);
     return found;
   };
+
+  // Public: the document holds no secrets, and tools fetch it without credentials.
+  router.get(OPENAPI_PATH, (_req, res) => {
+    res.json(experienceOpenApi());
+  });
 
   router.get('/campaign', (req, res) => {
     const agencyKey = key(req, res);

@@ -4,13 +4,16 @@ import type { Terms } from '../fixture.js';
 import type { Entry } from '../store/entries.js';
 import type { Brand, Prize, Promotion } from '../store/promotions.js';
 import type { Session } from '../store/sessions.js';
+import type { DeliveryState } from '../domain/draw.js';
 import type { Eligibility } from '../domain/eligibility.js';
+import type { Environment } from '../store/keys.js';
+import type { CampaignJson, CampaignReadJson, EntryJson, SessionCreatedJson, SessionReadJson } from './responses.js';
 import { SANDBOX_SCENARIOS } from './schemas.js';
 
 export const REWARDS_PATH = '/rewards';
 
 /** The campaign read: never customers, pool codes, draw seeds or partner credentials. @see spec §2.2 */
-export function campaignJson(promotion: Promotion, brand: Brand, prizes: Prize[]) {
+export function campaignJson(promotion: Promotion, brand: Brand, prizes: Prize[]): CampaignJson {
   const { content } = promotion;
   return {
     id: promotion.id,
@@ -24,7 +27,7 @@ export function campaignJson(promotion: Promotion, brand: Brand, prizes: Prize[]
   };
 }
 
-export function campaignReadJson(config: Config, environment: string, campaign: ReturnType<typeof campaignJson>) {
+export function campaignReadJson(config: Config, environment: Environment, campaign: CampaignJson): CampaignReadJson {
   return { campaign, environment, authorize_url: `${config.baseUrl}/authorize`, sandbox_scenarios: [...SANDBOX_SCENARIOS] };
 }
 
@@ -32,7 +35,7 @@ export function termsFor(promotion: Promotion, country: string | null): Terms {
   return (country && promotion.content.terms.by_country[country]) || promotion.content.terms.default;
 }
 
-export function entryJson(entry: Entry, prize: Prize | undefined) {
+export function entryJson(entry: Entry, prize: Prize | undefined): EntryJson {
   const delivered = entry.delivery_state === 'delivered';
   return {
     id: entry.id,
@@ -46,14 +49,16 @@ export function entryJson(entry: Entry, prize: Prize | undefined) {
 
 export interface SessionView {
   session: Session;
-  campaign: ReturnType<typeof campaignJson>;
+  campaign: CampaignJson;
   terms: Terms;
   eligibility: Eligibility;
-  entry: ReturnType<typeof entryJson> | null;
-  deliveryState: string;
+  entry: EntryJson | null;
+  deliveryState: DeliveryState;
 }
 
-export function sessionJson(view: SessionView, token?: string) {
+export function sessionJson(view: SessionView): SessionReadJson;
+export function sessionJson(view: SessionView, token: string): SessionCreatedJson;
+export function sessionJson(view: SessionView, token?: string): SessionReadJson | SessionCreatedJson {
   return {
     ...(token ? { session_token: token } : {}),
     expires_at: new Date(view.session.expires_at).toISOString(),

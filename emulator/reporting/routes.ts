@@ -7,6 +7,8 @@ import { type Request, type Response, Router } from 'express';
 import type { Context } from '../context.js';
 import { bearerOf } from '../experience/auth.js';
 import { jsonBody } from '../http.js';
+import { OPENAPI_PATH } from '../openapi/document.js';
+import { reportingOpenApi } from '../openapi/reporting.js';
 import { findAudienceMember, listAudience } from '../store/audience.js';
 import { createBatch, findBatch } from '../store/batches.js';
 import { findCompanyBrand, findCompanyByToken, listCompanyBrands } from '../store/companies.js';
@@ -31,6 +33,11 @@ interface CompanyLocals {
 export function reportingRouter(ctx: Context): Router {
   const router = Router();
   const { db } = ctx;
+
+  // Public, so before the token check: the document holds no secrets, and tools fetch it without credentials.
+  router.get(OPENAPI_PATH, (_req, res) => {
+    res.json(reportingOpenApi());
+  });
 
   router.use((req, res, next) => {
     const token = bearerOf(req.get('authorization'));

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { detailsOf } from '../experience/schemas.js';
+import { apiDocs } from '../openapi/registry.js';
 import { ReportingError } from './errors.js';
 
 /** @see spec §8: scan list `limit` at most 1000, default 100; `offset` default 0 */
@@ -35,13 +36,13 @@ const instant = z
   .transform((text) => Date.parse(text));
 
 const page = {
-  limit: wholeNumber(1, MAX_PAGE).default(DEFAULT_PAGE),
-  offset: wholeNumber(0, Number.MAX_SAFE_INTEGER).default(0),
+  limit: wholeNumber(1, MAX_PAGE).default(DEFAULT_PAGE).register(apiDocs, { description: `Page size, 1 to ${MAX_PAGE}; default ${DEFAULT_PAGE}.` }),
+  offset: wholeNumber(0, Number.MAX_SAFE_INTEGER).default(0).register(apiDocs, { description: 'Records to skip; default 0.' }),
 };
 
 const period = {
-  since: instant.optional(),
-  until: instant.optional(),
+  since: instant.optional().register(apiDocs, { description: 'On or after this time (ISO 8601; a bare date is its midnight UTC).' }),
+  until: instant.optional().register(apiDocs, { description: 'On or before this time; not before `since`.' }),
 };
 
 const inOrder = (query: { since?: number; until?: number }) => query.since === undefined || query.until === undefined || query.since <= query.until;
@@ -60,8 +61,9 @@ export const SkuBody = z.strictObject({
   prefix: z
     .string(expected('must be text'))
     .max(12, 'must be at most 12 characters')
-    .regex(/^[A-Z0-9]+(-[A-Z0-9]+)+$/, 'must be upper-case letters and digits in hyphen-separated parts, such as AM-CHO'),
-});
+    .regex(/^[A-Z0-9]+(-[A-Z0-9]+)+$/, 'must be upper-case letters and digits in hyphen-separated parts, such as AM-CHO')
+    .register(apiDocs, { description: "The code prefix: the brand's prefix, a hyphen, then the SKU's own part; unique." }),
+}).register(apiDocs, { id: 'SkuBody' });
 
 export const BatchBody = z.strictObject({
   quantity: z
@@ -70,7 +72,7 @@ export const BatchBody = z.strictObject({
     .positive('must be positive')
     .max(MAX_BATCH_QUANTITY, `must be at most ${MAX_BATCH_QUANTITY}`),
   purpose: z.string(expected('must be text')).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
-});
+}).register(apiDocs, { id: 'BatchBody' });
 
 export function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   const parsed = schema.safeParse(input ?? {});
@@ -78,8 +80,12 @@ export function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   return parsed.data;
 }
 
-/** A path id: anything but a positive whole number names nothing, so 404. */
+/** Path ids: anything but a positive whole number names nothing, so 404. */
+export const PathId = z.string().regex(/^[1-9]\d{0,15}$/).register(apiDocs, { description: 'A positive whole number; anything else is 404.' });
+
+export const BrandSlug = z.string().register(apiDocs, { description: "The slug of one of the company's brands; any other is 404." });
+
 export function pathId(text: string | undefined): number {
-  if (!text || !/^[1-9]\d{0,15}$/.test(text)) throw new ReportingError('not_found');
+  if (!PathId.safeParse(text).success) throw new ReportingError('not_found');
   return Number(text);
 }

@@ -8,6 +8,7 @@ import type { Batch } from '../store/batches.js';
 import type { Brand } from '../store/promotions.js';
 import type { RedemptionRow } from '../store/redemptions.js';
 import type { Sku } from '../store/skus.js';
+import type { BatchJson, CollectorDetailJson, CollectorJson, RedemptionJson, SkuJson } from './responses.js';
 import { type Activation, type ScanOutcome, activationJson, rewardJson } from './scan-outcome.js';
 
 /** Points are earned once per pack scanned (10 each, as in the public reference's example). */
@@ -16,21 +17,21 @@ const POINTS_PER_PACK = 10;
 const iso = (at: number) => new Date(at).toISOString();
 
 /** A collector-list element: the fields of §2.8 without `recent_scans`. */
-export function collectorJson(member: AudienceMember) {
+export function collectorJson(member: AudienceMember): CollectorJson {
   return { id: member.id, points: member.packs * POINTS_PER_PACK, scans: member.scans, items_claimed: member.items_claimed, joined_at: iso(member.joined_at) };
 }
 
 /** @see spec §2.8 */
-export function collectorDetailJson(member: AudienceMember, recentScans: ScanOutcome[]) {
+export function collectorDetailJson(member: AudienceMember, recentScans: ScanOutcome[]): CollectorDetailJson {
   return { ...collectorJson(member), recent_scans: recentScans };
 }
 
-export function skuJson(sku: Sku) {
+export function skuJson(sku: Sku): SkuJson {
   return { id: sku.id, name: sku.name, prefix: sku.prefix, created_at: iso(sku.created_at) };
 }
 
 /** The 202 answer to batch creation and the `data` of both batch events. */
-export function batchJson(batch: Batch, sku: Sku, brand: Brand, baseUrl: string) {
+export function batchJson(batch: Batch, sku: Sku, brand: Brand, baseUrl: string): BatchJson {
   return {
     id: batch.id,
     sku: { id: sku.id, name: sku.name, prefix: sku.prefix },
@@ -53,7 +54,7 @@ export function batchJson(batch: Batch, sku: Sku, brand: Brand, baseUrl: string)
  * - `claimed_at`, `redeemed_at` (null until redeemed);
  * - `channel`: `online` (the prize has a redemption URL) or `in_store`, null until redeemed.
  */
-export function redemptionJson(row: RedemptionRow, activation: Activation) {
+export function redemptionJson(row: RedemptionRow, activation: Activation): RedemptionJson {
   const prize = activation.prizes.get(row.prize_id)!;
   return {
     entry_id: row.entry_id,
