@@ -36,7 +36,7 @@ export function dashboardRouter(ctx: Context): Router {
 
   const guard: RequestHandler = (req, res, next) => {
     if (trustedCaller(req, ctx.config.controlToken)) return next();
-    sendPage(res, 403, message('Dashboard not available', 'The dashboard answers on loopback only. Open it on the machine that runs the emulator, or use the CLI with --control-token.'));
+    sendPage(res, 403, message('Dashboard not available', 'The dashboard answers on loopback only. Open it at 127.0.0.1 or localhost on the machine that runs the emulator, or use the CLI with --control-token.'));
   };
 
   const render = (req: Request, res: Response, status: number, notice?: Notice, callbackInput?: { production: string; preview: string }) => {

@@ -2,7 +2,10 @@
  * Who may use the control plane and the brand's console (DESIGN.md): loopback callers, or callers
  * presenting the control token. State-changing calls must be JSON, which a web page on another
  * origin cannot send without a CORS preflight that the emulator never answers: so a page open in
- * the developer's browser cannot reset the emulator or approve an integration.
+ * the developer's browser cannot reset the emulator or approve an integration. A page whose own
+ * host name was rebound to 127.0.0.1 (DNS rebinding) is same-origin with the emulator and calls
+ * from loopback, but its requests carry its own name in `Host`: loopback callers must also name
+ * the emulator by a loopback name.
  */
 import type { Request, RequestHandler } from 'express';
 import { safeEqual } from '../domain/secrets.js';
@@ -10,10 +13,13 @@ import { bearerOf } from '../experience/auth.js';
 import { ApiError } from '../experience/errors.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+/** `Host` values a loopback caller may send; a request without `Host` (not a browser) passes. */
+const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function trustedCaller(req: Request, controlToken: string | undefined): boolean {
-  if (LOOPBACK.has(req.socket.remoteAddress ?? '')) return true;
+  const host = req.get('host');
+  if (LOOPBACK.has(req.socket.remoteAddress ?? '') && (host === undefined || LOOPBACK_HOST.test(host))) return true;
   const presented = bearerOf(req.get('authorization'));
   return Boolean(controlToken && presented && safeEqual(presented, controlToken));
 }
@@ -21,7 +27,7 @@ export function trustedCaller(req: Request, controlToken: string | undefined): b
 export function controlGuard(controlToken: string | undefined, area = 'control plane'): RequestHandler {
   return (req, _res, next) => {
     if (!trustedCaller(req, controlToken)) {
-      return next(new ApiError('forbidden', { message: `The ${area} answers loopback callers only; start with --control-token to allow others.` }));
+      return next(new ApiError('forbidden', { message: `The ${area} answers loopback callers only, at 127.0.0.1, localhost or [::1]; start with --control-token to allow others.` }));
     }
     if (!SAFE_METHODS.has(req.method) && !req.is('application/json')) {
       return next(new ApiError('unsupported_media_type', { message: `Calls that change the ${area} must carry Content-Type: application/json.` }));
