@@ -3,18 +3,16 @@
  * The `emulator` command. Each action loads its module when it runs, so `status` or `env` never
  * pay for express and SQLite.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { CliError } from './cli/cli-error.js';
 import { consoleCommands } from './cli/console.js';
 import { seedCommand } from './cli/seed.js';
 import { webhooksCommand } from './cli/webhooks.js';
-import { DEFAULT_DATA, defaultFixture, packageRoot } from './cli/paths.js';
+import { DEFAULT_DATA, packageVersion } from './cli/paths.js';
 
 const program = new Command('emulator')
   .description('A local sandbox of the packaging-promotion service: experience and reporting APIs on 127.0.0.1.')
-  .version((JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version)
+  .version(packageVersion())
   .configureOutput({ outputError: (text, write) => write(`[emulator] ${text.replace(/^error: /, '')}`) });
 
 const dataOption = () => new Option('--data <dir>', 'the data folder: database, logs, instance file').default(DEFAULT_DATA);
@@ -25,7 +23,7 @@ program
   .option('--port <port>', 'port to listen on', parsePort, 4010)
   .option('--host <host>', 'address to bind; 0.0.0.0 exposes it to your network', '127.0.0.1')
   .addOption(dataOption())
-  .option('--fixture <path>', 'the seed world', defaultFixture())
+  .option('--fixture <path>', 'the seed world (default: the built-in fixtures/default.json)')
   .option('--seed <seed>', "overrides the fixture's seed (keys, codes and draws derive from it)")
   .option('--foreground', 'run in this process and log to the terminal (what Docker runs)')
   .option('--watch', 'apply edits of the fixture\'s campaign content live; report edits that need a reset')

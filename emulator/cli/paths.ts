@@ -1,7 +1,8 @@
 /** Where things live: the package's own files and an emulator's data folder. */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assetFile, assetText, inSea } from '../sea.js';
 
 export const DEFAULT_DATA = '.emulator';
 
@@ -16,8 +17,14 @@ export function packageRoot(): string {
   return folder;
 }
 
+/** In the single executable these come from its assets (emulator/sea.ts). */
+export function packageVersion(): string {
+  const text = inSea ? assetText('package.json') : readFileSync(join(packageRoot(), 'package.json'), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
 export function defaultFixture(): string {
-  return join(packageRoot(), 'fixtures', 'default.json');
+  return inSea ? assetFile('default.json') : join(packageRoot(), 'fixtures', 'default.json');
 }
 
 export interface DataPaths {

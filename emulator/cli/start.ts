@@ -7,16 +7,18 @@ import { accessSync, closeSync, constants, mkdirSync, openSync, readFileSync } f
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Fixture, FixtureError, loadFixture } from '../fixture.js';
+import { inSea } from '../sea.js';
 import { CliError } from './cli-error.js';
 import { control, findRunning, isHealthy, readInstance, waitUntil } from './instance.js';
-import { type DataPaths, dataFlag, dataPaths } from './paths.js';
+import { type DataPaths, dataFlag, dataPaths, defaultFixture } from './paths.js';
 import { type Env, startSummary, say } from './print.js';
 
 export interface StartOptions {
   port: number;
   host: string;
   data: string;
-  fixture: string;
+  /** Without one, the built-in default fixture. */
+  fixture?: string;
   seed?: string;
   foreground?: boolean;
   watch?: boolean;
@@ -33,7 +35,7 @@ export async function start(options: StartOptions): Promise<void> {
     say(`[emulator] already running at ${running.base_url} (pid ${running.pid}) for data folder ${paths.dir}; \`npx emulator env${flag}\` shows its keys, \`npx emulator stop${flag}\` stops it`);
     return;
   }
-  const fixturePath = resolve(options.fixture);
+  const fixturePath = options.fixture === undefined ? defaultFixture() : resolve(options.fixture);
   const fixture = validFixture(fixturePath);
   ensureWritableFolder(paths.dir);
   if (options.foreground) {
@@ -71,7 +73,9 @@ async function startInBackground(options: StartOptions, paths: DataPaths, fixtur
   const output = openSync(paths.output, 'w');
   // The token travels in the environment, not in argv where `ps` would show it.
   const env = options.controlToken ? { ...process.env, EMULATOR_CONTROL_TOKEN: options.controlToken } : process.env;
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../cli.js', import.meta.url)), ...args], { detached: true, stdio: ['ignore', output, output], env });
+  // In the single executable, process.execPath is the emulator itself: no script to name.
+  const script = inSea ? [] : [fileURLToPath(new URL('../cli.js', import.meta.url))];
+  const child = spawn(process.execPath, [...script, ...args], { detached: true, stdio: ['ignore', output, output], env });
   closeSync(output);
 
   let exitCode: number | null | undefined;
