@@ -4,16 +4,15 @@
  * not run (emulator or agency unreachable, bad config, no Chromium), with one line saying what to
  * fix. `doctor` runs only the preflight; `checks` lists the check ids.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { CHECKS } from './checks/registry.js';
 import { GROUPS } from './checks/types.js';
-import { DEFAULT_EMULATOR, DEFAULT_OUT, loadConfig } from './config.js';
-import { EmulatorClient } from './emulator/client.js';
+import { DEFAULT_EMULATOR, DEFAULT_OUT } from './config.js';
 import { HarnessError } from './errors.js';
 import { harnessVersion } from './paths.js';
 import { preflight } from './preflight.js';
 import { FORMATS, type Format, isFormat } from './report/registry.js';
-import { verify } from './verify.js';
+import { resolveTarget, verify } from './verify.js';
 
 const EXIT = { passed: 0, failed: 1, couldNotRun: 2 } as const;
 
@@ -25,41 +24,43 @@ const program = new Command('harness')
   .configureOutput({ outputError: (text, write) => write(`[harness] ${text.replace(/^error: /, '')}`) })
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.couldNotRun));
 
-program
-  .command('verify')
+/** The options `verify` and `doctor` share: where the agency and the emulator are. */
+function targetOptions(command: Command): Command {
+  return command
+    .option('--callback <url>', "the agency's production callback URL")
+    .option('--preview <url>', "the agency's preview callback URL (runs the six sandbox scenarios)")
+    .option('--emulator <url>', `the emulator's base URL (default ${DEFAULT_EMULATOR})`)
+    .option('--config <file>', 'harness.config.json (default: ./harness.config.json when there is one)')
+    .addOption(new Option('--control-token <token>', "the emulator's control token, when it runs off loopback with --control-token").env('HARNESS_CONTROL_TOKEN'))
+    .option('--install-browser', 'when no Chromium is found, try `playwright install chromium`, then apt-get on Debian as root');
+}
+
+interface TargetFlags {
+  callback?: string;
+  preview?: string;
+  emulator?: string;
+  config?: string;
+  controlToken?: string;
+  installBrowser?: boolean;
+}
+
+targetOptions(program.command('verify'))
   .description('run the scenarios against the agency; exit 0 when no check fails, 1 when one does, 2 when it could not run')
-  .option('--callback <url>', "the agency's production callback URL")
-  .option('--preview <url>', "the agency's preview callback URL (runs the six sandbox scenarios)")
-  .option('--emulator <url>', `the emulator's base URL (default ${DEFAULT_EMULATOR})`)
-  .option('--config <file>', 'harness.config.json (default: ./harness.config.json when there is one)')
   .option('--only <ids>', 'only these checks (comma-separated ids; `harness checks` lists them)', list)
-  .option('--format <formats>', `reports to write: ${FORMATS.join(',')} (default text)`, formats)
+  .option('--format <formats>', `report files besides the terminal's text: ${FORMATS.join(',')}`, formats)
   .option('--out <dir>', 'the report folder', DEFAULT_OUT)
-  .option('--install-browser', 'when no Chromium is found, try `playwright install chromium`, then apt-get on Debian as root')
-  .action(async (options: { callback?: string; preview?: string; emulator?: string; config?: string; only?: string[]; format?: Format[]; out: string; installBrowser?: boolean }) => {
+  .action(async (options: TargetFlags & { only?: string[]; format?: Format[]; out: string }) => {
     const report = await verify({
-      callback: options.callback, preview: options.preview, emulator: options.emulator, config: options.config, only: options.only,
-      formats: options.format ?? ['text'], out: options.out, install: options.installBrowser ? 'attempt' : 'never', color: useColour(process.stdout),
+      ...options, formats: options.format, install: options.installBrowser ? 'attempt' : 'never', color: useColour(process.stdout),
     });
     process.exitCode = report.summary.fail > 0 ? EXIT.failed : EXIT.passed;
   });
 
-program
-  .command('doctor')
+targetOptions(program.command('doctor'))
   .description('only the preflight: emulator, agency URLs, Chromium; exit 0 when all is ready, 2 when not')
-  .option('--callback <url>', "the agency's production callback URL")
-  .option('--preview <url>', "the agency's preview callback URL")
-  .option('--emulator <url>', `the emulator's base URL (default ${DEFAULT_EMULATOR})`)
-  .option('--config <file>', 'harness.config.json')
-  .option('--install-browser', 'when no Chromium is found, try to install one')
-  .action(async (options: { callback?: string; preview?: string; emulator?: string; config?: string; installBrowser?: boolean }) => {
-    const { config } = loadConfig(options.config);
-    const callback = options.callback ?? config.callback;
-    if (!callback) throw new HarnessError('no callback URL: pass --callback URL');
-    const result = await preflight(
-      { client: new EmulatorClient(options.emulator ?? config.emulator ?? DEFAULT_EMULATOR), callback, preview: options.preview ?? config.preview, install: options.installBrowser ? 'attempt' : 'never', browserGiven: false },
-      (line) => process.stdout.write(`${line}\n`),
-    );
+  .action(async (options: TargetFlags) => {
+    const { client, callback, preview } = resolveTarget(options);
+    const result = await preflight({ client, callback, preview, install: options.installBrowser ? 'attempt' : 'never', browserGiven: false }, (line) => process.stdout.write(`${line}\n`));
     for (const note of result.notes) process.stdout.write(`[harness] note: ${note}\n`);
     process.stdout.write('[harness] ready: `harness verify` can run\n');
   });
@@ -85,6 +86,11 @@ function formats(text: string): Format[] {
 
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof HarnessError) process.stderr.write(`[harness] ${error.message}\n`);
-  else process.stderr.write(`[harness] could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  else if (process.env.HARNESS_DEBUG) process.stderr.write(`[harness] could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  else process.stderr.write(`[harness] could not run: ${firstLine(error)} (HARNESS_DEBUG=1 shows the stack)\n`);
   process.exitCode = EXIT.couldNotRun;
 });
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n').find((line) => line.trim())?.trim() ?? 'unknown error';
+}

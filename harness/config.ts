@@ -17,6 +17,8 @@ export const ConfigSchema = z.strictObject({
   callback: HttpUrl.optional(),
   preview: HttpUrl.optional(),
   emulator: HttpUrl.optional(),
+  /** The emulator's control token, when it runs off loopback with --control-token (flag and HARNESS_CONTROL_TOKEN win). */
+  control_token: z.string().min(1).optional(),
   /** More scenario folders, after the built-in ones. */
   scenarios: z.array(z.string().min(1)).default([]),
   /** The agency's own entry endpoint, e.g. {"path": "/entry"}: the CSRF and rate-limit probes need it. */
@@ -27,7 +29,6 @@ export const ConfigSchema = z.strictObject({
   first_party_origins: z.array(HttpUrl).default([]),
   /** Scenarios run at once, each in its own browser contexts. */
   concurrency: z.number().int().min(1).max(16).default(6),
-  polling: z.strictObject({ observe_seconds: z.number().min(5).max(120).default(20) }).default({ observe_seconds: 20 }),
   /** axe-core violations of these impacts fail `a11y.axe`; any other violation is a warning. */
   a11y: z.strictObject({ fail_on: z.array(Impact).default(['critical']) }).default({ fail_on: ['critical'] }),
   /** Keep a Playwright trace of the scenarios behind failed checks. */

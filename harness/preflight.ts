@@ -14,6 +14,8 @@ export interface PreflightTarget {
   install: InstallPolicy;
   /** An already running browser: no need to find one. */
   browserGiven: boolean;
+  /** Hears the slow steps as they start (installing a browser), so a long wait is not silent. */
+  progress?: (line: string) => void;
 }
 
 export interface PreflightResult {
@@ -51,7 +53,7 @@ export async function preflight(target: PreflightTarget, log: (line: string) => 
     notes.push('no --preview URL: the six sandbox scenarios cannot be run through the agency, so a new approval is not possible');
   }
 
-  const chromium = target.browserGiven ? 'given' : await findChromium({ install: target.install, log });
+  const chromium = target.browserGiven ? 'given' : await findChromium({ install: target.install, log: target.progress ?? log });
   ok(`Chromium ${chromium}`);
   return { chromium, lines, notes };
 }

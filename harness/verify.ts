@@ -31,12 +31,19 @@ import type { RunEnv, ScenarioRun } from './run/scenario-run.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from './scenarios/load.js';
 import type { Scenario } from './scenarios/schema.js';
 
-export interface VerifyOptions {
+/** Where the run points: flags first, then harness.config.json, then the defaults. */
+export interface TargetOptions {
   callback?: string;
   preview?: string;
   emulator?: string;
   config?: string;
+  /** The emulator's control token, when it runs off loopback with --control-token. */
+  controlToken?: string;
+}
+
+export interface VerifyOptions extends TargetOptions {
   only?: string[];
+  /** Report files to write besides the terminal's text (`text` is always on). */
   formats?: Format[];
   out?: string;
   /** More scenario folders (besides the built-in ones and the config's). */
@@ -51,8 +58,15 @@ export interface VerifyOptions {
   color?: boolean;
 }
 
-export async function verify(options: VerifyOptions): Promise<Report> {
-  const started = Date.now();
+export interface Target {
+  config: Config;
+  callback: string;
+  preview: string | undefined;
+  client: EmulatorClient;
+}
+
+/** The target of `verify` and `doctor`; a missing or malformed URL is a HarnessError. */
+export function resolveTarget(options: TargetOptions): Target {
   const { config, base } = loadConfig(options.config);
   const callback = options.callback ?? config.callback;
   if (!callback) throw new HarnessError('no callback URL: pass --callback URL (the production callback URL of the agency)');
@@ -61,45 +75,53 @@ export async function verify(options: VerifyOptions): Promise<Report> {
   for (const [name, url] of [['callback', callback], ['preview', preview], ['emulator', emulator]] as const) {
     if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new HarnessError(`--${name} ${url} is not an http(s) URL`);
   }
+  return {
+    config: { ...config, agency_log: config.agency_log && resolve(base, config.agency_log), scenarios: config.scenarios.map((folder) => resolve(base, folder)) },
+    callback, preview, client: new EmulatorClient(emulator, options.controlToken ?? config.control_token),
+  };
+}
+
+export async function verify(options: VerifyOptions): Promise<Report> {
+  const started = Date.now();
+  const { config, callback, preview, client } = resolveTarget(options);
   const only = options.only?.length ? options.only : undefined;
   const unknown = only?.filter((id) => !CHECK_IDS.has(id)) ?? [];
   if (unknown.length) throw new HarnessError(`--only names unknown check ${unknown.join(', ')}; \`harness checks\` lists them`);
-  const resolved: Config = { ...config, agency_log: config.agency_log && resolve(base, config.agency_log) };
-  const scenarios = loadScenarios([BUILT_IN_SCENARIOS, ...config.scenarios.map((folder) => resolve(base, folder)), ...(options.scenarios ?? [])], CHECK_IDS);
+  const scenarios = loadScenarios([BUILT_IN_SCENARIOS, ...config.scenarios, ...(options.scenarios ?? [])], CHECK_IDS);
   const selectedChecks = new Set(only ?? CHECK_IDS);
   const selected = scenarios.filter((scenario) => scenario.feeds.some((id) => selectedChecks.has(id)));
 
-  const client = new EmulatorClient(emulator);
-  const ready = await preflight({ client, callback, preview, install: options.install ?? 'never', browserGiven: Boolean(options.browser) });
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const ready = await preflight({ client, callback, preview, install: options.install ?? 'never', browserGiven: Boolean(options.browser), progress: (line) => stderr.write(`${line}\n`) });
 
   const outDir = resolve(options.out ?? DEFAULT_OUT);
   for (const folder of ['screenshots', 'traces', 'evidence']) rmSync(join(outDir, folder), { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  const stdout = options.stdout ?? process.stdout;
-  const stderr = options.stderr ?? process.stderr;
   const color = options.color ?? false;
-  const reporters = options.reporters ?? (options.formats ?? ['text']).map((format) => [format, REPORTERS[format]({ outDir, stdout, stderr, color })] as [string, Reporter]);
+  const formats = new Set<Format>(['text', ...(options.formats ?? [])]);
+  const reporters = options.reporters ?? [...formats].map((format) => [format, REPORTERS[format]({ outDir, stdout, stderr, color })] as [string, Reporter]);
   const report = multiplex(reporters, stderr);
-  const facts = new RunFacts(resolved, { agency: new URL(callback).origin, emulator: client.origin, callback, ...(preview ? { preview } : {}) }, outDir);
+  const facts = new RunFacts(config, { agency: new URL(callback).origin, emulator: client.origin, callback, ...(preview ? { preview } : {}) }, outDir);
   const meta: RunMeta = {
     harness_version: harnessVersion(), started_at: new Date(started).toISOString(), emulator: client.origin, callback, preview: preview ?? null,
     only: only ?? null, out_dir: outDir, notes: ready.notes,
   };
-  report.onBegin(meta, selected);
 
-  const browser = options.browser ?? (await launchChromium({ install: options.install ?? 'never' }));
+  const browser = options.browser ?? (await launchChromium({ install: options.install ?? 'never', log: (line) => stderr.write(`${line}\n`) }));
   const runs = new Map<string, ScenarioRun>();
   try {
-    const env = await prepareEnv(browser, facts, client, resolved, selectedChecks);
+    const env = await prepareEnv(browser, facts, client, config, selectedChecks);
     const callbacks = await client.setCallbacks({ production: callback, ...(preview ? { preview } : {}) });
     const needsApproval = callbacks.changed || !(await client.overview()).experience.approved_at;
     const sandbox = scenarios.filter((scenario) => scenario.phase === 'sandbox' && (needsApproval || selected.includes(scenario)));
     const production = selected.filter((scenario) => scenario.phase !== 'sandbox');
-    if (preview) for (const [id, run] of await runScenarios(sandbox, env, resolved.concurrency, report)) runs.set(id, run);
+    report.onBegin(meta, [...sandbox, ...production]);
+    if (preview) for (const [id, run] of await runScenarios(sandbox, env, config.concurrency, report)) runs.set(id, run);
     else skipScenarios(sandbox, 'no preview URL: pass --preview so the six sandbox scenarios can run through the agency', env, report);
     const blocked = production.length > 0 ? await productionBlocked(client, needsApproval) : undefined;
     if (blocked) skipScenarios(production, blocked, env, report);
-    else for (const [id, run] of await runScenarios(production, env, resolved.concurrency, report)) runs.set(id, run);
+    else for (const [id, run] of await runScenarios(production, env, config.concurrency, report)) runs.set(id, run);
     await collect(facts, client, env);
   } finally {
     await client.clearFaults().catch(() => undefined);
@@ -129,7 +151,7 @@ async function productionBlocked(client: EmulatorClient, needsApproval: boolean)
 }
 
 async function prepareEnv(browser: Browser, facts: RunFacts, client: EmulatorClient, config: Config, selected: ReadonlySet<string>): Promise<RunEnv & { baseline: { calls: number; session: number } }> {
-  const [env, terms, observed, secrets] = await Promise.all([client.env(), client.terms(), client.observed(0), client.secrets()]);
+  const [env, terms, observed, secrets] = await Promise.all([client.env(), client.terms(), client.observed(0, { limit: 1 }), client.secrets()]);
   facts.terms = terms;
   const packs = new PackPool(client, env);
   await packs.load();

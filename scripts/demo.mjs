@@ -43,7 +43,7 @@ try {
   console.log('[demo] running `harness verify` against it\n');
   const args = [
     dist('harness/cli.js'), 'verify', '--callback', `${agencyUrl}/callback`, '--preview', `${agencyUrl}/preview`, '--emulator', emulatorUrl,
-    '--config', config, '--format', 'text,json,junit,html', '--out', join(root, 'harness-report'), '--install-browser',
+    '--config', config, '--format', 'json,junit,html', '--out', join(root, 'harness-report'), '--install-browser',
   ];
   status = await new Promise((resolve) => spawn(process.execPath, args, { stdio: 'inherit' }).on('close', (code) => resolve(code ?? 2)));
   console.log(`\n[demo] harness verify exited ${status}; the brand's report is harness-report/report.html`);

@@ -4,8 +4,10 @@
  * - `experienceFaults(ctx)`, in front of the experience router: answers the next matching calls
  *   with an error (a 429 with Retry-After, a 401, an unavailable 410...) or drops the connection,
  *   and observes every call with the wall-clock time it arrived, the pack or sandbox scenario it
- *   belongs to, its unredacted body (the authorization code only as its SHA-256) and a summary of
- *   the answer. Wall-clock, not the virtual clock: agencies poll and back off in real time.
+ *   belongs to, its body (the authorization code only as its SHA-256, the code verifier only as a
+ *   verdict on its format and its S256) and a summary of the answer. Wall-clock, not the virtual
+ *   clock: agencies poll and back off in real time. Observing starts when a tool first reads the
+ *   observed calls or arms a fault; until then the hook is one test of a flag.
  * - `faultsRouter(ctx)` under `/_emulator`: arm and clear faults and read the observed calls; with
  *   world-edits.ts (terms edited mid-journey, a delivery settled now, the unentered packs) and
  *   secrets.ts (the values the emulator issued). The control guard in app.ts protects all of it.
@@ -15,6 +17,7 @@
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
+import { s256 } from '../domain/pkce.js';
 import { hashSecret } from '../domain/secrets.js';
 import { bearerOf } from '../experience/auth.js';
 import { EXPERIENCE_ERRORS, type ErrorCode } from '../experience/errors.js';
@@ -23,7 +26,7 @@ import { SANDBOX_SCENARIOS } from '../experience/schemas.js';
 import { recordInteraction } from '../store/interactions.js';
 import { findKeyBySecret } from '../store/keys.js';
 import { findSessionByToken } from '../store/sessions.js';
-import { type PresentedVerifiers, presentedVerifiers, secretsRouter } from './secrets.js';
+import { secretsRouter } from './secrets.js';
 import { type OriginalTerms, parse, restoreTerms, worldEditsRouter } from './world-edits.js';
 
 const PREFIX = '/api/experience/v1';
@@ -60,6 +63,20 @@ type Fault = z.infer<typeof FaultSpec> & { id: number; hits: number };
 /** Observations are stamped on the wall clock, not the virtual one: agencies poll and back off in real time. */
 const wallClock = () => performance.timeOrigin + performance.now();
 
+/** RFC 3986 §2.3 unreserved characters; the length rule (43 to 128) is the harness's to judge. */
+const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
+
+/**
+ * The code_verifier an exchange presented, judged when it arrives so that no verifier is kept: its
+ * length, whether every character is unreserved, and its S256 (what the code_challenge must be).
+ * @see spec §4.3 step 4, §5 rule 4, §8
+ */
+export interface VerifierVerdict {
+  length: number;
+  unreserved: boolean;
+  s256: string;
+}
+
 /** One experience call as the harness reads it. */
 export interface ObservedCall {
   seq: number;
@@ -78,11 +95,11 @@ export interface ObservedCall {
   dropped?: true;
   body: unknown;
   code_sha256?: string;
-  verifier?: string;
+  verifier?: VerifierVerdict;
   answer?: CallAnswer;
 }
 
-/** As kept: the pack may still be a unit id to look up. */
+/** As kept: the pack may still be a unit id to look up, or to be found from the code's hash. */
 type StoredCall = ObservedCall & { unit?: number | null };
 
 interface Subject {
@@ -94,12 +111,13 @@ interface Subject {
 }
 
 interface FaultState {
+  /** Off until a tool reads the observed calls or arms a fault. */
+  observing: boolean;
   faults: Fault[];
   nextId: number;
   seq: number;
   calls: StoredCall[];
   originalTerms: OriginalTerms;
-  verifiers: PresentedVerifiers;
 }
 
 const states = new WeakMap<Context, FaultState>();
@@ -107,7 +125,7 @@ const states = new WeakMap<Context, FaultState>();
 function stateOf(ctx: Context): FaultState {
   let state = states.get(ctx);
   if (!state) {
-    state = { faults: [], nextId: 1, seq: 0, calls: [], originalTerms: new Map(), verifiers: presentedVerifiers() };
+    state = { observing: false, faults: [], nextId: 1, seq: 0, calls: [], originalTerms: new Map() };
     states.set(ctx, state);
   }
   return state;
@@ -115,34 +133,42 @@ function stateOf(ctx: Context): FaultState {
 
 const parseJson = express.json({ limit: '100kb', strict: false });
 
+/** Where a request's call record waits for its answer. */
+const CALL = Symbol('observed call');
+type ObservingLocals = CallerLocals & { [CALL]?: StoredCall };
+
 /** The hook in front of the experience router: observes every call and applies armed faults. */
 export function experienceFaults(ctx: Context): RequestHandler {
   const state = stateOf(ctx);
+  // One json wrapper and one close listener per app, not per request: each finds its call in res.locals.
+  function json(this: Response, body: unknown): Response {
+    const call = (this.locals as ObservingLocals)[CALL];
+    if (call) call.answer = summarize(body);
+    return (Object.getPrototypeOf(this) as Response).json.call(this, body);
+  }
+  function closed(this: Response): void {
+    const call = (this.locals as ObservingLocals)[CALL];
+    if (call) observe(state, call, this);
+  }
+
   return (req, res, next) => {
+    if (!state.observing) return next();
     const call: StoredCall = {
       seq: 0, at: wallClock(), method: req.method, path: req.path, environment: null, key_id: null, session_id: null, pack: null, scenario: null, status: 0, body: null,
     };
-    let subject: Subject | undefined;
-    const send = res.json.bind(res);
-    res.json = (body: unknown) => {
-      call.answer = summarize(body);
-      return send(body);
-    };
-    let done = false;
-    const finish = (dropped: boolean) => {
-      if (done) return;
-      done = true;
-      observe(ctx, state, call, req, res, subject, dropped);
-    };
-    res.once('finish', () => finish(false));
-    res.once('close', () => finish(true));
+    (res.locals as ObservingLocals)[CALL] = call;
+    res.json = json;
+    // 'close' follows the answer, or a connection lost before it.
+    res.once('close', closed);
+    if (state.faults.length === 0) return next();
 
     const armed = state.faults.filter((fault) => fault.hits < fault.times && pathOf(fault.path) === req.path && (!fault.method || fault.method === req.method));
     if (armed.length === 0) return next();
     const needsBody = armed.some((fault) => fault.match?.pack) && req.method === 'POST' && req.path === '/sessions';
     const decide = () => {
-      subject = subjectOf(ctx, req);
-      const fault = armed.find((candidate) => matches(candidate, subject!));
+      const subject = subjectOf(ctx, req);
+      Object.assign(call, { environment: subject.environment, key_id: subject.keyId, session_id: subject.sessionId, pack: subject.pack, scenario: subject.scenario });
+      const fault = armed.find((candidate) => matches(candidate, subject));
       if (!fault) return next();
       fault.hits += 1;
       call.fault = fault.id;
@@ -192,15 +218,15 @@ function subjectOf(ctx: Context, req: Request): Subject {
   const token = req.get('x-service-session');
   const session = token ? findSessionByToken(ctx.db, token) : undefined;
   const code = (req.body as { authorization_code?: unknown } | undefined)?.authorization_code;
-  const unitId = session?.unit_id ?? (typeof code === 'string' ? unitOfCode(ctx, code) : null);
+  const unitId = session?.unit_id ?? (typeof code === 'string' ? unitOfCode(ctx, hashSecret(code)) : null);
   return {
     environment: key?.environment ?? null, keyId: key?.id ?? null, sessionId: session?.id ?? null,
     pack: unitId === null ? null : packCode(ctx, unitId), scenario: session?.scenario ?? null,
   };
 }
 
-function unitOfCode(ctx: Context, code: string): number | null {
-  const row = ctx.db.prepare('SELECT unit_id FROM auth_codes WHERE code_hash = ?').get(hashSecret(code)) as { unit_id: number } | undefined;
+function unitOfCode(ctx: Context, codeHash: string): number | null {
+  const row = ctx.db.prepare('SELECT unit_id FROM auth_codes WHERE code_hash = ?').get(codeHash) as { unit_id: number } | undefined;
   return row?.unit_id ?? null;
 }
 
@@ -208,29 +234,27 @@ function packCode(ctx: Context, unitId: number): string | null {
   return (ctx.db.prepare('SELECT code FROM units WHERE id = ?').get(unitId) as { code: string } | undefined)?.code ?? null;
 }
 
-function observe(ctx: Context, state: FaultState, call: StoredCall, req: Request, res: Response, known: Subject | undefined, dropped: boolean): void {
-  const locals = res.locals as CallerLocals;
-  const body = req.body as Record<string, unknown> | undefined;
-  const code = typeof body?.authorization_code === 'string' ? body.authorization_code : undefined;
-  const subject = known ?? {
-    environment: locals.key?.environment ?? null, keyId: locals.key?.id ?? null, sessionId: locals.session?.id ?? null,
-    pack: null, scenario: locals.session?.scenario ?? null,
-  };
-  Object.assign(call, {
-    seq: (state.seq += 1), status: dropped ? 0 : res.statusCode, environment: subject.environment, key_id: subject.keyId,
-    session_id: locals.session?.id ?? subject.sessionId, pack: subject.pack, scenario: subject.scenario,
-  });
-  // The pack's code is looked up when the calls are read, not on the request's path.
-  if (call.pack === null) call.unit = locals.session?.unit_id ?? (code ? unitOfCode(ctx, code) : null);
-  if (dropped) call.dropped = true;
+/** Completes a call's record once it is answered or its connection is gone; the pack is looked up when read. */
+function observe(state: FaultState, call: StoredCall, res: Response): void {
+  const { key, session } = res.locals as CallerLocals;
+  call.seq = state.seq += 1;
+  call.status = res.writableFinished ? res.statusCode : 0;
+  if (!res.writableFinished) call.dropped = true;
+  if (key) {
+    call.environment = key.environment;
+    call.key_id = key.id;
+  }
+  if (session) {
+    call.session_id = session.id;
+    call.scenario = session.scenario;
+  }
+  if (call.pack === null) call.unit = session?.unit_id ?? null;
+  const body = res.req.body as unknown;
   if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const { authorization_code: _code, code_verifier: verifier, ...rest } = body;
+    const { authorization_code: code, code_verifier: verifier, ...rest } = body as Record<string, unknown>;
     call.body = rest;
-    if (code) call.code_sha256 = hashSecret(code);
-    if (typeof verifier === 'string') {
-      call.verifier = verifier;
-      state.verifiers.remember(verifier);
-    }
+    if (typeof code === 'string') call.code_sha256 = hashSecret(code);
+    if (typeof verifier === 'string') call.verifier = { length: verifier.length, unreserved: UNRESERVED.test(verifier), s256: s256(verifier) };
   }
   state.calls.push(call);
   if (state.calls.length > CALLS_KEPT) state.calls.shift();
@@ -265,7 +289,7 @@ function summarize(body: unknown): CallAnswer {
   };
 }
 
-/** `/_emulator/faults` and `/observed`, with world-edits.ts's `/terms`, `/deliveries/settle`, `/packs`, and `/secrets`. */
+/** `/_emulator/faults` and `/observed` (reading it starts the observing), with world-edits.ts's `/terms`, `/deliveries/settle`, `/packs`, and `/secrets`. */
 export function faultsRouter(ctx: Context): Router {
   const state = stateOf(ctx);
   const router = Router();
@@ -276,6 +300,7 @@ export function faultsRouter(ctx: Context): Router {
     const { next } = parse(FaultBody, req.body, 'Send {"next": {"path": "/session/entry", "status": 429, "retry_after": 3, "times": 1}}.');
     const fault: Fault = { ...next, id: state.nextId++, hits: 0 };
     state.faults.push(fault);
+    state.observing = true;
     res.status(201).json(fault);
   });
   router.post('/faults/clear', (_req, res) => {
@@ -286,16 +311,18 @@ export function faultsRouter(ctx: Context): Router {
 
   router.get('/observed', (req, res) => {
     const { after, pack, limit } = parse(CallsQuery, req.query, 'after and limit are whole numbers; pack is a pack code.');
+    state.observing = true;
     for (const call of state.calls) {
       if (call.unit === undefined) continue;
-      call.pack = call.unit === null ? null : packCode(ctx, call.unit);
-      delete call.unit;
+      const unit = call.unit ?? (call.code_sha256 ? unitOfCode(ctx, call.code_sha256) : null);
+      call.pack = unit === null ? null : packCode(ctx, unit);
+      call.unit = undefined;
     }
     const data = state.calls.filter((call) => call.seq > after && (!pack || call.pack === pack)).slice(0, limit);
     res.json({ now: wallClock(), last: state.seq, data });
   });
 
   router.use(worldEditsRouter(ctx, state.originalTerms));
-  router.use(secretsRouter(ctx, state.verifiers));
+  router.use(secretsRouter(ctx));
   return router;
 }

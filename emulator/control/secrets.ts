@@ -1,8 +1,8 @@
 /**
  * `GET /_emulator/secrets`: every secret value the emulator issued (agency keys, consumer session
- * tokens) and the PKCE verifiers agencies presented to it, so the harness can search a browser for
- * them. Issued values derive from the seed and a serial (domain/secrets.ts), so the emulator can
- * name them again without storing them; verifiers are kept in memory only, the last few hundred.
+ * tokens), so the harness can search a browser for them. They derive from the seed and a serial
+ * (domain/secrets.ts), so the emulator names them again without storing them. Verifiers are not
+ * here: none is kept, and the harness finds one by the S256 the observed call carries (faults.ts).
  * The control guard in app.ts keeps this on loopback (or behind the control token).
  * @see spec §2.1, §2.3, §5 (experience) rule 6
  */
@@ -13,31 +13,12 @@ import { hashSecret, issueSecret } from '../domain/secrets.js';
 import { ApiError } from '../experience/errors.js';
 import { type Environment, keySecret } from '../store/keys.js';
 
-/** Verifiers remembered per emulator; older ones are forgotten first. */
-const VERIFIERS_KEPT = 500;
 /** At most this many session tokens per answer; ask again with a later `after_session`. */
 const TOKENS_PER_ANSWER = 5000;
 
 const Query = z.strictObject({ after_session: z.coerce.number().int().min(0).optional() });
 
-export interface PresentedVerifiers {
-  remember(verifier: string): void;
-  list(): string[];
-}
-
-export function presentedVerifiers(): PresentedVerifiers {
-  const kept: string[] = [];
-  return {
-    remember(verifier) {
-      if (kept.includes(verifier)) return;
-      kept.push(verifier);
-      if (kept.length > VERIFIERS_KEPT) kept.shift();
-    },
-    list: () => [...kept],
-  };
-}
-
-export function secretsRouter(ctx: Context, verifiers: PresentedVerifiers): Router {
+export function secretsRouter(ctx: Context): Router {
   const router = Router();
   router.get('/secrets', (req, res) => {
     const parsed = Query.safeParse(req.query);
@@ -48,7 +29,6 @@ export function secretsRouter(ctx: Context, verifiers: PresentedVerifiers): Rout
       counters,
       keys: agencyKeys(ctx, counters.agency_key ?? 0),
       session_tokens: after === undefined ? [] : sessionTokens(ctx, after, counters.session ?? 0),
-      verifiers: verifiers.list(),
     });
   });
   return router;

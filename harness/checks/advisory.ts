@@ -1,51 +1,8 @@
-/** The agency's own entry endpoint, and the advisory checks: axe-core and screenshots. @see spec §4.3, §1 lifecycle 5 */
-import { isEntry } from './observed.js';
-import { type Check, type Evidence, fail, pass, warn } from './types.js';
+/** The advisory checks: axe-core, and screenshots for the brand's review. @see spec §1 lifecycle 5 */
+import { type Check, fail, pass, warn } from './types.js';
 import { shownPath } from '../paths.js';
 
-const NOT_CONFIGURED = 'name the agency\'s entry endpoint in harness.config.json ("entry_endpoint": {"path": "/entry"}) to probe it';
-
 export const ADVISORY_CHECKS: Check[] = [
-  {
-    id: 'endpoint.csrf',
-    title: "The agency's entry endpoint refuses a form without its CSRF token",
-    group: 'endpoint',
-    spec: '§4.3',
-    kind: 'can_fail',
-    evaluate(facts) {
-      if (facts.endpoint.length === 0) return undefined;
-      const probes = facts.endpoint.filter((probe) => probe.configured);
-      if (probes.length === 0) return { status: 'skipped', reason: NOT_CONFIGURED, evidence: [] };
-      const evidence: Evidence[] = [];
-      const problems: string[] = [];
-      for (const probe of probes) {
-        for (const [index, attempt] of probe.csrf.entries()) {
-          const until = probe.csrf[index + 1]?.at ?? attempt.at + 2000;
-          const entered = facts.callsOf(probe.pack).filter((call) => isEntry(call) && call.at >= attempt.at - 50 && call.at < until);
-          evidence.push({ label: `POST ${probe.path} with the token ${attempt.variant}: HTTP ${attempt.status}; ${entered.length} entry call(s) reached the service` });
-          if (entered.length) problems.push(`a form with its CSRF token ${attempt.variant} was entered (HTTP ${attempt.status})`);
-        }
-      }
-      return problems.length ? fail(problems[0]!, evidence) : pass('refused; nothing reached the service', evidence);
-    },
-  },
-  {
-    id: 'endpoint.rate_limited',
-    title: "The agency's entry endpoint is rate-limited",
-    group: 'endpoint',
-    spec: '§4.3',
-    kind: 'can_fail',
-    evaluate(facts) {
-      if (facts.endpoint.length === 0) return undefined;
-      const probes = facts.endpoint.filter((probe) => probe.configured);
-      if (probes.length === 0) return { status: 'skipped', reason: NOT_CONFIGURED, evidence: [] };
-      const evidence = probes.map((probe) => ({ label: `${probe.burst.length + probe.csrf.length} posts from one browser: ${summary(probe.burst)}` }));
-      const unlimited = probes.filter((probe) => !probe.burst.includes(429));
-      return unlimited.length
-        ? fail(`${unlimited[0]!.burst.length + unlimited[0]!.csrf.length} posts in a row from one browser, none refused with 429`, evidence)
-        : pass(`429 after ${probes[0]!.burst.indexOf(429) + 1 + probes[0]!.csrf.length} posts`, evidence);
-    },
-  },
   {
     id: 'a11y.axe',
     title: 'axe-core finds no accessibility violations on any state (advisory)',
@@ -54,7 +11,7 @@ export const ADVISORY_CHECKS: Check[] = [
     kind: 'can_fail',
     evaluate(facts) {
       const analysed = [...facts.captures.values()].filter((capture) => capture.axe);
-      if (analysed.length === 0) return undefined;
+      if (analysed.length === 0) return facts.axeProblem ? { status: 'skipped', reason: facts.axeProblem, evidence: [] } : undefined;
       const failOn = new Set<string>(facts.config.a11y.fail_on);
       const violations = analysed.flatMap((capture) => capture.axe!.map((violation) => ({ capture, violation })));
       const evidence = violations.map(({ capture, violation }) => ({
@@ -83,9 +40,3 @@ export const ADVISORY_CHECKS: Check[] = [
     },
   },
 ];
-
-function summary(statuses: number[]): string {
-  const counts = new Map<number, number>();
-  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
-  return [...counts].map(([status, count]) => `${count}× ${status}`).join(', ');
-}

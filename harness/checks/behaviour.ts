@@ -1,7 +1,16 @@
 /** How the agency behaves over time and under failure. @see spec §4.2, §4.3, §7, §8 */
+import type { ObservedCall } from '../emulator/client.js';
+import type { PollWatch, RunFacts } from '../run/facts.js';
 import { POLL_SCHEDULE_S, intervals, isTerminalPoll, scheduleViolation } from '../run/polling.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';
 import { type Check, type Evidence, fail, pass } from './types.js';
+
+/** The run's polling watches of one mode, each with the delivery polls the service saw during it. */
+function watched(facts: RunFacts, mode: PollWatch['mode']): Array<{ watch: PollWatch; polls: ObservedCall[] }> {
+  return facts.polls
+    .filter((watch) => watch.mode === mode)
+    .map((watch) => ({ watch, polls: facts.callsOf(watch.pack).filter((call) => isSessionRead(call) && call.at > watch.from && call.at <= watch.until) }));
+}
 
 export const BEHAVIOUR_CHECKS: Check[] = [
   {
@@ -11,12 +20,11 @@ export const BEHAVIOUR_CHECKS: Check[] = [
     spec: '§8',
     kind: 'can_fail',
     evaluate(facts) {
-      const watches = facts.polls.filter((watch) => watch.mode === 'schedule');
+      const watches = watched(facts, 'schedule');
       if (watches.length === 0) return undefined;
       const evidence: Evidence[] = [];
       const problems: string[] = [];
-      for (const watch of watches) {
-        const polls = facts.callsOf(watch.pack).filter((call) => isSessionRead(call) && call.at > watch.from && call.at <= watch.until);
+      for (const { watch, polls } of watches) {
         const seen = intervals(watch.from, polls);
         const violation = scheduleViolation(watch.from, polls);
         const window = Math.round((watch.until - watch.from) / 1000);
@@ -24,7 +32,8 @@ export const BEHAVIOUR_CHECKS: Check[] = [
         if (violation) problems.push(`poll ${violation.poll} came ${violation.seconds.toFixed(1)} s after the previous call; the schedule allows ${violation.expected} s at the earliest`);
         else if (polls.length < 2) problems.push(`only ${polls.length} poll(s) in ${window} s: a pending delivery must be polled (first after ${POLL_SCHEDULE_S[0]} s)`);
       }
-      return problems.length ? fail(problems[0]!, evidence) : pass(`on schedule (${POLL_SCHEDULE_S.join(', ')} s; watched for ${Math.round((watches[0]!.until - watches[0]!.from) / 1000)} s)`, evidence);
+      const { watch } = watches[0]!;
+      return problems.length ? fail(problems[0]!, evidence) : pass(`on schedule (${POLL_SCHEDULE_S.join(', ')} s; watched for ${Math.round((watch.until - watch.from) / 1000)} s)`, evidence);
     },
   },
   {
@@ -34,12 +43,11 @@ export const BEHAVIOUR_CHECKS: Check[] = [
     spec: '§8, §3',
     kind: 'can_fail',
     evaluate(facts) {
-      const watches = facts.polls.filter((watch) => watch.mode === 'stops');
+      const watches = watched(facts, 'stops');
       if (watches.length === 0) return undefined;
       const evidence: Evidence[] = [];
       const problems: string[] = [];
-      for (const watch of watches) {
-        const polls = facts.callsOf(watch.pack).filter((call) => isSessionRead(call) && call.at > watch.from && call.at <= watch.until);
+      for (const { watch, polls } of watches) {
         const terminal = polls.find(isTerminalPoll);
         const why = terminal ? (terminal.status === 200 ? `delivery ${terminal.answer?.delivery_state}` : `HTTP ${terminal.status} ${terminal.answer?.error ?? ''}`.trim()) : undefined;
         const later = terminal ? polls.filter((call) => call.seq > terminal.seq) : [];
@@ -102,8 +110,12 @@ export const BEHAVIOUR_CHECKS: Check[] = [
         const calls = facts.callsOf(fault.pack);
         const limited = calls.find((call) => call.status === 429 && call.fault !== undefined);
         if (!limited) continue;
-        const early = calls.filter((call) => call.seq > limited.seq && call.at < limited.at + fault.retryAfter! * 1000 && call.path === limited.path);
-        evidence.push({ label: `${fault.scenario}: ${limited.method} ${limited.path} answered 429, Retry-After ${fault.retryAfter}; ${early.length} call(s) sooner (${early.map((call) => `+${((call.at - limited.at) / 1000).toFixed(2)} s`).join(', ') || 'none'})` });
+        const until = limited.at + fault.retryAfter! * 1000;
+        const early = calls.filter((call) => call.seq > limited.seq && call.at < until && call.path === limited.path);
+        const resent = facts.journey(fault.scenario, fault.journey)?.submissions.filter((submission) => submission.at > limited.at && submission.at < until).length ?? 0;
+        evidence.push({
+          label: `${fault.scenario}: ${limited.method} ${limited.path} answered 429, Retry-After ${fault.retryAfter}; the harness sent the form again ${resent} time(s) within it; ${early.length} call(s) sooner (${early.map((call) => `+${((call.at - limited.at) / 1000).toFixed(2)} s`).join(', ') || 'none'})`,
+        });
         if (early.length) problems.push(`${early.length} call(s) within ${fault.retryAfter} s of a 429 with Retry-After ${fault.retryAfter}`);
       }
       if (evidence.length === 0) return undefined;

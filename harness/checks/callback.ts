@@ -1,7 +1,7 @@
 /** The callback page's rules, and the agency's logs. @see spec §4.3 callback page rules, §5 rule 4 */
 import { readFileSync } from 'node:fs';
-import { originOf } from '../run/facts.js';
-import { journeyExchanges, redactUrl, where } from './observed.js';
+import { originOf, redactUrl } from '../run/facts.js';
+import { journeyExchanges, where } from './observed.js';
 import { type Check, type Evidence, fail, pass, warn } from './types.js';
 
 const JOURNEY_PARAMS = ['service_request', 'service_code', 'state'];

@@ -1,6 +1,7 @@
 /** API coverage and the journey's pages. @see spec §1 lifecycle and rules, §4.2 */
+import { redactUrl } from '../run/facts.js';
 import { SANDBOX_SCENARIOS } from '../scenarios/schema.js';
-import { isEntry, productionEntries, redactUrl, where } from './observed.js';
+import { isEntry, productionEntries, where } from './observed.js';
 import { type Check, fail, pass } from './types.js';
 
 const STATES = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered', 'invalid_session', 'unavailable', 'rate_limited'];

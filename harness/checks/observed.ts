@@ -38,17 +38,6 @@ export function productionEntries(facts: RunFacts): Array<{ journey: JourneyFact
   return facts.journeys.flatMap((journey) => facts.callsOf(journey.pack.code).filter(isEntry).map((call) => ({ journey, call })));
 }
 
-/** Query values shown as "…", for evidence that must not repeat a secret. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    for (const name of [...parsed.searchParams.keys()]) parsed.searchParams.set(name, '…');
-    return decodeURI(parsed.href);
-  } catch {
-    return url;
-  }
-}
-
 export function where(journey: JourneyFacts): string {
   return `${journey.scenario}${journey.journey === 'main' ? '' : `/${journey.journey}`}`;
 }

@@ -1,15 +1,16 @@
 /**
  * PKCE and state. A rejection passes only on positive evidence: no exchange of that code reached
- * the service (so no session was created), the page says so, and the same run saw a successful
- * exchange, proving the harness would have seen one. @see spec §4.3 steps 3 to 6, §5 rule 4, §8
+ * the service from the probe (so no session was created), the page says so, and the same run saw
+ * a successful exchange, proving the harness would have seen one. @see spec §4.3 steps 3 to 6, §5 rule 4, §8
  */
-import { createHash } from 'node:crypto';
+import type { VerifierVerdict } from '../emulator/client.js';
 import type { Probe, ProbeKind, RunFacts } from '../run/facts.js';
 import { exchangesOf, journeyExchanges, successfulExchange, where } from './observed.js';
 import { type Check, type Evidence, type Verdict, fail, pass } from './types.js';
 
 const STATE = /^[A-Za-z0-9_-]{32,128}$/;
-const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+/** 43 to 128 unreserved characters: the emulator judges the characters, so it need not keep the verifier. */
+const verifierOk = (verifier: VerifierVerdict) => verifier.unreserved && verifier.length >= 43 && verifier.length <= 128;
 
 export const PKCE_CHECKS: Check[] = [
   {
@@ -55,9 +56,10 @@ export const PKCE_CHECKS: Check[] = [
     evaluate(facts) {
       const verifiers = facts.journeys.flatMap((journey) => journeyExchanges(facts, journey).flatMap((call) => (call.verifier === undefined ? [] : [{ journey, verifier: call.verifier }])));
       if (verifiers.length === 0) return undefined;
-      const bad = verifiers.filter(({ verifier }) => !VERIFIER.test(verifier));
-      const evidence = verifiers.map(({ journey, verifier }) => ({ label: `${where(journey)}: ${verifier.length} characters${VERIFIER.test(verifier) ? '' : ', outside the rule'}` }));
-      return bad.length ? fail(`a code_verifier of ${bad[0]!.verifier.length} characters reached the service`, evidence) : pass(`${verifiers.length} verifiers, each within the rule`, evidence);
+      const describe = (verifier: VerifierVerdict) => `${verifier.length} characters${verifier.unreserved ? '' : ', not all unreserved'}`;
+      const bad = verifiers.filter(({ verifier }) => !verifierOk(verifier));
+      const evidence = verifiers.map(({ journey, verifier }) => ({ label: `${where(journey)}: ${describe(verifier)}${verifierOk(verifier) ? '' : ', outside the rule'}` }));
+      return bad.length ? fail(`a code_verifier of ${describe(bad[0]!.verifier)} reached the service`, evidence) : pass(`${verifiers.length} verifiers, each within the rule`, evidence);
     },
   },
   {
@@ -73,7 +75,7 @@ export const PKCE_CHECKS: Check[] = [
       const evidence: Evidence[] = sent.map((journey) => {
         const { method, challenge } = journey.authorize!;
         const verifier = journeyExchanges(facts, journey).find((call) => call.verifier !== undefined)?.verifier;
-        const matches = verifier === undefined ? undefined : createHash('sha256').update(verifier).digest('base64url') === challenge;
+        const matches = verifier === undefined ? undefined : verifier.s256 === challenge;
         if (method !== 'S256') problems.push(`${where(journey)}: code_challenge_method=${method ?? '(none)'}`);
         else if (matches === false) problems.push(`${where(journey)}: the challenge is not BASE64URL(SHA256(verifier))`);
         return { label: `${where(journey)}: method ${method ?? '(none)'}${matches === undefined ? ', no exchange to compare' : matches ? ', challenge matches the verifier' : ', challenge does not match'}` };
@@ -95,7 +97,7 @@ export const PKCE_CHECKS: Check[] = [
         const known = values.filter((value): value is string => Boolean(value));
         return known.length - new Set(known).size;
       };
-      const verifiers = sent.map((journey) => journeyExchanges(facts, journey).find((call) => call.verifier)?.verifier);
+      const verifiers = sent.map((journey) => journeyExchanges(facts, journey).find((call) => call.verifier)?.verifier?.s256);
       const counts = { challenges: repeated(sent.map((journey) => journey.authorize!.challenge)), states: repeated(sent.map((journey) => journey.authorize!.state)), verifiers: repeated(verifiers) };
       const evidence = [{ label: `${sent.length} journeys: ${counts.challenges} repeated challenge(s), ${counts.states} repeated state(s), ${counts.verifiers} repeated verifier(s)` }];
       if (counts.challenges || counts.verifiers) return fail(`${sent.length} journeys share code_verifiers: ${counts.challenges + counts.verifiers} repeats`, evidence);
@@ -116,25 +118,35 @@ function rejection(id: string, title: string, kind: ProbeKind, spec: string): Ch
   };
 }
 
-/** Rejected = no exchange of the code since the probe, an error on the page, and a successful exchange seen elsewhere in the run. */
+/**
+ * Rejected = the page shows an error and the code reached the service only once, from the journey's
+ * own browser opening the callback as issued: an exchange at any other time (however late) is the
+ * probe's. Proven only when the run saw a successful exchange, this code's own at best.
+ */
 function judgeRejections(facts: RunFacts, probes: Probe[]): Verdict {
-  const proof = successfulExchange(facts);
   const evidence: Evidence[] = [];
   const problems: string[] = [];
+  let proof: { label: string } | undefined;
   for (const probe of probes) {
-    const exchanges = exchangesOf(facts, probe.codeSha).filter((call) => call.at >= probe.at - 50 && call.at <= probe.until);
-    const sessions = exchanges.filter((call) => call.answer?.session_created);
+    const journey = facts.journey(probe.scenario, probe.journey);
+    const exchanges = exchangesOf(facts, probe.codeSha);
+    const issued = journey?.completion ? exchanges.find((call) => call.at >= journey.completion!.at - 50) : undefined;
+    const probed = exchanges.filter((call) => call !== issued);
+    const sessions = probed.filter((call) => call.answer?.session_created);
     const { status, markers } = probe.page;
     const shownError = (status ?? 200) >= 400 || markers.page === 'error' || markers.error !== undefined;
     evidence.push({
-      label: `${probe.scenario}: ${probe.url} → HTTP ${status}${markers.error ? `, error "${markers.error}"` : ''}; ${exchanges.length} exchange(s) of its code reached the service, ${sessions.length} session(s) created`,
-      data: { exchanges: exchanges.map((call) => ({ status: call.status, answer: call.answer })) },
+      label: `${probe.scenario}: ${probe.url} → HTTP ${status}${markers.error ? `, error "${markers.error}"` : ''}; ${probed.length} exchange(s) of its code reached the service besides the journey's own, ${sessions.length} session(s) created`,
+      data: { exchanges: probed.map((call) => ({ status: call.status, answer: call.answer })) },
     });
-    if (exchanges.length) problems.push(`the agency exchanged the code (${exchanges.length} call(s) to POST /sessions${sessions.length ? ', a session was created' : ''})`);
+    if (probed.length) problems.push(`the agency exchanged the code (${probed.length} call(s) to POST /sessions${sessions.length ? ', a session was created' : ''})`);
     else if (!shownError) problems.push(`the page shows no error (HTTP ${status}, page "${markers.page ?? '?'}")`);
+    if (journey && issued?.answer?.session_created) proof ??= { label: `control: ${where(journey)}'s callback opened as issued was exchanged (HTTP ${issued.status}), so the harness sees this code's exchanges` };
   }
   if (problems.length) return fail(problems[0]!, evidence);
+  const seen = successfulExchange(facts);
+  proof ??= seen && { label: `control: ${where(seen.journey)}'s exchange was seen (HTTP ${seen.call.status})` };
   if (!proof) return fail('not proven: this run saw no successful exchange, so a missing exchange proves nothing', evidence);
-  evidence.push({ label: `control: ${where(proof.journey)}'s exchange was seen (HTTP ${proof.call.status})` });
-  return pass('rejected with an error page; the code never reached the service', evidence);
+  evidence.push(proof);
+  return pass('rejected with an error page; the code never reached the service from the probe', evidence);
 }

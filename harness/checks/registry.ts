@@ -3,12 +3,13 @@ import { ADVISORY_CHECKS } from './advisory.js';
 import { BEHAVIOUR_CHECKS } from './behaviour.js';
 import { CALLBACK_CHECKS } from './callback.js';
 import { CONSENT_CHECKS } from './consent.js';
+import { ENDPOINT_CHECKS } from './endpoint.js';
 import { JOURNEY_CHECKS } from './journey.js';
 import { PKCE_CHECKS } from './pkce.js';
 import { SECRET_CHECKS } from './secrets.js';
 import { type Check, GROUPS } from './types.js';
 
-const ALL: Check[] = [...JOURNEY_CHECKS, ...CALLBACK_CHECKS, ...PKCE_CHECKS, ...SECRET_CHECKS, ...CONSENT_CHECKS, ...BEHAVIOUR_CHECKS, ...ADVISORY_CHECKS];
+const ALL: Check[] = [...JOURNEY_CHECKS, ...CALLBACK_CHECKS, ...PKCE_CHECKS, ...SECRET_CHECKS, ...CONSENT_CHECKS, ...BEHAVIOUR_CHECKS, ...ENDPOINT_CHECKS, ...ADVISORY_CHECKS];
 const ORDER = Object.keys(GROUPS);
 
 export const CHECKS: readonly Check[] = [...ALL].sort((a, b) => ORDER.indexOf(a.group) - ORDER.indexOf(b.group));

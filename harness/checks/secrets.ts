@@ -1,9 +1,11 @@
 /**
  * Keys, session tokens and verifiers never reach the browser. The emulator names every value it
- * issued and every verifier it was shown; the harness looks for each in everything the browser
- * held: the DOM, scripts and other responses of the agency, storage, the agency's cookies, every
- * URL and Referer, and the console. @see spec §2.1, §2.3, §5 (experience) rules 4 and 6
+ * issued, and the S256 of every verifier it was shown; the harness looks for each in everything
+ * the browser held: the DOM, scripts and other responses of the agency, storage, the agency's
+ * cookies, every URL and Referer, and the console. @see spec §2.1, §2.3, §5 (experience) rules 4 and 6
  */
+import { createHash } from 'node:crypto';
+import type { VerifierVerdict } from '../emulator/client.js';
 import type { RunFacts } from '../run/facts.js';
 import { type Check, type Evidence, fail, pass } from './types.js';
 
@@ -21,35 +23,70 @@ function browserHeld(facts: RunFacts): Array<[Source, string]> {
   ];
 }
 
-function secretCheck(id: string, title: string, spec: string, values: (facts: RunFacts) => string[], noun: string): Check {
+/** The secrets a check looks for, and which of them a text holds. */
+interface Search {
+  count: number;
+  in(text: string): string[];
+}
+
+/** Values the emulator named: found where they appear as they are. */
+function exactly(values: string[]): Search {
+  const secrets = [...new Set(values.filter((value) => value.length >= 16))];
+  return { count: secrets.length, in: (text) => secrets.filter((secret) => text.includes(secret)) };
+}
+
+/**
+ * Verifiers, which the emulator does not keep: it gives each one's length and S256, so every run of
+ * unreserved characters the browser held is hashed, at each of those lengths, and compared.
+ */
+function byS256(verifiers: VerifierVerdict[]): Search {
+  const hashes = new Set(verifiers.map((verifier) => verifier.s256));
+  const lengths = [...new Set(verifiers.map((verifier) => verifier.length))].filter((length) => length >= 16);
+  const runs = lengths.length ? new RegExp(`[A-Za-z0-9._~-]{${Math.min(...lengths)},}`, 'g') : undefined;
+  return {
+    count: hashes.size,
+    in(text) {
+      const found = new Set<string>();
+      for (const run of new Set(runs ? text.match(runs) : [])) {
+        for (const length of lengths) {
+          for (let start = 0; start + length <= run.length; start += 1) {
+            const candidate = run.slice(start, start + length);
+            if (hashes.has(createHash('sha256').update(candidate).digest('base64url'))) found.add(candidate);
+          }
+        }
+      }
+      return [...found];
+    },
+  };
+}
+
+function secretCheck(id: string, title: string, spec: string, noun: string, searchFor: (facts: RunFacts) => Search): Check {
   return {
     id, title, group: 'secrets', spec, kind: 'can_fail',
     evaluate(facts) {
       if (facts.pages.length === 0) return undefined;
-      const secrets = [...new Set(values(facts).filter((value) => value.length >= 16))];
-      if (secrets.length === 0) return undefined;
+      const search = searchFor(facts);
+      if (search.count === 0) return undefined;
       const held = browserHeld(facts);
-      const found: Evidence[] = [];
-      for (const secret of secrets) {
-        const places = held.filter(([, text]) => text.includes(secret)).map(([source]) => source);
-        if (places.length) found.push({ label: `${noun} ${secret.slice(0, secret.indexOf('_', 3) + 1) || secret.slice(0, 4)}…${secret.slice(-4)} found in: ${places.join(', ')}` });
-      }
+      const places = new Map<string, Source[]>();
+      for (const [source, text] of held) for (const secret of search.in(text)) places.set(secret, [...(places.get(secret) ?? []), source]);
+      const found: Evidence[] = [...places].map(([secret, sources]) => ({ label: `${noun} ${secret.slice(0, secret.indexOf('_', 3) + 1) || secret.slice(0, 4)}…${secret.slice(-4)} found in: ${sources.join(', ')}` }));
       const searched = held.map(([source, text]) => `${source} (${Math.round(text.length / 1024)} KB)`).join(', ');
       return found.length
         ? fail(`${found.length} ${noun}(s) reached the browser (${found[0]!.label.split(' found in: ')[1]})`, found)
-        : pass(`${secrets.length} ${noun}(s) searched for; none in ${searched}`);
+        : pass(`${search.count} ${noun}(s) searched for; none in ${searched}`);
     },
   };
 }
 
 export const SECRET_CHECKS: Check[] = [
-  secretCheck('secrets.key_not_in_browser', 'The agency keys never reach the browser', '§2.1, §5 rule 6', (facts) => facts.secrets.keys.map((key) => key.secret), 'agency key'),
-  secretCheck('secrets.session_token_not_in_browser', 'Session tokens never reach the browser or a URL', '§2.3, §5 rule 6', (facts) => facts.secrets.session_tokens, 'session token'),
+  secretCheck('secrets.key_not_in_browser', 'The agency keys never reach the browser', '§2.1, §5 rule 6', 'agency key', (facts) => exactly(facts.secrets.keys.map((key) => key.secret))),
+  secretCheck('secrets.session_token_not_in_browser', 'Session tokens never reach the browser or a URL', '§2.3, §5 rule 6', 'session token', (facts) => exactly(facts.secrets.session_tokens)),
   secretCheck(
     'secrets.verifier_not_in_browser',
     'code_verifier is kept on the server, never in the browser',
     '§5 rule 4',
-    (facts) => [...facts.secrets.verifiers, ...facts.calls.flatMap((call) => (call.verifier ? [call.verifier] : []))],
     'code_verifier',
+    (facts) => byS256(facts.calls.flatMap((call) => (call.verifier ? [call.verifier] : []))),
   ),
 ];

@@ -2,13 +2,14 @@
  * The harness's side of the emulator: the control plane (health, env, faults, observed calls,
  * secrets, packs, terms), the brand's console (callbacks, checklist, approval) and, to mint packs
  * when a world runs short, the reporting API. Every call has a timeout; a refused connection
- * becomes a HarnessError that says how to start the emulator.
+ * becomes a HarnessError that says how to start the emulator. Off loopback (the emulator in
+ * another container), the control token goes with every control call as the guard expects it:
+ * `Authorization: Bearer <token>` (emulator/control/guard.ts).
  */
-import type { ObservedCall } from '../../emulator/control/faults.js';
+import type { ObservedCall, VerifierVerdict } from '../../emulator/control/faults.js';
 import { HarnessError } from '../errors.js';
 
-export type { ObservedCall };
-
+export type { ObservedCall, VerifierVerdict };
 
 export interface Env {
   base_url: string;
@@ -49,7 +50,6 @@ export interface Secrets {
   counters: Record<string, number>;
   keys: Array<{ id: number; environment: string; secret: string }>;
   session_tokens: string[];
-  verifiers: string[];
 }
 
 export interface Checklist {
@@ -63,7 +63,10 @@ const TIMEOUT_MS = 10_000;
 export class EmulatorClient {
   readonly origin: string;
 
-  constructor(url: string) {
+  constructor(
+    url: string,
+    private readonly controlToken?: string,
+  ) {
     this.origin = new URL(url).origin;
   }
 
@@ -123,8 +126,9 @@ export class EmulatorClient {
     return this.post('/_emulator/deliveries/settle', { pack, outcome });
   }
 
-  async observed(after: number, pack?: string): Promise<{ now: number; last: number; data: ObservedCall[] }> {
-    const query = new URLSearchParams({ after: String(after), limit: '5000', ...(pack ? { pack } : {}) });
+  /** The calls observed after a sequence number; the first read also starts the emulator observing. */
+  async observed(after: number, filter: { pack?: string; limit?: number } = {}): Promise<{ now: number; last: number; data: ObservedCall[] }> {
+    const query = new URLSearchParams({ after: String(after), limit: String(filter.limit ?? 5000), ...(filter.pack ? { pack: filter.pack } : {}) });
     return this.get(`/_emulator/observed?${query}`);
   }
 
@@ -159,21 +163,34 @@ export class EmulatorClient {
 
   private async get<T>(path: string): Promise<T> {
     const response = await this.fetch(path);
-    if (!response.ok) throw new HarnessError(`the emulator answered ${response.status} to GET ${path}: ${await reason(response)}`);
+    if (!response.ok) throw await this.refused('GET', path, response);
     return (await response.json()) as T;
   }
 
   private async post<T>(path: string, body: unknown): Promise<T> {
     const response = await this.fetch(path, { method: 'POST', body: JSON.stringify(body) });
-    if (!response.ok) throw new HarnessError(`the emulator answered ${response.status} to POST ${path}: ${await reason(response)}`);
+    if (!response.ok) throw await this.refused('POST', path, response);
     return (await response.json()) as T;
   }
 
+  private async refused(method: string, path: string, response: Response): Promise<HarnessError> {
+    if (response.status === 403 && path.startsWith('/_emulator/')) {
+      await response.arrayBuffer();
+      return new HarnessError(
+        this.controlToken
+          ? `the emulator at ${this.origin} refused the control token: pass the token it was started with (--control-token or HARNESS_CONTROL_TOKEN)`
+          : `the emulator at ${this.origin} answers its control plane only on loopback, named 127.0.0.1, localhost or [::1]: use such an --emulator URL, or start it with --control-token and pass the same token (--control-token or HARNESS_CONTROL_TOKEN)`,
+      );
+    }
+    return new HarnessError(`the emulator answered ${response.status} to ${method} ${path}: ${await reason(response)}`);
+  }
+
   private async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    const control: Record<string, string> = this.controlToken && path.startsWith('/_emulator/') ? { authorization: `Bearer ${this.controlToken}` } : {};
     try {
       return await fetch(this.origin + path, {
         ...init,
-        headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.headers as Record<string, string> | undefined) },
+        headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...control, ...(init.headers as Record<string, string> | undefined) },
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch {

@@ -19,7 +19,6 @@ export function stateKey(markers: Markers): string {
 
 export class Capturer {
   private axe: Promise<AxeBuilderClass | undefined> | undefined;
-  axeProblem: string | undefined;
 
   constructor(
     private readonly facts: RunFacts,
@@ -44,7 +43,7 @@ export class Capturer {
           const { violations } = await new AxeBuilder({ page }).analyze();
           Object.assign(capture, { axe: violations.map((violation) => ({ id: violation.id, impact: violation.impact ?? null, help: violation.help, nodes: violation.nodes.length })) });
         } catch (error) {
-          this.axeProblem ??= `axe-core could not analyse ${seen.url}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+          this.facts.axeProblem ??= `axe-core could not analyse ${seen.url}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
         }
       }
     }
@@ -70,7 +69,7 @@ export class Capturer {
     this.axe ??= import('@axe-core/playwright').then(
       (module) => (module as unknown as { AxeBuilder: AxeBuilderClass }).AxeBuilder,
       () => {
-        this.axeProblem = '@axe-core/playwright is not installed: run `npm install` with dev dependencies';
+        this.facts.axeProblem = '@axe-core/playwright is not installed: run `npm install`';
         return undefined;
       },
     );

@@ -106,8 +106,6 @@ export interface Probe {
   scenario: string;
   journey: string;
   at: number;
-  /** When the probe's page had loaded and settled: exchanges after this belong to later steps. */
-  until: number;
   /** SHA-256 of the service_code the probe carried. */
   codeSha: string;
   url: string;
@@ -180,7 +178,6 @@ export interface ScenarioOutcome {
   status: 'passed' | 'errored' | 'skipped';
   durationMs: number;
   error?: string;
-  trace?: string;
 }
 
 export class RunFacts {
@@ -206,9 +203,10 @@ export class RunFacts {
   terms: { countries: string[]; default: Terms; by_country: Record<string, Terms> } | undefined;
   /** Set at the end of the run. */
   calls: ObservedCall[] = [];
-  secrets: Secrets = { counters: {}, keys: [], session_tokens: [], verifiers: [] };
+  secrets: Secrets = { counters: {}, keys: [], session_tokens: [] };
   checklist: Checklist | undefined;
-  agencyLog: string | undefined;
+  /** Why axe-core could not analyse a page, when it could not. */
+  axeProblem: string | undefined;
 
   constructor(
     readonly config: Config,
@@ -249,5 +247,16 @@ export function originOf(url: string): string | undefined {
     return new URL(url).origin;
   } catch {
     return undefined;
+  }
+}
+
+/** A URL with its query values shown as "…", for messages and evidence that must not repeat a secret. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    for (const name of [...parsed.searchParams.keys()]) parsed.searchParams.set(name, '…');
+    return decodeURI(parsed.href);
+  } catch {
+    return url;
   }
 }

@@ -14,7 +14,9 @@ export interface RunnerHooks {
 
 /** Rough seconds a scenario takes: its waits and watches, plus a little per step. */
 export function estimateSeconds(scenario: Scenario): number {
-  return scenario.steps.reduce((total, step) => total + (step.do === 'wait' ? step.seconds : step.do === 'watch_polling' ? step.seconds : 0.3), 0);
+  const retryAfter = Math.max(0, ...scenario.steps.map((step) => (step.do === 'fault' ? (step.retry_after ?? 0) : 0)));
+  const seconds = (step: Scenario['steps'][number]) => (step.do === 'wait' || step.do === 'watch_polling' ? step.seconds : step.do === 'wait_retry_after' ? retryAfter : 0.3);
+  return scenario.steps.reduce((total, step) => total + seconds(step), 0);
 }
 
 export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, concurrency: number, hooks: RunnerHooks): Promise<Map<string, ScenarioRun>> {

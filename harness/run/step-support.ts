@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
 import type { ObservedCall } from '../emulator/client.js';
 import { PreviewPage } from '../pages/agency.js';
-import type { JourneyFacts, ProbeKind } from './facts.js';
+import { type JourneyFacts, type ProbeKind, redactUrl } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 
 /** One sandbox scenario through the preview: its link, then the result page it shows. */
@@ -28,7 +28,7 @@ export async function openPreview(run: ScenarioRun, session: BrowserSession, pre
 /** The first accepted entry call of the journey's pack, waited for (up to 5 s). */
 export async function entryCall(run: ScenarioRun, journey: JourneyFacts): Promise<ObservedCall> {
   for (let attempt = 0; attempt < 25; attempt += 1) {
-    const { data } = await run.env.client.observed(0, journey.pack.code);
+    const { data } = await run.env.client.observed(0, { pack: journey.pack.code });
     const entry = data.find((call) => call.method === 'POST' && call.path === '/session/entry' && call.status === 200);
     if (entry) return entry;
     await sleep(200);
@@ -49,10 +49,10 @@ export async function probe(run: ScenarioRun, kind: ProbeKind, journey: JourneyF
   const at = Date.now();
   const status = await session.goto(url);
   const seen = await run.observe(session);
-  // Give an agency that exchanges in the background a moment to do it.
+  // An agency that exchanges in the background gets a moment, in case this is the scenario's last step.
   await sleep(300);
   run.facts.probes.push({
-    kind, scenario: run.scenario.id, journey: journey.journey, at, until: Date.now(), codeSha: createHash('sha256').update(code).digest('hex'), url: redact(url),
+    kind, scenario: run.scenario.id, journey: journey.journey, at, codeSha: createHash('sha256').update(code).digest('hex'), url: redactUrl(url),
     page: { status, url: session.page.url(), markers: seen?.markers ?? {} },
   });
 }
@@ -75,15 +75,4 @@ export function tamper(state: string): string {
   if (!state) return randomBytes(32).toString('base64url');
   const last = state.at(-1)!;
   return state.slice(0, -1) + (last === 'A' ? 'B' : 'A');
-}
-
-/** A URL with its query values hidden, for messages. */
-export function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    for (const name of [...parsed.searchParams.keys()]) parsed.searchParams.set(name, '…');
-    return decodeURI(parsed.href);
-  } catch {
-    return url;
-  }
 }

@@ -11,7 +11,8 @@ import { AuthorizePage, SignInPage } from '../pages/emulator.js';
 import type { Step } from '../scenarios/schema.js';
 import { isTerminalPoll, scheduleViolation } from './polling.js';
 import type { ScenarioRun } from './scenario-run.js';
-import { complete, entryCall, lastRequest, openPreview, probe, redact, tamper } from './step-support.js';
+import { redactUrl } from './facts.js';
+import { complete, entryCall, lastRequest, openPreview, probe, tamper } from './step-support.js';
 
 type StepOf<K extends Step['do']> = Extract<Step, { do: K }>;
 type Steps = { [K in Step['do']]: (run: ScenarioRun, step: StepOf<K>) => Promise<void> };
@@ -21,6 +22,9 @@ const FAULT_TARGETS = {
   entry: { method: 'POST', path: '/session/entry' },
   session_read: { method: 'GET', path: '/session' },
 } as const;
+
+/** After Retry-After, a little more: the agency times the wait from when its answer arrived. */
+const RETRY_AFTER_MARGIN_MS = 300;
 
 export const STEPS: Steps = {
   async open_landing(run) {
@@ -67,7 +71,7 @@ export const STEPS: Steps = {
     }
     if (!authorize.isShown(facts.origins.emulator) || (session.lastStatus ?? 200) >= 400) {
       await run.observe(session);
-      throw new Error(`after the scan the browser shows ${redact(session.page.url())} (HTTP ${session.lastStatus}), not the service's authorize page`);
+      throw new Error(`after the scan the browser shows ${redactUrl(session.page.url())} (HTTP ${session.lastStatus}), not the service's authorize page`);
     }
   },
 
@@ -76,7 +80,7 @@ export const STEPS: Steps = {
     const session = await run.session(step.journey);
     const { facts } = run;
     const authorize = new AuthorizePage(session.page);
-    if (!authorize.isShown(facts.origins.emulator)) throw new Error(`not on the authorize page but ${redact(session.page.url())}`);
+    if (!authorize.isShown(facts.origins.emulator)) throw new Error(`not on the authorize page but ${redactUrl(session.page.url())}`);
     const isReturn = (url: URL) => facts.isCallback(url.href) && url.searchParams.has('service_code');
     if (step.hold) {
       // The service's redirect back, taken without following it: the callback URL is held, unopened.
@@ -143,7 +147,7 @@ export const STEPS: Steps = {
     // The page has loaded (every step waits for that): whether it shows the form is a question of now, not of waiting.
     if (step.if_form_shown && (await consent.form.count()) === 0) return;
     const shown = await consent.form.waitFor({ state: 'attached' }).then(() => true, () => false);
-    if (!shown) throw new Error(`no entry form (${run.env.config.markers.entry_form}) on ${redact(session.page.url())}`);
+    if (!shown) throw new Error(`no entry form (${run.env.config.markers.entry_form}) on ${redactUrl(session.page.url())}`);
     const { boxes } = await consent.read();
     const found = { terms: boxes.some((box) => box.role === 'terms'), age: boxes.some((box) => box.role === 'age') };
     if (step.accept_terms && !found.terms) throw new Error('the consent form has no box to accept the terms');
@@ -168,7 +172,7 @@ export const STEPS: Steps = {
     run.facts.expectations.push({ scenario: run.scenario.id, journey: step.journey, environment: shown.environment === 'sandbox' ? 'sandbox' : 'production', page: step.page, state: step.state, met, shown, url: session.page.url() });
     if (!met) {
       const wanted = [step.page && `page "${step.page}"`, step.state && `state "${step.state}"`].filter(Boolean).join(', ');
-      throw new Error(`expected ${wanted}; the page shows page "${shown.page ?? '?'}", state "${shown.entryState ?? '-'}"${shown.error ? `, error "${shown.error}"` : ''} (${redact(session.page.url())})`);
+      throw new Error(`expected ${wanted}; the page shows page "${shown.page ?? '?'}", state "${shown.entryState ?? '-'}"${shown.error ? `, error "${shown.error}"` : ''} (${redactUrl(session.page.url())})`);
     }
   },
 
@@ -203,7 +207,7 @@ export const STEPS: Steps = {
     let until = entry.at + step.seconds * 1000;
     for (;;) {
       await sleep(400);
-      const { now, data } = await run.env.client.observed(0, journey.pack.code);
+      const { now, data } = await run.env.client.observed(0, { pack: journey.pack.code });
       const polls = data.filter((call) => call.method === 'GET' && call.path === '/session' && call.at > entry.at);
       if (step.mode === 'schedule' && scheduleViolation(entry.at, polls)) until = Math.min(until, now);
       if (step.mode === 'stops') {
@@ -223,7 +227,7 @@ export const STEPS: Steps = {
     if (!config.entry_endpoint) return;
     const session = await run.session(step.journey);
     const form = await new ConsentPage(session.page, config.markers).entryForm();
-    if (!form) throw new Error(`no entry form on ${redact(session.page.url())} to take the fields from`);
+    if (!form) throw new Error(`no entry form on ${redactUrl(session.page.url())} to take the fields from`);
     const target = new URL(config.entry_endpoint.path, facts.origins.agency).href;
     Object.assign(record, { path: config.entry_endpoint.path });
     const post = async (fields: Array<[string, string]>) => (await session.context.request.post(target, { form: Object.fromEntries(fields), maxRedirects: 0, failOnStatusCode: false })).status();
@@ -243,6 +247,15 @@ export const STEPS: Steps = {
 
   async wait(_run, step) {
     await sleep(step.seconds * 1000);
+  },
+
+  async wait_retry_after(run, step) {
+    const journey = run.journey(step.journey);
+    const fault = run.facts.faults.filter((armed) => armed.scenario === run.scenario.id && armed.journey === step.journey && armed.status === 429).at(-1);
+    const { now, data } = await run.env.client.observed(0, { pack: journey.pack.code });
+    const limited = data.filter((call) => call.status === 429 && call.fault !== undefined).at(-1);
+    if (!fault?.retryAfter || !limited) throw new Error(`no call of pack ${journey.pack.code} was answered with the armed 429`);
+    await sleep(Math.max(0, limited.at + fault.retryAfter * 1000 + RETRY_AFTER_MARGIN_MS - now));
   },
 
   async clock(run, step) {

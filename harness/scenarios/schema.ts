@@ -60,6 +60,11 @@ export const StepSchema = z.discriminatedUnion('do', [
   /** Probe the agency's own entry endpoint (named in the config): a form without its CSRF token, then a burst. */
   z.strictObject({ do: z.literal('probe_entry_endpoint'), journey: Journey }),
   z.strictObject({ do: z.literal('wait'), seconds: Seconds }),
+  /**
+   * Wait until the Retry-After of the journey's last 429 fault has passed, timed from when the
+   * service answered it (not from this step): the same path whatever the machine's load.
+   */
+  z.strictObject({ do: z.literal('wait_retry_after'), journey: Journey }),
   /** Move the emulator's clock: every journey sees it, so only `exclusive` scenarios may. */
   z.strictObject({ do: z.literal('clock'), advance: z.string().regex(/^(\d+[smhd])+$/, 'a duration such as 31m or 1h30m') }),
 ]);
@@ -86,6 +91,9 @@ export const ScenarioSchema = z
   .superRefine((scenario, issues) => {
     scenario.steps.forEach((step, index) => {
       if (step.do === 'clock' && !scenario.exclusive) issues.addIssue({ code: 'custom', path: ['steps', index], message: 'a clock move changes every journey: set "exclusive": true' });
+      if (step.do === 'wait_retry_after' && !scenario.steps.slice(0, index).some((earlier) => earlier.do === 'fault' && earlier.status === 429 && earlier.retry_after !== undefined && earlier.journey === step.journey)) {
+        issues.addIssue({ code: 'custom', path: ['steps', index], message: 'wait_retry_after needs an earlier "fault" step of the journey with "status": 429 and "retry_after"' });
+      }
       if ('journey' in step && !scenario.world.journeys[step.journey]) {
         issues.addIssue({ code: 'custom', path: ['steps', index, 'journey'], message: `journey "${step.journey}" is not declared in world.journeys` });
       }

@@ -3,6 +3,8 @@
  * process. Exit codes 0, 1 and 2; durations, ports and temporary paths stripped before comparing.
  */
 import { spawn } from 'node:child_process';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +71,45 @@ describe('could not run: exit 2 and one line saying what to fix', () => {
   });
 });
 
+describe('an emulator off loopback, behind its control token', () => {
+  const seen: Array<string | undefined> = [];
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    // Answers the preflight's control calls only with `Authorization: Bearer s3cret`, as emulator/control/guard.ts does off loopback.
+    server = createServer((req, res) => {
+      const path = req.url ?? '/';
+      if (path === '/callback') return res.end('campaign');
+      seen.push(req.headers.authorization);
+      const answer = (status: number, body: object) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.headers.authorization !== 'Bearer s3cret') return answer(403, { error: 'forbidden', message: 'The control plane answers loopback callers only; start with --control-token to allow others.' });
+      if (path === '/_emulator/health') return answer(200, { status: 'ok', base_url: url });
+      if (path === '/_emulator/faults') return answer(200, { data: [] });
+      if (path === '/_emulator/console') return answer(200, { promotion: { live: true }, experience: { approved_at: null, routing_paused: false, routing: { to: 'agency' } } });
+      answer(404, { error: 'not_found' });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  test('the token goes with every control call, from --control-token or HARNESS_CONTROL_TOKEN', async () => {
+    const flag = await harness(['doctor', '--callback', `${url}/callback`, '--emulator', url, '--control-token', 's3cret']);
+    expect([flag.code, flag.stderr]).toEqual([0, '']);
+    const env = await harness(['doctor', '--callback', `${url}/callback`, '--emulator', url], { HARNESS_CONTROL_TOKEN: 's3cret' });
+    expect([env.code, env.stderr]).toEqual([0, '']);
+    expect(seen.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(seen)).toEqual(new Set(['Bearer s3cret']));
+  });
+
+  test('without the token, or with another, it is exit 2 and one line saying what to pass', async () => {
+    const none = await harness(['doctor', '--callback', `${url}/callback`, '--emulator', url]);
+    expect([none.code, none.stderr]).toEqual([2, `[harness] the emulator at ${url} answers its control plane only on loopback, named 127.0.0.1, localhost or [::1]: use such an --emulator URL, or start it with --control-token and pass the same token (--control-token or HARNESS_CONTROL_TOKEN)\n`]);
+    const wrong = await harness(['verify', '--callback', `${url}/callback`, '--emulator', url, '--control-token', 'nope']);
+    expect([wrong.code, wrong.stderr]).toEqual([2, `[harness] the emulator at ${url} refused the control token: pass the token it was started with (--control-token or HARNESS_CONTROL_TOKEN)\n`]);
+  });
+});
+
 describe('against the reference agency', () => {
   let world: HarnessWorld;
   beforeAll(async () => {
@@ -122,8 +163,8 @@ describe('against an agency with a defect', () => {
     await world?.close();
   });
 
-  test('verify exits 1, says why, points to the evidence, and keeps a Playwright trace', async () => {
-    const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page', '--format', 'text,json']);
+  test('verify exits 1, says why, points to the evidence, writes --format json,junit,html, and keeps a Playwright trace', async () => {
+    const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page', '--format', 'json,junit,html']);
     expect(run.code).toBe(1);
     expect(normalize(run.stdout, world)).toContain(
       [
@@ -132,12 +173,18 @@ describe('against an agency with a defect', () => {
         '         evidence: <tmp>/report/evidence/journey.landing_page.json',
       ].join('\n'),
     );
-    const json = JSON.parse(readFileSync(join(world.target.out, 'report.json'), 'utf8')) as { checks: Array<{ id: string; status: string; evidence: Array<{ path?: string }> }> };
+    const json = JSON.parse(readFileSync(join(world.target.out, 'report.json'), 'utf8')) as { checks: Array<{ id: string; status: string; reason: string; evidence: Array<{ path?: string }> }> };
     expect(json.checks).toEqual([expect.objectContaining({ id: 'journey.landing_page', status: 'fail' })]);
     const trace = json.checks[0]!.evidence.find((item) => item.path?.endsWith('.zip'))?.path;
     expect(trace).toBe('traces/landing--landing.zip');
     expect(existsSync(join(world.target.out, trace!))).toBe(true);
     expect(readdirSync(join(world.target.out, 'traces'))).toEqual(['landing--landing.zip']);
+    const junit = readFileSync(join(world.target.out, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuites name="harness verify" tests="1" failures="1" errors="0" skipped="0"/);
+    expect(junit).toContain(`<failure message="${json.checks[0]!.reason}" type="fail">`);
+    const html = readFileSync(join(world.target.out, 'report.html'), 'utf8');
+    expect(html).toContain('<li class="fail"><span class="status">FAIL</span> <span class="id">journey.landing_page</span>');
+    expect(html).toContain('traces/landing--landing.zip');
   }, 120_000);
 
   test('a report folder from an earlier run is not mistaken for this run', async () => {

@@ -61,28 +61,62 @@ describe('faults', () => {
 });
 
 describe('observed calls and secrets', () => {
-  test('each call is observed with its pack, the code only as its SHA-256, the verifier, and the answer', async () => {
+  test('each call is observed with its pack, the code only as its SHA-256, a verdict on the verifier, and the answer', async () => {
     const t = testWorld();
+    await control(t).get('/observed');
     const pack = t.env.packs.find((candidate) => candidate.outcome === 'won')!.code;
     const code = issueCodeFor(t, { packCode: pack });
     await t.experience('post', '/sessions', t.env.production_key).send({ authorization_code: code, code_verifier: VERIFIER });
     const { body } = await control(t).get(`/observed?pack=${pack}`);
     expect(body.data).toHaveLength(1);
     const [call] = body.data;
-    expect(call).toMatchObject({ method: 'POST', path: '/sessions', environment: 'production', pack, status: 201, verifier: VERIFIER, code_sha256: createHash('sha256').update(code).digest('hex') });
+    expect(call).toMatchObject({ method: 'POST', path: '/sessions', environment: 'production', pack, status: 201, code_sha256: createHash('sha256').update(code).digest('hex') });
+    expect(call.verifier).toEqual({ length: VERIFIER.length, unreserved: true, s256: createHash('sha256').update(VERIFIER).digest('base64url') });
     expect(call.answer).toMatchObject({ session_created: true, terms_version: 'de-2026-03' });
     expect(JSON.stringify(body)).not.toContain(code);
+    expect(JSON.stringify(body)).not.toContain(VERIFIER);
     expect(JSON.stringify(body)).not.toMatch(/sess_/);
   });
 
-  test('the secrets endpoint names the keys, the session tokens issued after a serial, and verifiers seen', async () => {
+  test('a failed exchange is tied to its pack through the code, and a verifier outside the alphabet is judged so', async () => {
     const t = testWorld();
+    await control(t).get('/observed');
+    const pack = t.env.packs.find((candidate) => candidate.outcome === 'lost')!.code;
+    const code = issueCodeFor(t, { packCode: pack });
+    const refused = await t.experience('post', '/sessions', t.env.production_key).send({ authorization_code: code, code_verifier: `${VERIFIER}+/` });
+    expect(refused.status).toBe(400);
+    const [call] = (await control(t).get(`/observed?pack=${pack}`)).body.data;
+    expect(call).toMatchObject({ status: 400, pack, verifier: { length: VERIFIER.length + 2, unreserved: false } });
+  });
+
+  test('nothing is observed until a tool reads the observed calls or arms a fault: until then the hook costs a flag test', async () => {
+    const t = testWorld();
+    await t.experience('get', '/campaign');
+    const first = (await control(t).get('/observed')).body;
+    expect([first.last, first.data]).toEqual([0, []]);
+    await t.experience('get', '/campaign');
+    const second = (await control(t).get('/observed')).body;
+    expect(second.data).toEqual([expect.objectContaining({ seq: 1, method: 'GET', path: '/campaign', environment: 'sandbox', status: 200 })]);
+  });
+
+  test('a dropped connection is observed as dropped, with no status', async () => {
+    const t = testWorld();
+    const pack = t.env.packs.find((candidate) => candidate.outcome === 'lost')!.code;
+    await control(t).post('/faults', { next: { path: '/sessions', method: 'POST', drop: true, match: { pack } } });
+    await t.experience('post', '/sessions', t.env.production_key).send({ authorization_code: issueCodeFor(t, { packCode: pack }), code_verifier: VERIFIER }).catch(() => undefined);
+    const [call] = (await control(t).get(`/observed?pack=${pack}`)).body.data;
+    expect(call).toMatchObject({ status: 0, dropped: true, fault: 1, pack });
+  });
+
+  test('the secrets endpoint names the keys and the session tokens issued after a serial; no verifier is kept', async () => {
+    const t = testWorld();
+    await control(t).get('/observed');
     const before = (await control(t).get('/secrets')).body;
     const token = await productionSession(t);
     const after = (await control(t).get(`/secrets?after_session=${before.counters.session ?? 0}`)).body;
     expect(after.keys.map((key: { secret: string }) => key.secret)).toEqual(expect.arrayContaining([t.env.sandbox_key, t.env.production_key]));
     expect(after.session_tokens).toEqual([token]);
-    expect(after.verifiers).toEqual([VERIFIER]);
+    expect(JSON.stringify(after)).not.toContain(VERIFIER);
   });
 });
 

@@ -40,6 +40,7 @@ test.each([
   ['an unknown step', { ...valid, steps: [{ do: 'dance' }] }, /mine\.json: steps\.0\.do: /],
   ['a journey not in the world', { ...valid, steps: [{ do: 'scan', journey: 'other' }] }, /mine\.json: steps\.0\.journey: journey "other" is not declared/],
   ['a clock move in a shared scenario', { ...valid, steps: [{ do: 'clock', advance: '31m' }] }, /mine\.json: steps\.0: a clock move changes every journey: set "exclusive": true/],
+  ['a wait for a Retry-After nobody armed', { ...valid, steps: [{ do: 'scan' }, { do: 'wait_retry_after' }] }, /mine\.json: steps\.1: wait_retry_after needs an earlier "fault" step/],
   ['an unknown check', { ...valid, feeds: ['state.nope'] }, /mine\.json: feeds names unknown check "state\.nope"/],
   ['a country that is not a code', { ...valid, world: { journeys: { main: { country: 'Germany' } } } }, /mine\.json: world\.journeys\.main\.country: a two-letter country code/],
   ['a field the format does not know', { ...valid, colour: 'blue' }, /mine\.json: \(file\): Unrecognized key/],
