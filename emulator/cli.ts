@@ -8,7 +8,7 @@ import { CliError } from './cli/cli-error.js';
 import { consoleCommands } from './cli/console.js';
 import { seedCommand } from './cli/seed.js';
 import { webhooksCommand } from './cli/webhooks.js';
-import { DEFAULT_DATA, packageVersion } from './cli/paths.js';
+import { CLI, DEFAULT_DATA, packageVersion } from './cli/paths.js';
 
 const program = new Command('emulator')
   .description('A local sandbox of the packaging-promotion service: experience and reporting APIs on 127.0.0.1.')
@@ -44,7 +44,7 @@ program
 
 program
   .command('env')
-  .description('connection values as shell exports: eval "$(npx emulator env)"')
+  .description(`connection values as shell exports: eval "$(${CLI} env)"`)
   .addOption(dataOption())
   .option('--json', 'everything /_emulator/env returns, as JSON')
   .action(async ({ data, ...options }) => (await import('./cli/commands.js')).env(data, options));
@@ -68,7 +68,7 @@ program
   .addArgument(new Argument('[action]', 'what to do; without one, shows the clock').choices(['advance', 'freeze', 'unfreeze']))
   .argument('[value]', 'advance: a duration such as 31m, 2h, 1h30m, 90d; freeze: an ISO time (default now)')
   .addOption(dataOption())
-  .addHelpText('after', '\nExamples:\n  npx emulator clock advance 31m\n  npx emulator clock freeze 2026-12-24T18:00:00Z\n  npx emulator clock unfreeze')
+  .addHelpText('after', `\nExamples:\n  ${CLI} clock advance 31m\n  ${CLI} clock freeze 2026-12-24T18:00:00Z\n  ${CLI} clock unfreeze`)
   .action(async (action, value, { data }) => (await import('./cli/commands.js')).clock(data, action, value));
 
 for (const command of [...consoleCommands(), webhooksCommand(), seedCommand()]) {

@@ -8,6 +8,7 @@ import type { Context } from './context.js';
 import { type Fixture, FixtureError, type PromotionContent, parseFixture } from './fixture.js';
 import { getMeta, setMeta } from './store/db.js';
 import { firstPromotionId, updatePromotionContent } from './store/promotions.js';
+import { CLI } from './cli/paths.js';
 
 /** Promotion fields `updatePromotionContent` can change on a running world; any other field needs a reset. */
 const LIVE_PROMOTION_FIELDS = new Set<keyof PromotionContent>([
@@ -83,7 +84,7 @@ export async function watchFixture(path: string, world: Context & { fixture: Fix
       const seedNote = change.fields.includes('seed') ? ' (a new seed takes effect only in a fresh --data folder)' : '';
       world.logger.warn(
         { fields: change.fields },
-        `fixture edit not applied: ${change.fields.join(', ')} need a reset; run \`npx emulator reset\` to apply it, which clears entries and sessions${seedNote}`,
+        `fixture edit not applied: ${change.fields.join(', ')} need a reset; run \`${CLI} reset\` to apply it, which clears entries and sessions${seedNote}`,
       );
     }
   };

@@ -5,6 +5,7 @@ import { CliError } from './cli-error.js';
 import { control, findRunning, isAlive, removeInstance, requireRunning, waitUntil } from './instance.js';
 import { dataFlag, dataPaths } from './paths.js';
 import { clockLine, envExports, say } from './print.js';
+import { CLI } from './paths.js';
 
 const STOP_WITHIN_MS = 5000;
 
@@ -29,7 +30,7 @@ export async function status(data: string): Promise<void> {
     say(`[emulator] running at ${instance.base_url} (pid ${instance.pid}), data in ${paths.dir}`);
     return;
   }
-  say(`[emulator] not running for data folder ${paths.dir}; start one with \`npx emulator start${dataFlag(paths.dir)}\``);
+  say(`[emulator] not running for data folder ${paths.dir}; start one with \`${CLI} start${dataFlag(paths.dir)}\``);
   process.exitCode = 1;
 }
 
@@ -57,7 +58,7 @@ export async function clock(data: string, action: ClockAction | undefined, value
 
 function clockBody(action: ClockAction, value: string | undefined): object {
   if (action === 'advance') {
-    if (!value || parseDuration(value) === undefined) throw new CliError(`[emulator] ${value ? `${value} is not a duration` : 'say how far'}: e.g. \`npx emulator clock advance 31m\` (units ms, s, m, h, d; 1h30m works)`);
+    if (!value || parseDuration(value) === undefined) throw new CliError(`[emulator] ${value ? `${value} is not a duration` : 'say how far'}: e.g. \`${CLI} clock advance 31m\` (units ms, s, m, h, d; 1h30m works)`);
     return { advance: value };
   }
   if (action === 'freeze') return { freeze: value ?? true };

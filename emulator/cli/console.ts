@@ -9,6 +9,7 @@ import type { KeyJson } from '../console/lifecycle.js';
 import { HOSTED_REASON_TEXT, type Route } from '../journey/routing.js';
 import { control, requireRunning } from './instance.js';
 import { DEFAULT_DATA, dataPaths } from './paths.js';
+import { CLI } from './paths.js';
 
 type Printed = { data: string; json?: boolean };
 
@@ -51,7 +52,7 @@ function keysCommand(): Command {
     .argument('<id>', 'the key to replace').addOption(dataOption()).addOption(jsonOption())
     .action(async (id: string, options: Printed) =>
       print<KeyJson & { secret: string; replaces: number }>(options, await consoleCall(options.data, 'POST', `/keys/${encodeURIComponent(id)}/rotate`), (key) =>
-        `[emulator] created ${key.environment} key #${key.id} to replace #${key.replaces}:\n${key.secret}\n${SHOWN_ONCE}\nOnce the agency uses it: npx emulator keys revoke ${key.replaces}`));
+        `[emulator] created ${key.environment} key #${key.id} to replace #${key.replaces}:\n${key.secret}\n${SHOWN_ONCE}\nOnce the agency uses it: ${CLI} keys revoke ${key.replaces}`));
   keys.command('revoke').description('revoke a key at once').argument('<id>', 'the key to revoke').addOption(dataOption()).addOption(jsonOption())
     .action(async (id: string, options: Printed) =>
       print<{ key: KeyJson; routing: Route }>(options, await consoleCall(options.data, 'POST', `/keys/${encodeURIComponent(id)}/revoke`), ({ key, routing }) => `[emulator] revoked ${key.environment} key #${key.id}; ${routingLine(routing)}`));

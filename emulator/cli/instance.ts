@@ -3,6 +3,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CliError } from './cli-error.js';
 import { type DataPaths, dataFlag } from './paths.js';
+import { CLI } from './paths.js';
 
 export interface Instance {
   pid: number;
@@ -51,7 +52,7 @@ export async function isHealthy(instance: Instance): Promise<boolean> {
 
 export async function requireRunning(paths: DataPaths): Promise<Instance> {
   const instance = await findRunning(paths);
-  if (!instance) throw new CliError(`[emulator] no emulator is running for data folder ${paths.dir}; start one with \`npx emulator start${dataFlag(paths.dir)}\``);
+  if (!instance) throw new CliError(`[emulator] no emulator is running for data folder ${paths.dir}; start one with \`${CLI} start${dataFlag(paths.dir)}\``);
   return instance;
 }
 
@@ -62,7 +63,7 @@ export async function control(instance: Instance, method: 'GET' | 'POST', path: 
   if (instance.control_token) headers.authorization = `Bearer ${instance.control_token}`;
   const url = `${instance.base_url}/_emulator${path}`;
   const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) }).catch((error: Error) => {
-    throw new CliError(`[emulator] the emulator (pid ${instance.pid}) did not answer ${url}: ${(error.cause as Error | undefined)?.message ?? error.message}; see \`npx emulator status\``);
+    throw new CliError(`[emulator] the emulator (pid ${instance.pid}) did not answer ${url}: ${(error.cause as Error | undefined)?.message ?? error.message}; see \`${CLI} status\``);
   });
   const answer = (await res.json()) as { message?: string; error?: string };
   if (!res.ok) throw new CliError(`[emulator] ${answer.message ?? answer.error ?? `the emulator answered ${res.status}`}`);

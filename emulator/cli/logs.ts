@@ -3,12 +3,13 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CliError } from './cli-error.js';
 import { dataFlag, dataPaths } from './paths.js';
+import { CLI } from './paths.js';
 
 const FOLLOW_EVERY_MS = 200;
 
 export async function logs(data: string, options: { follow?: boolean }): Promise<void> {
   const paths = dataPaths(data);
-  if (!existsSync(paths.log)) throw new CliError(`[emulator] no log in ${paths.dir} yet; start an emulator with \`npx emulator start${dataFlag(paths.dir)}\``);
+  if (!existsSync(paths.log)) throw new CliError(`[emulator] no log in ${paths.dir} yet; start an emulator with \`${CLI} start${dataFlag(paths.dir)}\``);
   const { prettyFactory } = await import('pino-pretty');
   const pretty = prettyFactory({ colorize: process.stdout.isTTY === true && !process.env.NO_COLOR, ignore: 'pid,hostname,name' });
   const print = (lines: string[]) => process.stdout.write(lines.map((line) => pretty(line)).join(''));

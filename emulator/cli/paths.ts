@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { assetFile, assetText, inSea } from '../sea.js';
 
 export const DEFAULT_DATA = '.emulator';
+/** How hints name the CLI: the single executable is its own command. */
+export const CLI = inSea ? 'emulator' : 'npx emulator';
 
 /** The folder holding package.json; found by walking up, so it is the same from `emulator/` and `dist/emulator/`. */
 export function packageRoot(): string {

@@ -2,6 +2,7 @@
 import type { ClockState } from '../clock.js';
 import type { EnvValues } from '../control/env.js';
 import { dataFlag } from './paths.js';
+import { CLI } from './paths.js';
 
 export type Env = Pick<EnvValues, 'base_url' | 'dashboard_url' | 'sandbox_key' | 'production_key' | 'reporting_token' | 'brand_slug' | 'packs' | 'test_packs' | 'preview_packs' | 'recalled_packs'>;
 
@@ -30,8 +31,8 @@ export function startSummary(env: Env, pid: number, dir: string): string {
     row('Preview packs', codes(env.preview_packs)),
     row('Recalled packs', codes(env.recalled_packs)),
     '',
-    `  Export these to your shell with: eval "$(npx emulator env${data})"`,
-    `  Logs: npx emulator logs${data}    Stop: npx emulator stop${data}`,
+    `  Export these to your shell with: eval "$(${CLI} env${data})"`,
+    `  Logs: ${CLI} logs${data}    Stop: ${CLI} stop${data}`,
     '',
   ].join('\n');
 }

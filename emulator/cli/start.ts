@@ -12,6 +12,7 @@ import { CliError } from './cli-error.js';
 import { control, findRunning, isHealthy, readInstance, waitUntil } from './instance.js';
 import { type DataPaths, dataFlag, dataPaths, defaultFixture } from './paths.js';
 import { type Env, startSummary, say } from './print.js';
+import { CLI } from './paths.js';
 
 export interface StartOptions {
   port: number;
@@ -32,7 +33,7 @@ export async function start(options: StartOptions): Promise<void> {
   const running = await findRunning(paths);
   if (running) {
     const flag = dataFlag(paths.dir);
-    say(`[emulator] already running at ${running.base_url} (pid ${running.pid}) for data folder ${paths.dir}; \`npx emulator env${flag}\` shows its keys, \`npx emulator stop${flag}\` stops it`);
+    say(`[emulator] already running at ${running.base_url} (pid ${running.pid}) for data folder ${paths.dir}; \`${CLI} env${flag}\` shows its keys, \`${CLI} stop${flag}\` stops it`);
     return;
   }
   const fixturePath = options.fixture === undefined ? defaultFixture() : resolve(options.fixture);

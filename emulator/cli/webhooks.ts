@@ -7,6 +7,7 @@ import { WEBHOOK_EVENTS } from '../store/webhooks.js';
 import { control, requireRunning } from './instance.js';
 import { DEFAULT_DATA, dataPaths } from './paths.js';
 import { say } from './print.js';
+import { CLI } from './paths.js';
 
 interface EndpointAnswer {
   id: number;
@@ -45,7 +46,7 @@ export function webhooksCommand(): Command {
     .action(async (options: { json?: boolean; data: string }) => {
       const { data } = (await control(await running(options.data), 'GET', '/webhooks')) as { data: EndpointAnswer[] };
       if (options.json) return void say(JSON.stringify(data, null, 2));
-      if (data.length === 0) return void say('[emulator] no webhook endpoints; add one with `npx emulator webhooks add URL`');
+      if (data.length === 0) return void say(`[emulator] no webhook endpoints; add one with \`${CLI} webhooks add URL\``);
       for (const endpoint of data) say(`${String(endpoint.id).padEnd(5)}${endpoint.url}  ${endpoint.events.join(',')}`);
     });
 
