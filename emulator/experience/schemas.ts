@@ -34,21 +34,22 @@ export type Consent = z.infer<typeof ConsentSchema>;
 
 const FORBIDDEN_HINT = 'not allowed: an entry carries no consumer ids, emails, pack codes or country (spec §4.1 rule 1); identity and country come from the browser journey';
 
-/** Turns zod issues into DESIGN.md's `details`: field path → messages. */
+/**
+ * Turns zod issues into DESIGN.md's `details`: field path → messages. Collected in a Map, as a field
+ * may be named `constructor` or `__proto__`; `fromEntries` makes each one an own property.
+ */
 export function detailsOf(error: z.ZodError): Record<string, string[]> {
-  const details: Record<string, string[]> = {};
+  const details = new Map<string, string[]>();
   for (const issue of error.issues) {
     const fields = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [issue.path.join('.') || '(body)'];
     const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
-    for (const field of fields) (details[field] ??= []).push(message);
+    for (const field of fields) details.set(field, [...(details.get(field) ?? []), message]);
   }
-  return details;
+  return Object.fromEntries(details);
 }
 
 export function entryDetailsOf(error: z.ZodError): Record<string, string[]> {
-  const details = detailsOf(error);
-  for (const [field, messages] of Object.entries(details)) {
-    details[field] = messages.map((message) => (message === 'unknown field' ? FORBIDDEN_HINT : message));
-  }
-  return details;
+  return Object.fromEntries(
+    Object.entries(detailsOf(error)).map(([field, messages]) => [field, messages.map((message) => (message === 'unknown field' ? FORBIDDEN_HINT : message))]),
+  );
 }
