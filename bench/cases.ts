@@ -6,7 +6,8 @@ const API = '/api/experience/v1';
 
 export type BaselineKind = Exclude<ServerKind, 'emulator'>;
 
-export type CaseId = 'campaign' | 'sandbox-session' | 'sandbox-entry' | 'production-entry';
+/** The four calls of CASES, and the sustained mix of all four (mixed.ts). */
+export type CaseId = 'campaign' | 'sandbox-session' | 'sandbox-entry' | 'production-entry' | 'mixed';
 
 export interface BenchCase {
   id: CaseId;

@@ -4,7 +4,7 @@
  * shared by both runs, and the pool says whether it ever had to hand one out twice.
  */
 import autocannon from 'autocannon';
-import { type CpuUse, cpuBetween, cpuSnapshot, waitForQuiet } from './cpu.js';
+import { type CpuSnapshot, type CpuUse, cpuBetween, cpuSnapshot, waitForQuiet } from './cpu.js';
 import type { PooledSession } from './servers.js';
 
 export interface LoadRequest {
@@ -35,24 +35,24 @@ export interface Measurement {
   pool?: { taken: number; size: number; reused: number };
 }
 
-/** Hands each request the next pre-created session; counts what it handed out. */
-export class SessionPool {
+/** Hands each request the next pre-created session (or code); counts what it handed out. */
+export class SessionPool<T = PooledSession> {
   taken = 0;
   /** Requests that got a session already handed out, because the pool ran out. */
   reused = 0;
 
-  constructor(private readonly sessions: PooledSession[]) {}
+  constructor(private readonly sessions: T[]) {}
 
   get size(): number {
     return this.sessions.length;
   }
 
-  add(more: PooledSession[]): void {
+  add(more: T[]): void {
     for (const session of more) this.sessions.push(session);
   }
 
   /** Past the end it wraps around and counts the reuse: the run then measured retries too. */
-  next(): PooledSession {
+  next(): T {
     if (this.taken >= this.sessions.length) this.reused++;
     return this.sessions[this.taken++ % this.sessions.length]!;
   }
@@ -76,7 +76,14 @@ export async function measure(target: Target, request: LoadRequest, options: Loa
   }
   const before = cpuSnapshot(target.pid);
   const { result, latencies } = await run(target.url, request, options.connections, options.seconds, pool);
-  const after = cpuSnapshot(target.pid);
+  return {
+    ...measured(result, latencies, before, cpuSnapshot(target.pid)),
+    ...(pool ? { pool: { taken: pool.taken, size: pool.size, reused: pool.reused } } : {}),
+  };
+}
+
+/** The figures of one measured autocannon run, with the server's CPU use over it. */
+export function measured(result: autocannon.Result, latencies: number[], before: CpuSnapshot, after: CpuSnapshot): Omit<Measurement, 'pool'> {
   const responses = result.requests.total;
   latencies.sort((a, b) => a - b);
   return {
@@ -89,7 +96,6 @@ export async function measure(target: Target, request: LoadRequest, options: Loa
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count ?? 0])),
     seconds: result.duration,
     cpu: cpuBetween(before, after, responses),
-    ...(pool ? { pool: { taken: pool.taken, size: pool.size, reused: pool.reused } } : {}),
   };
 }
 
@@ -120,6 +126,6 @@ function run(url: string, request: LoadRequest, connections: number, seconds: nu
 }
 
 /** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 }

@@ -31,14 +31,11 @@ export function formatReport(report: BenchReport): string {
     '',
     throughputTable(report.rows),
     '',
-    startupLines(report),
-    '',
+    ...(report.startup || report.startupError ? [startupLines(report), ''] : []),
     ...(report.reporting ? [reportingLines(report.reporting), ''] : []),
-    table(
-      ['target', 'measured', 'needed', 'result'],
-      report.targets.map((target) => [target.target, target.measured, target.needed, target.pass ? 'pass' : 'MISS']),
-      'llll',
-    ),
+    ...(report.targets.length === 0
+      ? []
+      : [table(['target', 'measured', 'needed', 'result'], report.targets.map((target) => [target.target, target.measured, target.needed, target.pass ? 'pass' : 'MISS']), 'llll')]),
   ];
   const flagged = report.rows.filter((row) => row.flags.length > 0);
   lines.push('', flagged.length === 0 ? 'every measured response was 2xx; no connection errors' : `FLAGGED: ${flagged.length} row(s) had errors, see the flag column`);

@@ -1,27 +1,34 @@
 /**
- * `npm run bench`: throughput and p99 latency of four experience API calls next to baselines
- * measured in the same run, then start-to-healthy time and idle memory of the real command; a
- * table on stdout and a JSON file under bench-results/. Progress goes to stderr.
+ * `npm run bench`: throughput and p99 latency of four experience API calls, and of a sustained mix
+ * of all four on 100 keys, next to baselines measured in the same run, then start-to-healthy time
+ * and idle memory of the real command; a table on stdout and a JSON file under bench-results/.
+ * Progress goes to stderr.
  * Exit 1 when a measurement had errors (non-2xx, connection errors, a reused session).
  *
  * To see where the emulator's time goes: `BENCH_PROFILE=1 npm run bench`, then
  * `node dist/bench/profile-summary.js bench-results/profiles/production-entry.cpuprofile`.
+ * To run some parts only: `BENCH_ONLY=campaign,production-entry,startup` (parts: the case ids of
+ * cases.ts, `mixed`, `startup`, `reporting`, `verify`).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { type BaselineKind, type BenchCase, CASES } from './cases.js';
+import { type BaselineKind, type BenchCase, CASES, type CaseId } from './cases.js';
 import { type LoadOptions, type LoadRequest, type Measurement, SessionPool, measure } from './load.js';
+import { type AgencyKeySecret, FlowPlan, type MixedMeasurement, type MixedOptions, measureMixed, sampleMixedAnswers } from './mixed.js';
 import { RESULTS_DIR, ROOT } from './paths.js';
 import { type BenchReport, formatReport, writeReport } from './report.js';
 import { measureVerify } from '../harness/bench.js';
 import { benchReporting } from './reporting.js';
-import { type Answer, type ChildServer, type PooledSession, SERVER_LABELS, type ServerKind, startChild } from './servers.js';
+import { type Answer, type ChildServer, type IssuedCode, type PooledSession, SERVER_LABELS, type ServerKind, startChild } from './servers.js';
 import { type StartupResult, chooseLauncher, measureStartup } from './startup.js';
 import { type Row, checkTargets, reportingTargets, verifyTarget, whole } from './targets.js';
 
 const LOAD: LoadOptions = { connections: 10, warmupSeconds: 1, seconds: 5 };
+/** Issue 7: sustained mixed load, on this many agency keys. */
+const MIXED: MixedOptions = { connections: 10, warmupSeconds: 2, seconds: 30 };
+const MIXED_KEYS = 100;
 const STARTUP_RUNS = 5;
 const IDLE_SECONDS = 3;
 /** A second RSS reading: V8 gives back young-generation space it grew during start only after some idle seconds. */
@@ -39,11 +46,16 @@ const NOTES = [
   "emulator: spec §8 rate limits RAISED to 1e9 per minute per key and per session (Config.limits), else 3,000/min per key caps a run at 50 req/s",
   'emulator: prize stock and budget raised so every draw keeps following the odds (winners take stock and budget all run long)',
   "baselines answer the emulator's own JSON for the same request, serialized per request; Express with ETag and X-Powered-By off, as in the emulator",
+  `mixed load: each connection runs an agency's flow again and again (GET /campaign, POST /sessions, POST /session/entry, GET /session), each time on the next of ${MIXED_KEYS} keys, half sandbox (scenarios won, lost, pending, failed), half production (a journey-issued code exchanged with PKCE, entry with consent); ${MIXED.warmupSeconds} s warm-up + ${MIXED.seconds} s measured; RSS sampled every 250 ms`,
   'entry rows: every request uses a session of its own, created in the emulator before the warm-up and, sized on the warm-up, before the measured run (production: its own new pack, a code from issueAuthCode exchanged with PKCE through exchangeCode), so each is a first entry, never the idempotent retry',
 ];
 
-/** BENCH_PROFILE=1 writes a CPU profile of each emulator run (warm-up included) to bench-results/profiles/. */
+/** BENCH_PROFILE=1 writes a CPU profile of each emulator row's measured run to bench-results/profiles/. */
 const PROFILE_DIR = process.env.BENCH_PROFILE ? join(RESULTS_DIR, 'profiles') : undefined;
+
+/** BENCH_ONLY=part,part runs those parts only (for working on one figure); unset runs everything. */
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((part) => part.trim())) : undefined;
+const runs = (part: string) => !ONLY || ONLY.has(part);
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
@@ -52,22 +64,27 @@ async function main(): Promise<void> {
   if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
   try {
     const rows: Row[] = [];
-    for (const benchCase of CASES) rows.push(...(await runCase(benchCase, join(work, benchCase.id))));
+    for (const benchCase of CASES.filter((each) => runs(each.id))) rows.push(...(await runCase(benchCase, join(work, benchCase.id))));
+
+    if (runs('mixed')) rows.push(...(await runMixed(join(work, 'mixed'))));
 
     let startup: StartupResult | undefined;
     let startupError: string | undefined;
-    const launcher = chooseLauncher();
-    progress(`start to healthy: ${launcher.label}`);
-    try {
-      startup = await measureStartup(launcher, join(work, 'startup'), { runs: STARTUP_RUNS, idleSeconds: IDLE_SECONDS, laterSeconds: LATER_SECONDS });
-    } catch (error) {
-      startupError = (error as Error).message;
+    if (runs('startup')) {
+      const launcher = chooseLauncher();
+      progress(`start to healthy: ${launcher.label}`);
+      try {
+        startup = await measureStartup(launcher, join(work, 'startup'), { runs: STARTUP_RUNS, idleSeconds: IDLE_SECONDS, laterSeconds: LATER_SECONDS });
+      } catch (error) {
+        startupError = (error as Error).message;
+      }
     }
 
-    progress('reporting: 1,000,000 scans, a 1,000,000-code batch and its CSV download');
-    const reporting = await benchReporting();
-    progress('harness verify: the reference agency through every scenario');
-    const verifyRun = await measureVerify();
+    if (runs('reporting')) progress('reporting: 1,000,000 scans, a 1,000,000-code batch and its CSV download');
+    const reporting = runs('reporting') ? await benchReporting() : undefined;
+    if (runs('verify')) progress('harness verify: the reference agency through every scenario');
+    const verifyRun = runs('verify') ? await measureVerify() : undefined;
+    const targets = [...checkTargets(rows, startup), ...(reporting ? reportingTargets(reporting) : []), ...(verifyRun ? [verifyTarget(verifyRun)] : [])];
 
     const cpu = cpus();
     const report: BenchReport = {
@@ -77,9 +94,10 @@ async function main(): Promise<void> {
       notes: PROFILE_DIR ? [...NOTES, `BENCH_PROFILE: emulator runs were CPU-profiled (slower than unprofiled); profiles in ${relative(ROOT, PROFILE_DIR)}/`] : NOTES,
       rows,
       ...(startup ? { startup } : { startupError }),
-      reporting,
-      verify: verifyRun,
-      targets: [...checkTargets(rows, startup), ...reportingTargets(reporting), verifyTarget(verifyRun)],
+      ...(reporting ? { reporting } : {}),
+      ...(verifyRun ? { verify: verifyRun } : {}),
+      // A partial run (BENCH_ONLY) checks only the targets it measured.
+      targets: ONLY ? targets.filter((target) => target.value !== null) : targets,
     };
     const path = writeReport(report);
     console.log(formatReport(report));
@@ -103,10 +121,12 @@ async function runCase(benchCase: BenchCase, dir: string): Promise<Row[]> {
 
     // Sessions for the warm-up at the SQLite baseline's pace; then for the run at the warm-up's own pace.
     const pool = benchCase.pool ? new SessionPool(await createSessions(emulator, benchCase.pool, poolSize(baselineRate(rows), LOAD.warmupSeconds, POOL_MARGIN.warmup))) : undefined;
-    const topUp = async (warmupRate: number) => pool!.add(await createSessions(emulator, benchCase.pool!, poolSize(warmupRate, LOAD.seconds, POOL_MARGIN.run)));
+    const afterWarmup = async (warmupRate: number) => {
+      if (pool) pool.add(await createSessions(emulator, benchCase.pool!, poolSize(warmupRate, LOAD.seconds, POOL_MARGIN.run)));
+      if (PROFILE_DIR) await emulator.call({ type: 'profileStart' });
+    };
     const entriesBefore = entriesOf(benchCase, await emulator.call({ type: 'entryCounts' }));
-    if (PROFILE_DIR) await emulator.call({ type: 'profileStart' });
-    const measurement = await measure(emulator, request, LOAD, pool, pool ? topUp : undefined);
+    const measurement = await measure(emulator, request, LOAD, pool, afterWarmup);
     if (PROFILE_DIR) await emulator.call({ type: 'profileStop', path: join(PROFILE_DIR, `${benchCase.id}.cpuprofile`) });
     const row = toRow(benchCase, 'emulator', measurement);
     if (pool) {
@@ -122,6 +142,59 @@ async function runCase(benchCase: BenchCase, dir: string): Promise<Row[]> {
   } finally {
     await emulator.stop();
   }
+}
+
+/** The sustained mix: the Express + SQLite baseline first (it sizes the emulator's code pool), then the emulator. */
+async function runMixed(dir: string): Promise<Row[]> {
+  const emulator = await startChild({ kind: 'emulator', dataDir: join(dir, 'emulator') });
+  try {
+    const { sandboxKey, productionKey } = await emulator.call({ type: 'env' });
+    const keys: AgencyKeySecret[] = [
+      { environment: 'sandbox', secret: sandboxKey }, { environment: 'production', secret: productionKey },
+      ...(await emulator.call({ type: 'moreKeys', count: MIXED_KEYS - 2 })),
+    ];
+    const answers = await sampleMixedAnswers(emulator.url, sandboxKey);
+    const baseline = await startChild({ kind: 'express-sqlite', answers, dataDir: join(dir, 'express-sqlite') });
+    let baselineRow: Row;
+    try {
+      const anyCode = { exchange: '{"authorization_code":"sc_any","code_verifier":"any"}', entry: '{}' };
+      const measurement = await measureMixed(baseline, new FlowPlan(keys, new SessionPool([anyCode])), MIXED);
+      delete measurement.pool;
+      baselineRow = mixedRow('express-sqlite', measurement);
+    } finally {
+      await baseline.stop();
+    }
+
+    const codes = new SessionPool<IssuedCode>([]);
+    const plan = new FlowPlan(keys, codes);
+    const issue = async (requests: number) => {
+      const count = plan.codesFor(requests) + MIXED.connections;
+      const started = performance.now();
+      codes.add(await emulator.call({ type: 'authCodes', count }));
+      progress(`issued ${whole(count)} authorization codes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    };
+    await issue(baselineRow.measurement.requestsPerSecond * MIXED.warmupSeconds * POOL_MARGIN.warmup);
+    const afterWarmup = async (warmupRate: number) => {
+      await issue(warmupRate * MIXED.seconds * POOL_MARGIN.run);
+      if (PROFILE_DIR) await emulator.call({ type: 'profileStart' });
+    };
+    const measurement = await measureMixed(emulator, plan, MIXED, afterWarmup);
+    if (PROFILE_DIR) await emulator.call({ type: 'profileStop', path: join(PROFILE_DIR, 'mixed.cpuprofile') });
+    const row = mixedRow('emulator', measurement);
+    if (codes.reused > 0) row.flags.push(`code pool ran out: ${whole(codes.reused)} exchanges reused a code`);
+    baselineRow.emulatorRatio = measurement.requestsPerSecond / baselineRow.measurement.requestsPerSecond;
+    baselineRow.emulatorCpuRatio = baselineRow.measurement.cpu.serverUsPerRequest / measurement.cpu.serverUsPerRequest;
+    return [baselineRow, row];
+  } finally {
+    await emulator.stop();
+  }
+}
+
+function mixedRow(server: ServerKind, measurement: MixedMeasurement): Row {
+  const row = toRow({ id: 'mixed', title: `mixed load, ${MIXED_KEYS} keys, ${MIXED.seconds} s` }, server, measurement);
+  const { beforeMb, peakMb, endMb } = measurement.rss;
+  row.notes.push(`${whole(measurement.flows)} flows; RSS ${beforeMb.toFixed(0)} MB before, peak ${peakMb.toFixed(0)} MB, ${endMb.toFixed(0)} MB at the end`);
+  return row;
 }
 
 async function runBaseline(benchCase: BenchCase, kind: BaselineKind, request: LoadRequest, answer: Answer, dir: string, sampleSession: PooledSession | undefined): Promise<Row> {
@@ -140,7 +213,7 @@ function entriesOf(benchCase: BenchCase, counts: { sandbox: number; production: 
   return benchCase.pool === 'productionSessions' ? counts.production : counts.sandbox;
 }
 
-function toRow(benchCase: BenchCase, server: ServerKind, measurement: Measurement): Row {
+function toRow(benchCase: Pick<BenchCase, 'title'> & { id: CaseId }, server: ServerKind, measurement: Measurement): Row {
   const flags: string[] = [];
   if (measurement.non2xx > 0) {
     const codes = Object.entries(measurement.statusCodes).filter(([status]) => !status.startsWith('2'));

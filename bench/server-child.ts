@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import { Session } from 'node:inspector';
 import { expressApp, expressSqliteApp, nodeHttpServer } from './baselines.js';
 import type { ChildMessage, Command, ParentMessage, ServerSpec } from './servers.js';
-import { agencyKeys, entryCounts, productionSessions, sandboxSessions, startEmulator } from './world.js';
+import { agencyKeys, authCodes, entryCounts, moreKeys, productionSessions, sandboxSessions, startEmulator } from './world.js';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -70,6 +70,10 @@ function answer(command: Command): unknown {
       return productionSessions(world, command.count);
     case 'entryCounts':
       return entryCounts(world);
+    case 'authCodes':
+      return authCodes(world, command.count);
+    case 'moreKeys':
+      return moreKeys(world, command.count);
   }
 }
 

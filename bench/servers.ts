@@ -27,12 +27,20 @@ export interface PooledSession {
   body: string;
 }
 
+/** An authorization code ready for the agency's exchange: the POST /sessions body, and the entry body after it. */
+export interface IssuedCode {
+  exchange: string;
+  entry: string;
+}
+
 /** Commands the emulator child answers, with what each returns. */
 export interface Commands {
   env: { command: { type: 'env' }; result: { sandboxKey: string; productionKey: string } };
   sandboxSessions: { command: { type: 'sandboxSessions'; count: number }; result: PooledSession[] };
   productionSessions: { command: { type: 'productionSessions'; count: number }; result: PooledSession[] };
   entryCounts: { command: { type: 'entryCounts' }; result: { sandbox: number; production: number } };
+  authCodes: { command: { type: 'authCodes'; count: number }; result: IssuedCode[] };
+  moreKeys: { command: { type: 'moreKeys'; count: number }; result: Array<{ environment: 'sandbox' | 'production'; secret: string }> };
   /** CPU profiling of the emulator child (BENCH_PROFILE): start, then stop writing a .cpuprofile. */
   profileStart: { command: { type: 'profileStart' }; result: null };
   profileStop: { command: { type: 'profileStop'; path: string }; result: null };

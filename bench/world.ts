@@ -15,10 +15,10 @@ import { loadFixture } from '../emulator/fixture.js';
 import { createLogger } from '../emulator/logger.js';
 import { type Running, startServer } from '../emulator/server.js';
 import { issueAuthCode } from '../emulator/store/codes.js';
-import { type AgencyKey, findKeyBySecret } from '../emulator/store/keys.js';
+import { type AgencyKey, type Environment, createAgencyKey, findKeyBySecret } from '../emulator/store/keys.js';
 import { getPromotion } from '../emulator/store/promotions.js';
 import { DEFAULT_FIXTURE_PATH } from './paths.js';
-import type { PooledSession } from './servers.js';
+import type { IssuedCode, PooledSession } from './servers.js';
 
 /** High enough that no measurement comes near them; the window stays the spec's minute. */
 export const RAISED_LIMITS: Limits = { perSession: 1_000_000_000, perKey: 1_000_000_000, windowMs: 60_000 };
@@ -69,13 +69,25 @@ export function sandboxSessions(world: World, count: number): PooledSession[] {
 }
 
 /**
- * Production sessions as the journey and the agency make them: a new pack, a code issued for an
- * eligible collector with a PKCE challenge, exchanged with the verifier through the use case.
- * Collectors rotate over those whose country the campaign admits; each carries its terms' consent.
+ * Production sessions as the journey and the agency make them: a code from `authCodes`, exchanged
+ * with the verifier through the use case.
  */
 export function productionSessions(world: World, count: number): PooledSession[] {
   const { production } = agencyKeys(world);
-  const promotion = getPromotion(world.db, production.promotion_id);
+  const codes = authCodes(world, count);
+  return inBatches(world, count, (i) => {
+    const { token } = exchangeCode(world, production, JSON.parse(codes[i]!.exchange) as { authorization_code: string; code_verifier: string });
+    return { token, body: codes[i]!.entry };
+  });
+}
+
+/**
+ * Authorization codes as the journey issues them: each for a new pack and an eligible collector
+ * (rotating over those whose country the campaign admits), with a PKCE challenge. Each comes with
+ * the body that exchanges it and the entry body carrying consent to its collector's terms.
+ */
+export function authCodes(world: World, count: number): IssuedCode[] {
+  const promotion = getPromotion(world.db, agencyKeys(world).production.promotion_id);
   const units = addPacks(world, promotion.brand_id, count);
   const collectors = eligibleCollectors(world, promotion.content.countries);
   const challenge = s256(VERIFIER);
@@ -84,9 +96,20 @@ export function productionSessions(world: World, count: number): PooledSession[]
     const code = issueAuthCode(world.db, world.seed, {
       promotionId: promotion.id, collectorId: collector.id, unitId: units[i]!, country: collector.country, codeChallenge: challenge, now: world.clock.now(),
     });
-    const { token } = exchangeCode(world, production, { authorization_code: code, code_verifier: VERIFIER });
     const terms = termsFor(promotion, collector.country);
-    return { token, body: JSON.stringify({ consent: { accepted: true, age_confirmed: true, terms_version: terms.version } }) };
+    return {
+      exchange: JSON.stringify({ authorization_code: code, code_verifier: VERIFIER }),
+      entry: JSON.stringify({ consent: { accepted: true, age_confirmed: true, terms_version: terms.version } }),
+    };
+  });
+}
+
+/** `count` more agency keys on the default promotion, alternately sandbox and production. */
+export function moreKeys(world: World, count: number): Array<{ environment: Environment; secret: string }> {
+  const { promotion_id: promotionId } = agencyKeys(world).production;
+  return inBatches(world, count, (i) => {
+    const environment: Environment = i % 2 === 0 ? 'sandbox' : 'production';
+    return { environment, secret: createAgencyKey(world.db, world.seed, { promotionId, environment, now: world.clock.now() }).secret };
   });
 }
 

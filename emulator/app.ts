@@ -1,22 +1,22 @@
-/** Builds the express app from its parts: the one place that lists every route prefix. */
+/**
+ * Builds the express app from its parts: the one place that lists every route prefix. Only what
+ * health needs is loaded up front; each area (the experience API, pages, console, reporting,
+ * webhooks) loads on its first request, which keeps start-up and idle memory low.
+ */
 import express from 'express';
 import type { Context } from './context.js';
-import { consoleApiRouter } from './console/api-routes.js';
-import { dashboardRouter } from './console/dashboard-routes.js';
 import { controlGuard } from './control/guard.js';
 import { controlRouter } from './control/routes.js';
 import { experienceFaults, faultsRouter } from './control/faults.js';
 import type { Fixture } from './fixture.js';
-import { type CallerLocals, experienceRouter } from './experience/routes.js';
-import { errorWriter, jsonBody, notFound } from './http.js';
-import { journeyRouter } from './journey/routes.js';
+import type { CallerLocals, experienceRouter } from './experience/routes.js';
+import { errorWriter, jsonBody, lazy, notFound, series } from './http.js';
 import { pathOnly } from './logger.js';
+import { ApiError } from './experience/errors.js';
 import { recordInteraction } from './store/interactions.js';
-import { seedControlRouter } from './reporting/control.js';
-import { reportingErrors } from './reporting/errors.js';
-import { reportingRouter } from './reporting/routes.js';
-import { webhooksControlRouter } from './webhooks/control.js';
-import { sinkReceiver } from './webhooks/sink.js';
+import { commitTurnTransaction, joinTurnTransaction } from './store/turn-transaction.js';
+
+type ExperienceRouter = ReturnType<typeof experienceRouter>;
 
 const REDACTED_BODY_FIELDS = new Set(['authorization_code', 'code_verifier', 'session_token']);
 
@@ -24,28 +24,75 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use((req, res, next) => {
-    if (!ctx.logger.isLevelEnabled('debug')) return next();
+  if (ctx.logger.isLevelEnabled('debug')) app.use(requestLog(ctx));
+
+  let experience: ExperienceRouter | undefined;
+  app.use('/api/experience/v1', lazy(async () => {
+    experience = (await import('./experience/routes.js')).experienceRouter(ctx);
+    return series([experienceFaults(ctx), interactionLog(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
+  }));
+  // Anything else first commits the experience API's turn transaction: it runs transactions of its own.
+  app.use((_req, _res, next) => {
+    commitTurnTransaction(ctx.db);
+    next();
+  });
+  app.use('/api/v1', lazy(async () => {
+    const [{ reportingRouter }, { reportingErrors }] = await Promise.all([import('./reporting/routes.js'), import('./reporting/errors.js')]);
+    return series([reportingRouter(ctx), notFound], reportingErrors(ctx.logger));
+  }));
+  app.use('/_emulator', controlGuard(ctx.config.controlToken));
+  app.use('/_emulator/sink', lazy(async () => (await import('./webhooks/sink.js')).sinkReceiver(ctx)));
+  app.use('/_emulator', faultsRouter(ctx), errorWriter(ctx.logger));
+  app.use('/_emulator/console', lazy(async () => (await import('./console/api-routes.js')).consoleApiRouter(ctx)), notFound, errorWriter(ctx.logger));
+  app.use(
+    '/_emulator',
+    controlRouter({ ...ctx, resetLimits: () => experience?.resetLimits() }),
+    lazy(async () => (await import('./webhooks/control.js')).webhooksControlRouter(ctx)),
+    lazy(async () => (await import('./reporting/control.js')).seedControlRouter(ctx)),
+    notFound,
+    errorWriter(ctx.logger),
+  );
+  app.use(lazy(async () => (await import('./journey/routes.js')).journeyRouter(ctx)), lazy(async () => (await import('./console/dashboard-routes.js')).dashboardRouter(ctx)));
+  app.use(notFound, errorWriter(ctx.logger));
+  return app;
+}
+
+/** One debug line per request, with its duration. */
+function requestLog(ctx: Context): express.RequestHandler {
+  return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       ctx.logger.debug({ method: req.method, path: pathOnly(req.originalUrl), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();
-  });
+  };
+}
 
-  const experience = experienceRouter(ctx);
-  app.use('/api/experience/v1', experienceFaults(ctx));
-  app.use('/api/experience/v1', interactionLog(ctx), jsonBody, experience.router, notFound, errorWriter(ctx.logger));
-  app.use('/api/v1', reportingRouter(ctx), notFound, reportingErrors(ctx.logger));
-  app.use('/_emulator', controlGuard(ctx.config.controlToken));
-  app.use('/_emulator/sink', sinkReceiver(ctx));
-  app.use('/_emulator', faultsRouter(ctx), errorWriter(ctx.logger));
-  app.use('/_emulator/console', consoleApiRouter(ctx), notFound, errorWriter(ctx.logger));
-  app.use('/_emulator', controlRouter({ ...ctx, resetLimits: experience.resetLimits }), webhooksControlRouter(ctx), seedControlRouter(ctx), notFound, errorWriter(ctx.logger));
-  app.use(journeyRouter(ctx), dashboardRouter(ctx));
-  app.use(notFound, errorWriter(ctx.logger));
-  return app;
+/**
+ * Joins the turn's shared transaction (store/turn-transaction.ts) and holds the answer until it is
+ * committed; should the commit fail, the answer is a 500 instead. Experience handlers answer
+ * synchronously; one that did not would answer when it does, its writes outside the shared transaction.
+ */
+function answerAfterCommit(ctx: Context): express.RequestHandler {
+  return (_req, res, next) => {
+    const end = res.end;
+    let held: unknown[] | undefined;
+    res.end = ((...args: unknown[]) => {
+      held = args;
+      return res;
+    }) as typeof res.end;
+    joinTurnTransaction(ctx.db, (error) => {
+      res.end = end;
+      if (!held) return;
+      if (!error) return void (end as (...args: unknown[]) => void).apply(res, held);
+      ctx.logger.error({ err: error }, 'the turn transaction did not commit');
+      res.removeHeader('Content-Length');
+      const failed = new ApiError('internal_error');
+      res.status(failed.status).json(failed.toJSON());
+    });
+    next();
+  };
 }
 
 /** Records every experience call (time, key, session, method, path, status, redacted body). */

@@ -3,6 +3,7 @@
  * The `emulator` command. Each action loads its module when it runs, so `status` or `env` never
  * pay for express and SQLite.
  */
+import './cli/heap.js';
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { CliError } from './cli/cli-error.js';
 import { consoleCommands } from './cli/console.js';

@@ -5,6 +5,7 @@ import { envValues } from '../control/env.js';
 import type { Fixture } from '../fixture.js';
 import { createLogger } from '../logger.js';
 import { type Running, startServer } from '../server.js';
+import { restoreHeapGrowth } from './heap.js';
 import { CliError } from './cli-error.js';
 import { type Instance, removeInstance, writeInstance } from './instance.js';
 import type { DataPaths } from './paths.js';
@@ -28,6 +29,7 @@ export async function serveForeground(options: ServeOptions): Promise<void> {
   const terminal = process.stdout.isTTY === true;
   const logger = await runLogger(paths.log, terminal);
   const running = await listen(options, logger);
+  restoreHeapGrowth();
   const { port } = running.server.address() as AddressInfo;
   const loopback = WILDCARD_HOSTS[options.host];
   // Bound to every interface: advertise the loopback address, not 0.0.0.0, which no agency can call.

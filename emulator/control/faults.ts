@@ -20,6 +20,7 @@ import type { Context } from '../context.js';
 import { s256 } from '../domain/pkce.js';
 import { hashSecret } from '../domain/secrets.js';
 import { bearerOf } from '../experience/auth.js';
+import { jsonBody } from '../http.js';
 import { EXPERIENCE_ERRORS, type ErrorCode } from '../experience/errors.js';
 import type { CallerLocals } from '../experience/routes.js';
 import { SANDBOX_SCENARIOS } from '../experience/schemas.js';
@@ -131,7 +132,6 @@ function stateOf(ctx: Context): FaultState {
   return state;
 }
 
-const parseJson = express.json({ limit: '100kb', strict: false });
 
 /** Where a request's call record waits for its answer. */
 const CALL = Symbol('observed call');
@@ -175,8 +175,8 @@ export function experienceFaults(ctx: Context): RequestHandler {
       if (fault.drop) return req.socket.destroy();
       answer(ctx, req, res, fault, subject);
     };
-    if (!needsBody || (req as { _body?: boolean })._body) return decide();
-    parseJson(req, res, (error?: unknown) => (error ? next(error) : decide()));
+    if (!needsBody) return decide();
+    jsonBody(req, res, (error?: unknown) => (error ? next(error) : decide()));
   };
 }
 

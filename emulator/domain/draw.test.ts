@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canAward, drawNumber, expectedOutcome, initialDelivery, prizeForNumber, type DrawPrize } from './draw.js';
 
 const prize = (id: number, odds: number, overrides: Partial<DrawPrize> = {}): DrawPrize => ({
-  id, odds, stock: 10, face_value: 5, delivery: 'instant', ...overrides,
+  id, odds, face_value: 5, delivery: 'instant', ...overrides,
 });
 
 describe('draw', () => {
@@ -20,9 +20,9 @@ describe('draw', () => {
   });
 
   it('does not award a prize without stock or beyond the budget', () => {
-    expect(canAward(prize(1, 1, { stock: 0 }), 100)).toBe(false);
-    expect(canAward(prize(1, 1, { face_value: 50 }), 49)).toBe(false);
-    expect(canAward(prize(1, 1, { face_value: 50 }), 50)).toBe(true);
+    expect(canAward(prize(1, 1), 0, 100)).toBe(false);
+    expect(canAward(prize(1, 1, { face_value: 50 }), 10, 49)).toBe(false);
+    expect(canAward(prize(1, 1, { face_value: 50 }), 10, 50)).toBe(true);
   });
 
   it('starts each delivery mode in the entry state of spec §3', () => {

@@ -12,7 +12,6 @@ export type DeliveryState = 'none' | 'processing' | 'delivered' | 'failed';
 export interface DrawPrize {
   id: number;
   odds: number;
-  stock: number;
   face_value: number;
   delivery: Delivery;
 }
@@ -32,8 +31,8 @@ export function prizeForNumber<P extends DrawPrize>(number: number, prizes: P[])
 }
 
 /** A drawn prize is awarded only while it has stock and the budget still covers its value. */
-export function canAward(prize: DrawPrize, budgetLeft: number): boolean {
-  return prize.stock > 0 && prize.face_value <= budgetLeft;
+export function canAward(prize: DrawPrize, stock: number, budgetLeft: number): boolean {
+  return stock > 0 && prize.face_value <= budgetLeft;
 }
 
 /** The entry state and delivery a freshly won prize starts in. @see spec §3 */

@@ -27,3 +27,20 @@ describe('sliding-window rate limit', () => {
     expect(limiter.take('a', 1).ok).toBe(false);
   });
 });
+
+describe('sliding-window rate limit under sustained load', () => {
+  it('keeps counting right while old requests keep leaving the window', () => {
+    const limiter = new SlidingWindowLimiter(100, 1_000);
+    for (let t = 0; t < 10_000; t += 10) expect(limiter.take('k', t).ok).toBe(true);
+    expect(limiter.take('k', 10_000).ok).toBe(true);
+    expect(limiter.take('k', 10_000)).toEqual({ ok: false, retryAfterSeconds: 1 });
+  });
+
+  it('forgets an id once its window is empty, and counts it afresh', () => {
+    const limiter = new SlidingWindowLimiter(1, 60_000);
+    expect(limiter.take('a', 0).ok).toBe(true);
+    expect(limiter.take('b', 120_000).ok).toBe(true);
+    expect(limiter.take('a', 120_001).ok).toBe(true);
+    expect(limiter.take('a', 120_002).ok).toBe(false);
+  });
+});

@@ -4,8 +4,15 @@
  */
 export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number };
 
+/** One id's admitted requests, oldest first; those before `head` have left the window. */
+interface Hits {
+  times: number[];
+  head: number;
+}
+
 export class SlidingWindowLimiter {
-  private readonly hits = new Map<string, number[]>();
+  private readonly hits = new Map<string, Hits>();
+  private lastSweep = -Infinity;
 
   constructor(
     private readonly limit: number,
@@ -13,20 +20,30 @@ export class SlidingWindowLimiter {
   ) {}
 
   take(id: string, now: number): Admission {
-    const recent = this.recent(id, now);
-    if (recent.length >= this.limit) {
-      const oldest = recent[0] ?? now;
+    this.sweep(now);
+    let hits = this.hits.get(id);
+    if (!hits) this.hits.set(id, (hits = { times: [], head: 0 }));
+    const { times } = hits;
+    while (hits.head < times.length && times[hits.head]! <= now - this.windowMs) hits.head++;
+    // Dropping the expired part only once it is the larger half keeps each request O(1) on average.
+    if (hits.head > 64 && hits.head * 2 > times.length) {
+      hits.times = times.slice(hits.head);
+      hits.head = 0;
+    }
+    if (hits.times.length - hits.head >= this.limit) {
+      const oldest = hits.times[hits.head] ?? now;
       return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)) };
     }
-    recent.push(now);
+    hits.times.push(now);
     return { ok: true };
   }
 
-  private recent(id: string, now: number): number[] {
-    const hits = this.hits.get(id) ?? [];
-    const firstLive = hits.findIndex((at) => at > now - this.windowMs);
-    const recent = firstLive === -1 ? [] : firstLive === 0 ? hits : hits.slice(firstLive);
-    this.hits.set(id, recent);
-    return recent;
+  /** Once a window: forgets ids with nothing left in it (sessions end; their windows would pile up). */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < this.windowMs && now >= this.lastSweep) return;
+    this.lastSweep = now;
+    for (const [id, hits] of this.hits) {
+      if (hits.times.length === 0 || hits.times.at(-1)! <= now - this.windowMs) this.hits.delete(id);
+    }
   }
 }

@@ -6,7 +6,7 @@
 import type { Context } from '../context.js';
 import { canAward, drawNumber, initialDelivery, prizeForNumber } from '../domain/draw.js';
 import { type Entry, insertEntry } from '../store/entries.js';
-import { type Prize, type Promotion, awardPrize, getBrand, listPrizes } from '../store/promotions.js';
+import { type Prize, type Promotion, awardPrize, awardState, getBrand, listPrizes } from '../store/promotions.js';
 import { prizeCode } from '../store/world.js';
 
 export interface EntrySubject {
@@ -23,9 +23,9 @@ export interface EntrySubject {
 export function drawEntry(ctx: Context, subject: EntrySubject & { unitId: number }): Entry {
   const { promotion, unitId } = subject;
   const drawn = prizeForNumber(drawNumber(ctx.seed, promotion.id, unitId), listPrizes(ctx.db, promotion.id));
-  if (!drawn || !canAward(drawn, promotion.content.budget - promotion.budget_spent) || !awardPrize(ctx.db, promotion.id, drawn)) {
-    return insertOutcome(ctx, subject);
-  }
+  if (!drawn) return insertOutcome(ctx, subject);
+  const { stock, budgetLeft } = awardState(ctx.db, promotion, drawn);
+  if (!canAward(drawn, stock, budgetLeft) || !awardPrize(ctx.db, promotion.id, drawn)) return insertOutcome(ctx, subject);
   const code = prizeCode(ctx.seed, getBrand(ctx.db, promotion.brand_id).prefix, unitId);
   return insertOutcome(ctx, subject, { prize: drawn, delivery: drawn.delivery, code });
 }

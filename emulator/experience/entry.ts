@@ -14,11 +14,7 @@ import { type SessionView, termsFor } from './serialize.js';
 import { sessionView } from './sessions.js';
 
 export function submitEntry(ctx: Context, session: Session, consent: Consent | undefined): SessionView {
-  if (session.sandbox) {
-    // Coverage is recorded even when the scenario answers 403 or 409: the call was made.
-    recordSandboxEntry(ctx.db, session.key_id, session.scenario!, ctx.clock.now());
-    return ctx.db.transaction(() => sandboxEntry(ctx, session)).immediate();
-  }
+  if (session.sandbox) return sandboxEntry(ctx, session);
   const { view, created } = ctx.db.transaction(() => productionEntry(ctx, session, consent)).immediate();
   if (created) ctx.events.emit('entry.created', { entryId: created.id });
   return view;
@@ -26,16 +22,25 @@ export function submitEntry(ctx: Context, session: Session, consent: Consent | u
 
 /** Sandbox results are synthetic: no pack, no draw, no stock, no scans. @see spec §4.1 rule 4 */
 function sandboxEntry(ctx: Context, session: Session): SessionView {
-  if (session.scenario === 'ineligible') throw new ApiError('ineligible');
-  if (session.scenario === 'already_entered') throw new ApiError('already_entered');
-  const existing = findEntryForSession(ctx.db, session.id);
-  if (existing) return sessionView(ctx, session, existing);
-
-  const promotion = getPromotion(ctx.db, session.promotion_id);
-  const delivery = { won: 'instant', pending: 'delayed', failed: 'failed' } as const;
-  const mode = delivery[session.scenario as keyof typeof delivery];
-  const won = mode && { prize: listPrizes(ctx.db, promotion.id)[0]!, delivery: mode, code: `SANDBOX-${codeSuffix(ctx.seed, `sandbox-code:${session.id}`, 8)}` };
-  return sessionView(ctx, session, insertOutcome(ctx, subjectOf(session, promotion, null), won));
+  const now = ctx.clock.now();
+  const scenario = session.scenario!;
+  if (scenario === 'ineligible' || scenario === 'already_entered') {
+    // Coverage counts the call even though the scenario refuses it.
+    recordSandboxEntry(ctx.db, session.key_id, scenario, now);
+    throw new ApiError(scenario);
+  }
+  return ctx.db
+    .transaction(() => {
+      recordSandboxEntry(ctx.db, session.key_id, scenario, now);
+      const existing = findEntryForSession(ctx.db, session.id);
+      if (existing) return sessionView(ctx, session, existing);
+      const promotion = getPromotion(ctx.db, session.promotion_id);
+      const delivery = { won: 'instant', pending: 'delayed', failed: 'failed' } as const;
+      const mode = delivery[scenario as keyof typeof delivery];
+      const won = mode && { prize: listPrizes(ctx.db, promotion.id)[0]!, delivery: mode, code: `SANDBOX-${codeSuffix(ctx.seed, `sandbox-code:${session.id}`, 8)}` };
+      return sessionView(ctx, session, insertOutcome(ctx, subjectOf(session, promotion, null), won));
+    })
+    .immediate();
 }
 
 function productionEntry(ctx: Context, session: Session, consent: Consent | undefined): { view: SessionView; created?: Entry } {

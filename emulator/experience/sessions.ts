@@ -2,7 +2,7 @@
 import type { Context } from '../context.js';
 import { availability, countryRefusal, type Eligibility } from '../domain/eligibility.js';
 import { verifierMatches } from '../domain/pkce.js';
-import { consumeAuthCode, linkCodeToSession } from '../store/codes.js';
+import { type AuthCode, consumeAuthCode, linkCodeToSession } from '../store/codes.js';
 import { recordSandboxSession } from '../store/coverage.js';
 import { type Entry, findEntryForSession, findProductionEntryForPack, settleDelivery } from '../store/entries.js';
 import type { AgencyKey } from '../store/keys.js';
@@ -22,32 +22,37 @@ export function createSandboxSession(ctx: Context, key: AgencyKey, scenario: Sce
 }
 
 /**
- * The authorization-code exchange with PKCE. Any presented code is consumed (committed before any
- * check can fail), so a failed exchange cannot be retried; presenting a used code again revokes
- * the session it produced.
+ * The authorization-code exchange with PKCE. Any presented code is consumed, and the consumption
+ * is committed even when a check then fails, so a failed exchange cannot be retried; presenting a
+ * used code again revokes the session it produced.
  * @see spec §4.3 step 6, §5 rule 4, RFC 7636 §4.6
  */
 export function exchangeCode(ctx: Context, key: AgencyKey, input: { authorization_code: string; code_verifier: string }): { view: SessionView; token: string } {
   const now = ctx.clock.now();
-  const { code, alreadyUsed } = consumeAuthCode(ctx.db, input.authorization_code, now);
-  if (alreadyUsed) {
-    if (alreadyUsed.session_id !== null) revokeSession(ctx.db, alreadyUsed.session_id, now);
-    throw new ApiError('invalid_grant', { message: 'The authorization code was already used; the session it produced is revoked. Restart from the pack scan.' });
-  }
-  if (!code) throw new ApiError('invalid_grant', { message: 'Unknown authorization code. Restart from the pack scan.' });
-  if (now >= code.expires_at) throw new ApiError('invalid_grant', { message: 'The authorization code expired (codes last 5 minutes). Restart from the pack scan.' });
-  if (code.promotion_id !== key.promotion_id) throw new ApiError('invalid_grant', { message: 'The authorization code belongs to another promotion.' });
-  if (!verifierMatches(input.code_verifier, code.code_challenge)) {
-    throw new ApiError('invalid_grant', { message: 'The code_verifier does not match the code_challenge (S256). Restart from the pack scan.' });
-  }
-  return ctx.db.transaction(() => {
+  const exchanged = ctx.db.transaction(() => {
+    const { code, alreadyUsed } = consumeAuthCode(ctx.db, input.authorization_code, now);
+    if (alreadyUsed && alreadyUsed.session_id !== null) revokeSession(ctx.db, alreadyUsed.session_id, now);
+    const refusal = alreadyUsed ? ALREADY_USED : code ? codeProblem(code, key, input.code_verifier, now) : UNKNOWN_CODE;
+    if (refusal || !code) return { refusal };
     const { session, token } = createSession(ctx.db, ctx.seed, {
       keyId: key.id, promotionId: code.promotion_id, sandbox: false,
       collectorId: code.collector_id, unitId: code.unit_id, country: code.country, now,
     });
     linkCodeToSession(ctx.db, code.id, session.id);
-    return { view: sessionView(ctx, session), token };
+    return { created: { view: sessionView(ctx, session), token } };
   })();
+  if (!exchanged.created) throw new ApiError('invalid_grant', { message: exchanged.refusal });
+  return exchanged.created;
+}
+
+const ALREADY_USED = 'The authorization code was already used; the session it produced is revoked. Restart from the pack scan.';
+const UNKNOWN_CODE = 'Unknown authorization code. Restart from the pack scan.';
+
+function codeProblem(code: AuthCode, key: AgencyKey, verifier: string, now: number): string | undefined {
+  if (now >= code.expires_at) return 'The authorization code expired (codes last 5 minutes). Restart from the pack scan.';
+  if (code.promotion_id !== key.promotion_id) return 'The authorization code belongs to another promotion.';
+  if (!verifierMatches(verifier, code.code_challenge)) return 'The code_verifier does not match the code_challenge (S256). Restart from the pack scan.';
+  return undefined;
 }
 
 export function sessionView(ctx: Context, session: Session, current?: Entry): SessionView {
@@ -59,13 +64,14 @@ export function sessionView(ctx: Context, session: Session, current?: Entry): Se
     session,
     campaign: campaignJson(promotion, getBrand(ctx.db, promotion.brand_id), prizes),
     terms: termsFor(promotion, session.country),
-    eligibility: eligibilityOf(ctx, session, promotion),
+    eligibility: eligibilityOf(ctx, session, promotion, stored),
     entry: entry ? entryJson(entry, prizes.find((prize) => prize.id === entry.prize_id)) : null,
     deliveryState: entry?.delivery_state ?? 'none',
   };
 }
 
-function eligibilityOf(ctx: Context, session: Session, promotion: Promotion): Eligibility {
+/** `entered` is the session's own entry, if any: in production, the one entry of its pack. */
+function eligibilityOf(ctx: Context, session: Session, promotion: Promotion, entered: Entry | undefined): Eligibility {
   const country = session.country;
   if (session.sandbox) {
     if (session.scenario === 'ineligible') return { eligible: false, reason: 'country_restricted', country };
@@ -76,7 +82,7 @@ function eligibilityOf(ctx: Context, session: Session, promotion: Promotion): El
   if (!open.available) return { eligible: false, reason: 'unavailable', country };
   const refusal = countryRefusal(promotion.content.countries, country);
   if (refusal) return { eligible: false, reason: refusal, country };
-  const existing = findProductionEntryForPack(ctx.db, promotion.id, session.unit_id!);
+  const existing = entered ?? findProductionEntryForPack(ctx.db, promotion.id, session.unit_id!);
   if (existing && existing.collector_id !== session.collector_id) return { eligible: false, reason: 'already_entered', country };
   return { eligible: true, reason: null, country };
 }

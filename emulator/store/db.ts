@@ -1,13 +1,21 @@
 import Database from 'better-sqlite3';
+import { installCache } from './cache.js';
 import { MIGRATIONS } from './schema.js';
 
 export type Db = Database.Database;
 
-/** Opens (or creates) the database at `path` (`:memory:` in tests) and brings its schema up to date. */
-export function openDb(path: string): Db {
+/**
+ * Opens (or creates) the database at `path` (`:memory:` in tests), brings its schema up to date
+ * and runs `setUp` (e.g. seeding). A new database is created and set up without waiting for the
+ * disk (`synchronous = OFF`): nothing is there to lose yet, and the waits cost more than the rest
+ * of a fresh start. Then, as always, WAL with `synchronous = NORMAL`: a commit survives a crash of
+ * the process, and of the machine once the next checkpoint has synced it.
+ */
+export function openDb(path: string, setUp?: (db: Db) => void): Db {
   const db = new Database(path);
+  const created = db.pragma('user_version', { simple: true }) === 0;
+  db.pragma(`synchronous = ${created ? 'OFF' : 'NORMAL'}`);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   cacheStatements(db);
@@ -18,6 +26,9 @@ export function openDb(path: string): Db {
       db.pragma(`user_version = ${version + 1}`);
     })();
   }
+  installCache(db);
+  setUp?.(db);
+  if (created) db.pragma('synchronous = NORMAL');
   return db;
 }
 

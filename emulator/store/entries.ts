@@ -24,11 +24,15 @@ export interface Entry {
 
 export type NewEntry = Omit<Entry, 'id'>;
 
+const NEW_ENTRY_COLUMNS = [
+  'promotion_id', 'session_id', 'sandbox', 'collector_id', 'unit_id', 'country', 'state', 'prize_id', 'prize_name', 'codes',
+  'redemption_url', 'delivery_state', 'delivery_due_at', 'delivery_outcome', 'terms_version', 'created_at',
+] as const satisfies ReadonlyArray<keyof NewEntry>;
+const INSERT_ENTRY = `INSERT INTO entries (${NEW_ENTRY_COLUMNS.join(', ')}) VALUES (${NEW_ENTRY_COLUMNS.map(() => '?').join(', ')})`;
+
 export function insertEntry(db: Db, entry: NewEntry): Entry {
-  const columns = Object.keys(entry);
-  return db
-    .prepare(`INSERT INTO entries (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')}) RETURNING *`)
-    .get(entry) as Entry;
+  const { lastInsertRowid } = db.prepare(INSERT_ENTRY).run(NEW_ENTRY_COLUMNS.map((column) => entry[column]));
+  return { id: Number(lastInsertRowid), ...entry };
 }
 
 export function findProductionEntryForPack(db: Db, promotionId: number, unitId: number): Entry | undefined {

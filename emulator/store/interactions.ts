@@ -1,4 +1,11 @@
-/** The interaction log: every experience API call, redacted, for the dashboard and the harness. */
+/**
+ * The interaction log: every experience API call, redacted, for the dashboard and the harness.
+ *
+ * Rows wait in memory and are written together: with the next turn transaction of the experience
+ * API (store/turn-transaction.ts), else at the end of the event-loop turn, in one transaction. A
+ * commit of its own per call cost as much as the rest of a GET /campaign. Every read here writes
+ * the waiting rows first, so a reader (the control plane, the dashboard) never misses one.
+ */
 import type { Db } from './db.js';
 
 export interface Interaction {
@@ -12,13 +19,47 @@ export interface Interaction {
   body: unknown;
 }
 
+type Row = [at: number, keyId: number | null, sessionId: number | null, method: string, path: string, status: number, body: string | null];
+
+const pending = new WeakMap<Db, Row[]>();
+
 export function recordInteraction(db: Db, row: Omit<Interaction, 'id'>): void {
-  db.prepare('INSERT INTO interactions (at, key_id, session_id, method, path, status, body) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-    row.at, row.key_id, row.session_id, row.method, row.path, row.status, row.body === undefined ? null : JSON.stringify(row.body),
-  );
+  let rows = pending.get(db);
+  if (!rows) {
+    pending.set(db, (rows = []));
+    setImmediate(flushInteractions, db);
+  }
+  rows.push([row.at, row.key_id, row.session_id, row.method, row.path, row.status, bodyText(row.body)]);
+}
+
+/** JSON.stringify recurses: a hostile body nested some thousands deep is recorded as a note instead. */
+function bodyText(body: unknown): string | null {
+  if (body === undefined) return null;
+  try {
+    return JSON.stringify(body);
+  } catch {
+    return JSON.stringify({ unrecorded: 'the body is nested too deeply to record' });
+  }
+}
+
+/** Writes the rows recorded since the last flush (a no-op when there are none or the database is closed). */
+export function flushInteractions(db: Db): void {
+  const rows = pending.get(db);
+  if (!rows) return;
+  pending.delete(db);
+  if (!db.open) return;
+  const insert = db.prepare('INSERT INTO interactions (at, key_id, session_id, method, path, status, body) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  if (rows.length === 1) insert.run(rows[0]!);
+  else db.transaction(() => rows.forEach((row) => insert.run(row)))();
+}
+
+/** Drops rows not yet written: a reset replaces the world, its log included. */
+export function discardInteractions(db: Db): void {
+  pending.delete(db);
 }
 
 export function listInteractions(db: Db, { afterId = 0, limit = 100 }: { afterId?: number; limit?: number }): Interaction[] {
+  flushInteractions(db);
   const rows = db.prepare('SELECT * FROM interactions WHERE id > ? ORDER BY id LIMIT ?').all(afterId, limit) as Array<Omit<Interaction, 'body'> & { body: string | null }>;
   return rows.map((row) => ({ ...row, body: row.body === null ? null : (JSON.parse(row.body) as unknown) }));
 }

@@ -1,5 +1,6 @@
 /** Agency keys: one promotion each, sandbox or production, 90 days, revocable. @see spec §2.1, §5 */
 import { hashSecret, issueSecret, maskSecret } from '../domain/secrets.js';
+import { cached } from './cache.js';
 import { type Db, nextSerial } from './db.js';
 
 export const KEY_LIFETIME_MS = 90 * 86_400_000;
@@ -35,10 +36,14 @@ export function keySecret(seed: string, environment: Environment, serial: number
   return issueSecret(seed, environment === 'sandbox' ? 'sandbox_key' : 'production_key', serial);
 }
 
+/** Every request looks its key up: found keys are kept in memory until any key is written (revoked, reset). */
 export function findKeyBySecret(db: Db, secret: string): AgencyKey | undefined {
-  return db
-    .prepare('SELECT id, promotion_id, environment, masked, created_at, expires_at, revoked_at FROM agency_keys WHERE key_hash = ?')
-    .get(hashSecret(secret)) as AgencyKey | undefined;
+  return cached(db, 'keys', secret, () => {
+    const key = db
+      .prepare('SELECT id, promotion_id, environment, masked, created_at, expires_at, revoked_at FROM agency_keys WHERE key_hash = ?')
+      .get(hashSecret(secret)) as AgencyKey | undefined;
+    return key && Object.freeze(key);
+  });
 }
 
 export function findKey(db: Db, id: number): AgencyKey | undefined {

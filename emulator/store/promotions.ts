@@ -1,25 +1,26 @@
 /** Promotions, their prizes and their campaign content. */
 import type { PromotionContent } from '../fixture.js';
 import type { Delivery } from '../domain/draw.js';
+import { cached } from './cache.js';
 import type { Db } from './db.js';
 
+/** A promotion as requests read it (cached); what its budget has paid out, `awardState` reads. */
 export interface Promotion {
   id: number;
   brand_id: number;
   content: PromotionContent;
-  budget_spent: number;
   routing_paused: boolean;
   approved_at: number | null;
   preview_callback: string | null;
   production_callback: string | null;
 }
 
+/** A prize as requests read it (cached); its stock, `awardState` reads. */
 export interface Prize {
   id: number;
   position: number;
   name: string;
   odds: number;
-  stock: number;
   face_value: number;
   reward_type: string;
   tier: string;
@@ -39,28 +40,36 @@ interface PromotionRow extends Omit<Promotion, 'content' | 'routing_paused'> {
   routing_paused: number;
 }
 
-export function getPromotion(db: Db, id: number): Promotion {
-  const row = db.prepare('SELECT * FROM promotions WHERE id = ?').get(id) as PromotionRow;
-  return { ...row, content: parseContent(row.content), routing_paused: row.routing_paused === 1 };
-}
+const PROMOTION_COLUMNS = 'id, brand_id, content, routing_paused, approved_at, preview_callback, production_callback';
+const PRIZE_COLUMNS = 'id, position, name, odds, face_value, reward_type, tier, delivery, redemption_url';
 
-/** Every request reads the promotion, and its content changes only on edits: parse each text once. */
-let lastContent: { text: string; parsed: PromotionContent } | undefined;
-function parseContent(text: string): PromotionContent {
-  if (lastContent?.text !== text) lastContent = { text, parsed: Object.freeze(JSON.parse(text) as PromotionContent) };
-  return lastContent.parsed;
+export function getPromotion(db: Db, id: number): Promotion {
+  return cached(db, 'catalog', `promotion:${id}`, () => {
+    const row = db.prepare(`SELECT ${PROMOTION_COLUMNS} FROM promotions WHERE id = ?`).get(id) as PromotionRow;
+    return Object.freeze({ ...row, content: Object.freeze(JSON.parse(row.content) as PromotionContent), routing_paused: row.routing_paused === 1 });
+  });
 }
 
 export function firstPromotionId(db: Db): number {
   return (db.prepare('SELECT id FROM promotions ORDER BY id LIMIT 1').get() as { id: number }).id;
 }
 
+/** Frozen: the same array serves every request until a prize is edited. */
 export function listPrizes(db: Db, promotionId: number): Prize[] {
-  return db.prepare('SELECT * FROM prizes WHERE promotion_id = ? ORDER BY position').all(promotionId) as Prize[];
+  return cached(db, 'catalog', `prizes:${promotionId}`, () => {
+    const prizes = db.prepare(`SELECT ${PRIZE_COLUMNS} FROM prizes WHERE promotion_id = ? ORDER BY position`).all(promotionId) as Prize[];
+    return Object.freeze(prizes.map((prize) => Object.freeze(prize))) as Prize[];
+  });
 }
 
 export function getBrand(db: Db, id: number): Brand {
-  return db.prepare('SELECT id, slug, name, prefix FROM brands WHERE id = ?').get(id) as Brand;
+  return cached(db, 'catalog', `brand:${id}`, () => Object.freeze(db.prepare('SELECT id, slug, name, prefix FROM brands WHERE id = ?').get(id) as Brand));
+}
+
+/** A prize's stock and its promotion's budget left, now: they change with every win, so they are never cached. */
+export function awardState(db: Db, promotion: Promotion, prize: Prize): { stock: number; budgetLeft: number } {
+  const row = db.prepare('SELECT stock, (SELECT budget_spent FROM promotions WHERE id = ?) AS spent FROM prizes WHERE id = ?').get(promotion.id, prize.id) as { stock: number; spent: number };
+  return { stock: row.stock, budgetLeft: promotion.content.budget - row.spent };
 }
 
 /** Takes one unit of stock and the prize's value from the budget; false when either ran out meanwhile. */

@@ -5,6 +5,7 @@
 import type { Fixture } from '../fixture.js';
 import { deriveBytes, hashSecret, issueSecret } from '../domain/secrets.js';
 import { type Db, getMeta, setMeta } from './db.js';
+import { discardInteractions } from './interactions.js';
 import { createAgencyKey } from './keys.js';
 import { DEFAULT_HISTORY_SCANS, seedHistory } from './history.js';
 
@@ -26,6 +27,8 @@ export function isSeeded(db: Db): boolean {
 }
 
 export function seedWorld(db: Db, fixture: Fixture, seed: string, now: number): void {
+  // After a reset, calls of the world it replaced must not reach the new world's log.
+  discardInteractions(db);
   db.transaction(() => {
     setMeta(db, 'seed', seed);
     const company = db

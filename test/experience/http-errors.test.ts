@@ -26,6 +26,18 @@ describe('HTTP errors of the experience API (DESIGN.md errors)', () => {
     expect(res.body.error).toBe('invalid_request');
   });
 
+  it('answers a body nested deeper than 32 levels with 400 invalid_request, and keeps it out of the interaction log', async () => {
+    const t = testWorld();
+    const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const deep = await t.experience('post', '/sessions').set('Content-Type', 'application/json').send(nested(33));
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({ error: 'invalid_request', details: { '(body)': ['must not nest deeper than 32 levels'] } });
+    const allowed = await t.experience('post', '/sessions').set('Content-Type', 'application/json').send(nested(32));
+    expect(allowed.body.details).not.toHaveProperty('(body)');
+    const logged = await t.api.get('/_emulator/interactions');
+    expect(logged.body.data.map((row: { status: number; body: unknown }) => [row.status, row.body === null])).toEqual([[400, true], [400, false]]);
+  });
+
   it('answers a body that is not JSON with 415', async () => {
     const t = testWorld();
     const res = await t.experience('post', '/sessions').set('Content-Type', 'text/plain').send('scenario=won');

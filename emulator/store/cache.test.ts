@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadFixture } from '../fixture.js';
+import { type Db, openDb } from './db.js';
+import { findKeyBySecret, keySecret, revokeKey } from './keys.js';
+import { awardPrize, awardState, getBrand, getPromotion, listPrizes } from './promotions.js';
+import { seedWorld } from './world.js';
+
+const DEFAULT_FIXTURE = loadFixture(new URL('../../fixtures/default.json', import.meta.url).pathname);
+const NOW = Date.parse('2026-11-21T10:00:00.000Z');
+const seeded = (db: Db) => seedWorld(db, DEFAULT_FIXTURE, DEFAULT_FIXTURE.seed, NOW);
+const sandboxSecret = keySecret(DEFAULT_FIXTURE.seed, 'sandbox', 1);
+
+let folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  folders = [];
+});
+
+describe('the cache of keys, promotions, prizes and brands', () => {
+  it('sees a revoked key at once', () => {
+    const db = openDb(':memory:', seeded);
+    const key = findKeyBySecret(db, sandboxSecret)!;
+    expect(key.revoked_at).toBeNull();
+    revokeKey(db, key.id, NOW + 1);
+    expect(findKeyBySecret(db, sandboxSecret)!.revoked_at).toBe(NOW + 1);
+  });
+
+  it('sees any write to the tables it copies, whoever makes it', () => {
+    const db = openDb(':memory:', seeded);
+    const promotion = getPromotion(db, 1);
+    expect(getPromotion(db, 1)).toBe(promotion);
+    db.prepare("UPDATE promotions SET content = json_set(content, '$.name', 'Edited') WHERE id = 1").run();
+    expect(getPromotion(db, 1).content.name).toBe('Edited');
+    db.prepare("UPDATE prizes SET name = 'Renamed' WHERE position = 0").run();
+    expect(listPrizes(db, 1)[0]!.name).toBe('Renamed');
+    db.prepare("UPDATE brands SET name = 'Renamed brand' WHERE id = ?").run(promotion.brand_id);
+    expect(getBrand(db, promotion.brand_id).name).toBe('Renamed brand');
+  });
+
+  it('keeps no copy of what a rolled-back transaction wrote', () => {
+    const db = openDb(':memory:', seeded);
+    const original = getPromotion(db, 1).content.name;
+    expect(() =>
+      db.transaction(() => {
+        db.prepare("UPDATE promotions SET content = json_set(content, '$.name', 'Never') WHERE id = 1").run();
+        expect(getPromotion(db, 1).content.name).toBe('Never');
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    expect(getPromotion(db, 1).content.name).toBe(original);
+  });
+
+  it('reads stock and budget from the table, not from its copies', () => {
+    const db = openDb(':memory:', seeded);
+    const promotion = getPromotion(db, 1);
+    const prize = listPrizes(db, 1)[0]!;
+    const before = awardState(db, promotion, prize);
+    expect(awardPrize(db, promotion.id, prize)).toBe(true);
+    expect(awardState(db, promotion, prize)).toEqual({ stock: before.stock - 1, budgetLeft: before.budgetLeft - prize.face_value });
+    expect(getPromotion(db, 1)).toBe(promotion);
+  });
+
+  it("sees another process's writes from the next event-loop turn", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cache-test-'));
+    folders.push(folder);
+    const path = join(folder, 'emulator.sqlite');
+    const db = openDb(path, seeded);
+    const other = openDb(path);
+    const key = findKeyBySecret(db, sandboxSecret)!;
+    revokeKey(other, key.id, NOW + 1);
+    await nextTurn();
+    expect(findKeyBySecret(db, sandboxSecret)!.revoked_at).toBe(NOW + 1);
+    other.close();
+    db.close();
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * In-memory copies of rows every request reads and almost nothing writes: agency keys (by secret),
+ * promotions, prizes and brands. Temporary triggers report every write to those tables, whoever
+ * makes it (a revoke, a pause, a reset, a watched fixture edit, a test's own SQL), and a write
+ * empties its area's copies. Hot counters are left out of both the copies and the triggers:
+ * a prize's `stock` and a promotion's `budget_spent` are read from the table when the draw needs them.
+ *
+ * Copies are made only from committed rows: no copy is kept while the current transaction has
+ * written to the area, since a rollback would leave it describing rows that never were.
+ *
+ * Triggers see this connection's writes only. Another process serving the same data folder (the
+ * concurrency tests run two) commits unseen, so once per event-loop turn `PRAGMA data_version`,
+ * which changes with every commit of another connection, says whether to drop every copy.
+ */
+import type { Db } from './db.js';
+
+export type CacheArea = 'keys' | 'catalog';
+
+/** Per area: the tables whose writes empty it, and the columns whose updates do not. */
+const WATCHED: Record<CacheArea, Array<{ table: string; ignore?: string }>> = {
+  keys: [{ table: 'agency_keys' }],
+  catalog: [{ table: 'promotions', ignore: 'budget_spent' }, { table: 'prizes', ignore: 'stock' }, { table: 'brands' }],
+};
+
+interface Area {
+  values: Map<string | number, unknown>;
+  /** Written inside a transaction not yet seen to end: copy nothing until it has. */
+  dirty: boolean;
+}
+
+interface Cache {
+  areas: Record<CacheArea, Area>;
+  dataVersion: number;
+  /** Checked `data_version` in this event-loop turn. */
+  checked: boolean;
+}
+
+const caches = new WeakMap<Db, Cache>();
+
+/** Called once per connection, after the migrations: the triggers live as long as the connection. */
+export function installCache(db: Db): void {
+  const areas: Record<CacheArea, Area> = { keys: { values: new Map(), dirty: false }, catalog: { values: new Map(), dirty: false } };
+  db.function('emulator_cache_written', { deterministic: false }, (name: unknown) => {
+    const area = areas[name as CacheArea];
+    area.values.clear();
+    if (db.inTransaction) area.dirty = true;
+    return null;
+  });
+  for (const [area, tables] of Object.entries(WATCHED)) {
+    for (const { table, ignore } of tables) {
+      const columns = (db.pragma(`table_info(${table})`) as Array<{ name: string }>).map((column) => column.name).filter((name) => name !== ignore);
+      const body = `BEGIN SELECT emulator_cache_written('${area}'); END`;
+      db.exec(`CREATE TEMP TRIGGER ${table}_insert_cache AFTER INSERT ON ${table} ${body};
+        CREATE TEMP TRIGGER ${table}_update_cache AFTER UPDATE OF ${columns.join(', ')} ON ${table} ${body};
+        CREATE TEMP TRIGGER ${table}_delete_cache AFTER DELETE ON ${table} ${body};`);
+    }
+  }
+  caches.set(db, { areas, dataVersion: dataVersion(db), checked: false });
+}
+
+/** The copy of `id` in `area`, loaded (and kept, when it may be) on a miss. `undefined` is never kept. */
+export function cached<T>(db: Db, name: CacheArea, id: string | number, load: () => T): T {
+  const cache = caches.get(db);
+  if (!cache) return load();
+  if (!cache.checked) checkOtherWriters(db, cache);
+  const area = cache.areas[name];
+  if (area.dirty && !db.inTransaction) area.dirty = false;
+  if (area.values.has(id)) return area.values.get(id) as T;
+  const value = load();
+  if (value !== undefined && !area.dirty) area.values.set(id, value);
+  return value;
+}
+
+function checkOtherWriters(db: Db, cache: Cache): void {
+  cache.checked = true;
+  setImmediate(() => (cache.checked = false));
+  const version = dataVersion(db);
+  if (version === cache.dataVersion) return;
+  cache.dataVersion = version;
+  for (const area of Object.values(cache.areas)) area.values.clear();
+}
+
+function dataVersion(db: Db): number {
+  return db.prepare('PRAGMA data_version').pluck().get() as number;
+}
