@@ -99,26 +99,27 @@ export function measured(result: autocannon.Result, latencies: number[], before:
   };
 }
 
-/**
- * One autocannon run. Latencies are taken from its `response` events rather than its histogram,
- * which keeps whole milliseconds only (a 0.4 ms answer would read as 0).
- */
+/** One measured request shape, each request with the next pooled session when there is a pool. */
 function run(url: string, request: LoadRequest, connections: number, seconds: number, pool: SessionPool | undefined): Promise<{ result: autocannon.Result; latencies: number[] }> {
   const withSession = (req: autocannon.Request): autocannon.Request => {
     const session = pool!.next();
     return { ...req, headers: { ...req.headers, 'x-service-session': session.token }, body: session.body };
   };
+  return loadRun(url, connections, seconds, [
+    { method: request.method, path: request.path, headers: request.headers, ...(request.body ? { body: request.body } : {}), ...(pool ? { setupRequest: withSession } : {}) },
+  ]);
+}
+
+/**
+ * One autocannon run of `requests` (in turn, per connection). Latencies are taken from its
+ * `response` events rather than its histogram, which keeps whole milliseconds only (a 0.4 ms
+ * answer would read as 0).
+ */
+export function loadRun(url: string, connections: number, seconds: number, requests: autocannon.Request[]): Promise<{ result: autocannon.Result; latencies: number[] }> {
   const latencies: number[] = [];
   return new Promise((resolve, reject) => {
     const instance = autocannon(
-      {
-        url,
-        connections,
-        pipelining: 1,
-        duration: seconds,
-        timeout: 10,
-        requests: [{ method: request.method, path: request.path, headers: request.headers, ...(request.body ? { body: request.body } : {}), ...(pool ? { setupRequest: withSession } : {}) }],
-      },
+      { url, connections, pipelining: 1, duration: seconds, timeout: 10, requests },
       (error: unknown, result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve({ result, latencies })),
     );
     instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));

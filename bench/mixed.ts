@@ -7,9 +7,9 @@
  * and both servers' resident memory is sampled all along.
  */
 import { readFileSync } from 'node:fs';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { cpuSnapshot, waitForQuiet } from './cpu.js';
-import { type Measurement, SessionPool, measured } from './load.js';
+import { type Measurement, SessionPool, loadRun, measured } from './load.js';
 import type { Answer, ChildServer, IssuedCode } from './servers.js';
 
 const API = '/api/experience/v1';
@@ -120,50 +120,36 @@ export async function measureMixed(
 function run(url: string, plan: FlowPlan, connections: number, seconds: number): Promise<{ result: autocannon.Result; latencies: number[] }> {
   const json = { 'content-type': 'application/json' };
   const flowOf = (context: object) => context as Flow;
-  const latencies: number[] = [];
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url,
-        connections,
-        pipelining: 1,
-        duration: seconds,
-        timeout: 10,
-        requests: [
-          {
-            method: 'GET',
-            path: `${API}/campaign`,
-            setupRequest: (req, context) => {
-              const flow = Object.assign(context, plan.take());
-              return { ...req, headers: { authorization: `Bearer ${flow.key}` } };
-            },
-          },
-          {
-            method: 'POST',
-            path: `${API}/sessions`,
-            setupRequest: (req, context) => ({ ...req, headers: { authorization: `Bearer ${flowOf(context).key}`, ...json }, body: flowOf(context).exchange }),
-            onResponse: (status, body, context) => {
-              flowOf(context).token = status === 201 ? (JSON.parse(body) as { session_token: string }).session_token : 'none';
-            },
-          },
-          {
-            method: 'POST',
-            path: `${API}/session/entry`,
-            setupRequest: (req, context) => ({
-              ...req, headers: { authorization: `Bearer ${flowOf(context).key}`, 'x-service-session': flowOf(context).token!, ...json }, body: flowOf(context).entry,
-            }),
-          },
-          {
-            method: 'GET',
-            path: `${API}/session`,
-            setupRequest: (req, context) => ({ ...req, headers: { authorization: `Bearer ${flowOf(context).key}`, 'x-service-session': flowOf(context).token! } }),
-          },
-        ],
+  return loadRun(url, connections, seconds, [
+    {
+      method: 'GET',
+      path: `${API}/campaign`,
+      setupRequest: (req, context) => {
+        const flow = Object.assign(context, plan.take());
+        return { ...req, headers: { authorization: `Bearer ${flow.key}` } };
       },
-      (error: unknown, result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve({ result, latencies })),
-    );
-    instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
-  });
+    },
+    {
+      method: 'POST',
+      path: `${API}/sessions`,
+      setupRequest: (req, context) => ({ ...req, headers: { authorization: `Bearer ${flowOf(context).key}`, ...json }, body: flowOf(context).exchange }),
+      onResponse: (status, body, context) => {
+        flowOf(context).token = status === 201 ? (JSON.parse(body) as { session_token: string }).session_token : 'none';
+      },
+    },
+    {
+      method: 'POST',
+      path: `${API}/session/entry`,
+      setupRequest: (req, context) => ({
+        ...req, headers: { authorization: `Bearer ${flowOf(context).key}`, 'x-service-session': flowOf(context).token!, ...json }, body: flowOf(context).entry,
+      }),
+    },
+    {
+      method: 'GET',
+      path: `${API}/session`,
+      setupRequest: (req, context) => ({ ...req, headers: { authorization: `Bearer ${flowOf(context).key}`, 'x-service-session': flowOf(context).token! } }),
+    },
+  ]);
 }
 
 function rssMb(pid: number): number {
