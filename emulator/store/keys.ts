@@ -46,12 +46,6 @@ export function findKeyBySecret(db: Db, secret: string): AgencyKey | undefined {
   });
 }
 
-export function findKey(db: Db, id: number): AgencyKey | undefined {
-  return db.prepare('SELECT id, promotion_id, environment, masked, created_at, expires_at, revoked_at FROM agency_keys WHERE id = ?').get(id) as
-    | AgencyKey
-    | undefined;
-}
-
 export function revokeKey(db: Db, id: number, now: number): boolean {
   return db.prepare('UPDATE agency_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes === 1;
 }
