@@ -18,6 +18,7 @@ COPY emulator emulator
 COPY harness harness
 COPY fixtures fixtures
 COPY scenarios scenarios
+COPY scripts/bundle-cli.mjs scripts/
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
  && chmod +x dist/emulator/cli.js

@@ -108,6 +108,13 @@ test('start prints the connection values, env reads them, the API answers, and s
   expect((await it.run('env')).stdout).toContain(`export PROMO_SANDBOX_KEY='${env.sandbox_key}'\n`);
 
   expect((await it.campaign(env.sandbox_key!)).status).toBe(200);
+  // The built CLI requires iconv-lite from node_modules rather than bundling it (scripts/bundle-cli.mjs).
+  const utf16 = await fetch(`${it.baseUrl}/api/experience/v1/sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${env.sandbox_key}`, 'content-type': 'application/json; charset=utf-16le' },
+    body: Buffer.from(JSON.stringify({ scenario: 'won' }), 'utf16le'),
+  });
+  expect(utf16.status).toBe(201);
 
   const again = await it.start();
   expect(again.code).toBe(0);

@@ -5,7 +5,6 @@
 import { spawn } from 'node:child_process';
 import { accessSync, closeSync, constants, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Fixture, FixtureError, loadFixture } from '../fixture.js';
 import { inSea } from '../sea.js';
 import { CliError } from './cli-error.js';
@@ -75,7 +74,7 @@ async function startInBackground(options: StartOptions, paths: DataPaths, fixtur
   // The token travels in the environment, not in argv where `ps` would show it.
   const env = options.controlToken ? { ...process.env, EMULATOR_CONTROL_TOKEN: options.controlToken } : process.env;
   // In the single executable, process.execPath is the emulator itself: no script to name.
-  const script = inSea ? [] : [fileURLToPath(new URL('../cli.js', import.meta.url))];
+  const script = inSea ? [] : [process.argv[1]!];
   const child = spawn(process.execPath, [...script, ...args], { detached: true, stdio: ['ignore', output, output], env });
   closeSync(output);
 

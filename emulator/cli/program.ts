@@ -1,0 +1,87 @@
+/**
+ * The `emulator` command. Each action loads its module when it runs, so `status` or `env` never
+ * pay for express and SQLite.
+ */
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { CliError } from './cli-error.js';
+import { consoleCommands } from './console.js';
+import { seedCommand } from './seed.js';
+import { webhooksCommand } from './webhooks.js';
+import { CLI, DEFAULT_DATA, packageVersion } from './paths.js';
+
+const program = new Command('emulator')
+  .description('A local sandbox of the packaging-promotion service: experience and reporting APIs on 127.0.0.1.')
+  .version(packageVersion())
+  .configureOutput({ outputError: (text, write) => write(`[emulator] ${text.replace(/^error: /, '')}`) });
+
+const dataOption = () => new Option('--data <dir>', 'the data folder: database, logs, instance file').default(DEFAULT_DATA);
+
+program
+  .command('start')
+  .description('start in the background, wait until healthy, print the base URL, keys and test packs')
+  .option('--port <port>', 'port to listen on', parsePort, 4010)
+  .option('--host <host>', 'address to bind; 0.0.0.0 exposes it to your network', '127.0.0.1')
+  .addOption(dataOption())
+  .option('--fixture <path>', 'the seed world (default: the built-in fixtures/default.json)')
+  .option('--seed <seed>', "overrides the fixture's seed (keys, codes and draws derive from it)")
+  .option('--foreground', 'run in this process and log to the terminal (what Docker runs)')
+  .option('--watch', 'apply edits of the fixture\'s campaign content live; report edits that need a reset')
+  .addOption(new Option('--control-token <token>', 'lets non-loopback callers use /_emulator with this bearer token').env('EMULATOR_CONTROL_TOKEN'))
+  .action(async (options) => (await import('./start.js')).start(options));
+
+program
+  .command('stop')
+  .description('stop the emulator of the data folder')
+  .addOption(dataOption())
+  .action(async ({ data }) => (await import('./commands.js')).stop(data));
+
+program
+  .command('status')
+  .description('say whether an emulator runs for the data folder (exit 0) or not (exit 1)')
+  .addOption(dataOption())
+  .action(async ({ data }) => (await import('./commands.js')).status(data));
+
+program
+  .command('env')
+  .description(`connection values as shell exports: eval "$(${CLI} env)"`)
+  .addOption(dataOption())
+  .option('--json', 'everything /_emulator/env returns, as JSON')
+  .action(async ({ data, ...options }) => (await import('./commands.js')).env(data, options));
+
+program
+  .command('logs')
+  .description("print the emulator's log")
+  .addOption(dataOption())
+  .option('-f, --follow', 'keep printing new lines until Ctrl-C')
+  .action(async ({ data, ...options }) => (await import('./logs.js')).logs(data, options));
+
+program
+  .command('reset')
+  .description('seed the world from the fixture again: entries, sessions and scans are gone')
+  .addOption(dataOption())
+  .action(async ({ data }) => (await import('./commands.js')).reset(data));
+
+program
+  .command('clock')
+  .description('show or move the virtual clock (expiries, delivery progress, webhook retries)')
+  .addArgument(new Argument('[action]', 'what to do; without one, shows the clock').choices(['advance', 'freeze', 'unfreeze']))
+  .argument('[value]', 'advance: a duration such as 31m, 2h, 1h30m, 90d; freeze: an ISO time (default now)')
+  .addOption(dataOption())
+  .addHelpText('after', `\nExamples:\n  ${CLI} clock advance 31m\n  ${CLI} clock freeze 2026-12-24T18:00:00Z\n  ${CLI} clock unfreeze`)
+  .action(async (action, value, { data }) => (await import('./commands.js')).clock(data, action, value));
+
+for (const command of [...consoleCommands(), webhooksCommand(), seedCommand()]) {
+  program.addCommand(command.configureOutput(program.configureOutput()));
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('A port is a whole number from 0 to 65535.');
+  return port;
+}
+
+program.parseAsync().catch((error: unknown) => {
+  if (!(error instanceof CliError)) throw error;
+  console.error(error.message);
+  process.exitCode = 1;
+});
