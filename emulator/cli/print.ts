@@ -1,8 +1,7 @@
 /** What the CLI prints: the start summary, shell exports and the clock. */
 import type { ClockState } from '../clock.js';
 import type { EnvValues } from '../control/env.js';
-import { dataFlag } from './paths.js';
-import { CLI } from './paths.js';
+import { CLI, dataFlag } from './paths.js';
 
 export type Env = Pick<EnvValues, 'base_url' | 'dashboard_url' | 'sandbox_key' | 'production_key' | 'reporting_token' | 'brand_slug' | 'packs' | 'test_packs' | 'preview_packs' | 'recalled_packs'>;
 
@@ -76,4 +75,9 @@ export function formatOffset(ms: number): string {
 /** A line for the user on stdout: the CLI's output, as opposed to the emulator's log. */
 export function say(text: string): void {
   process.stdout.write(`${text}\n`);
+}
+
+/** A command's one-line failure, on stderr. */
+export function sayError(text: string): void {
+  process.stderr.write(`${text}\n`);
 }

@@ -8,6 +8,7 @@ import { consoleCommands } from './console.js';
 import { seedCommand } from './seed.js';
 import { webhooksCommand } from './webhooks.js';
 import { CLI, DEFAULT_DATA, packageVersion } from './paths.js';
+import { sayError } from './print.js';
 
 const program = new Command('emulator')
   .description('A local sandbox of the packaging-promotion service: experience and reporting APIs on 127.0.0.1.')
@@ -82,6 +83,6 @@ function parsePort(text: string): number {
 
 program.parseAsync().catch((error: unknown) => {
   if (!(error instanceof CliError)) throw error;
-  console.error(error.message);
+  sayError(error.message);
   process.exitCode = 1;
 });
