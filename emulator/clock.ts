@@ -11,16 +11,38 @@ export interface ClockState {
   offsetMs?: number;
 }
 
+/**
+ * The span the clock may show. Every time derived from it, the furthest being a key's expiry 90
+ * days ahead, seeded history 104 days back and a webhook's last retry 6 hours ahead, is then a
+ * valid date with a four-digit year, which every serializer and schema expects.
+ */
+export const CLOCK_RANGE = { min: Date.parse('2000-01-01T00:00:00.000Z'), max: Date.parse('9999-01-01T00:00:00.000Z') } as const;
+
+/** The largest time a JavaScript Date holds. */
+const MAX_DATE_MS = 8.64e15;
+
+/** A clock change or a saved clock that would leave `CLOCK_RANGE`; nothing was applied. */
+export class ClockRangeError extends Error {
+  constructor(readonly at: number) {
+    const shown = Number.isFinite(at) && Math.abs(at) <= MAX_DATE_MS ? new Date(at).toISOString() : 'no valid date';
+    super(`would show ${shown}; the clock must stay between ${new Date(CLOCK_RANGE.min).toISOString()} and ${new Date(CLOCK_RANGE.max).toISOString()}`);
+  }
+}
+
 export interface Clock {
   now(): number;
   iso(): string;
+  /** advance, freeze and reset throw a ClockRangeError, changing nothing, when the clock would leave `CLOCK_RANGE`. */
   advance(ms: number): void;
   freeze(at?: number): void;
   unfreeze(): void;
+  /** Back to the system time, as a new data folder starts. */
+  reset(): void;
   state(): Required<ClockState> & { now: string };
   onChange(listener: (state: ClockState) => void): void;
 }
 
+/** Throws a ClockRangeError when `initial` shows a time outside `CLOCK_RANGE`. */
 export function createClock(initial: ClockState = { mode: 'real' }, system: () => number = Date.now): Clock {
   let frozenAt = initial.mode === 'frozen' ? (initial.frozenAt ?? system()) : undefined;
   let offsetMs = initial.offsetMs ?? 0;
@@ -30,17 +52,21 @@ export function createClock(initial: ClockState = { mode: 'real' }, system: () =
   const current = (): ClockState => ({ mode: mode(), frozenAt, offsetMs });
   const changed = () => listeners.forEach((listener) => listener(current()));
   const now = () => (frozenAt !== undefined ? frozenAt : system() + offsetMs);
+  checkInRange(now());
 
   return {
     now,
     iso: () => new Date(now()).toISOString(),
     advance(ms) {
+      checkInRange(now() + ms);
       if (frozenAt !== undefined) frozenAt += ms;
       else offsetMs += ms;
       changed();
     },
     freeze(at) {
-      frozenAt = at ?? now();
+      const target = at ?? now();
+      checkInRange(target);
+      frozenAt = target;
       changed();
     },
     unfreeze() {
@@ -48,9 +74,19 @@ export function createClock(initial: ClockState = { mode: 'real' }, system: () =
       frozenAt = undefined;
       changed();
     },
+    reset() {
+      checkInRange(system());
+      frozenAt = undefined;
+      offsetMs = 0;
+      changed();
+    },
     state: () => ({ mode: mode(), frozenAt: frozenAt ?? 0, offsetMs, now: new Date(now()).toISOString() }),
     onChange: (listener) => listeners.push(listener),
   };
+}
+
+function checkInRange(at: number): void {
+  if (!(at >= CLOCK_RANGE.min && at <= CLOCK_RANGE.max)) throw new ClockRangeError(at);
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
-import { type Clock, type ClockState, createClock } from './clock.js';
+import type { Clock, ClockState } from './clock.js';
 import { type Config, type Context, SPEC_LIMITS } from './context.js';
 import { createEventBus } from './events.js';
 import type { Fixture } from './fixture.js';
-import { type Db, getMeta, openDb, setMeta } from './store/db.js';
+import { type Db, getMeta, openDb } from './store/db.js';
 import { flushInteractions } from './store/interactions.js';
+import { restoreClock } from './store/saved-clock.js';
 import { commitTurnTransaction } from './store/turn-transaction.js';
 import { isSeeded, seedWorld } from './store/world.js';
 import { resumeBatchJobs } from './reporting/batch-job.js';
@@ -29,15 +30,26 @@ export interface WorldOptions {
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
-/** Opens (and on first use seeds) the database; the clock's offset persists with the data. */
+/**
+ * Opens (and on first use seeds) the database; the clock's offset persists with the data. Throws a
+ * SavedClockError when the saved clock is out of range.
+ */
 export function openWorld(options: WorldOptions): Context & { fixture: Fixture } {
-  let world: { seed: string; clock: Clock } | undefined;
+  let world: { seed: string; clock: Clock } | { problem: unknown } | undefined;
   const db = openDatabase(options.data, (db) => {
-    const seed = getMeta(db, 'seed') ?? options.seed ?? options.fixture.seed;
-    const clock = restoreClock(db, options.clock);
-    if (!isSeeded(db)) seedWorld(db, options.fixture, seed, clock.now());
-    world = { seed, clock };
+    try {
+      const seed = getMeta(db, 'seed') ?? options.seed ?? options.fixture.seed;
+      const clock = restoreClock(db, options.clock);
+      if (!isSeeded(db)) seedWorld(db, options.fixture, seed, clock.now());
+      world = { seed, clock };
+    } catch (problem) {
+      world = { problem };
+    }
   });
+  if ('problem' in world!) {
+    db.close();
+    throw world.problem;
+  }
   const { seed, clock } = world!;
   const config: Config = { baseUrl: DEFAULT_BASE_URL, limits: SPEC_LIMITS, ...options.config };
   return { db, clock, seed, logger: options.logger, config, fixture: options.fixture, events: createEventBus() };
@@ -47,13 +59,6 @@ function openDatabase(data: string, setUp: (db: Db) => void): Db {
   if (data === ':memory:') return openDb(':memory:', setUp);
   mkdirSync(data, { recursive: true });
   return openDb(join(data, 'emulator.sqlite'), setUp);
-}
-
-function restoreClock(db: Db, requested: ClockState | undefined): Clock {
-  const saved = getMeta(db, 'clock');
-  const clock = createClock(requested ?? (saved ? (JSON.parse(saved) as ClockState) : { mode: 'real' }));
-  clock.onChange((state) => setMeta(db, 'clock', JSON.stringify(state)));
-  return clock;
 }
 
 export interface Running {

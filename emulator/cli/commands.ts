@@ -1,9 +1,10 @@
 /** `stop`, `status`, `env`, `reset` and `clock`: each finds the running emulator through its data folder. */
+import { existsSync } from 'node:fs';
 import { type ClockState, parseDuration } from '../clock.js';
 import type { EnvValues } from '../control/env.js';
 import { CliError } from './cli-error.js';
-import { control, findRunning, isAlive, removeInstance, requireRunning, waitUntil } from './instance.js';
-import { dataFlag, dataPaths } from './paths.js';
+import { control, findRunning, isAlive, readInstance, removeInstance, requireRunning, waitUntil } from './instance.js';
+import { type DataPaths, dataFlag, dataPaths } from './paths.js';
 import { clockLine, envExports, say } from './print.js';
 import { CLI } from './paths.js';
 
@@ -46,14 +47,35 @@ export async function reset(data: string): Promise<void> {
   say('[emulator] reset: the world is seeded from the fixture again; entries, sessions and scans are gone');
 }
 
-export type ClockAction = 'advance' | 'freeze' | 'unfreeze';
+export type ClockAction = 'advance' | 'freeze' | 'unfreeze' | 'reset';
 
-/** Without an action, shows the clock; `advance 31m`, `freeze [ISO time]`, `unfreeze` move it. */
+/**
+ * Without an action, shows the clock; `advance 31m`, `freeze [ISO time]`, `unfreeze`, `reset` move
+ * it. `reset` also repairs a data folder no emulator serves, whose saved clock stops it starting.
+ */
 export async function clock(data: string, action: ClockAction | undefined, value: string | undefined): Promise<void> {
   const body = action && clockBody(action, value);
-  const instance = await requireRunning(dataPaths(data));
+  const paths = dataPaths(data);
+  if (action === 'reset' && !(await findRunning(paths))) return resetStoppedClock(paths);
+  const instance = await requireRunning(paths);
   const state = (body ? await control(instance, 'POST', '/clock', body) : await control(instance, 'GET', '/clock')) as Required<ClockState> & { now: string };
   say(clockLine(state));
+}
+
+async function resetStoppedClock(paths: DataPaths): Promise<void> {
+  const pid = readInstance(paths)?.pid;
+  if (pid !== undefined && isAlive(pid)) {
+    throw new CliError(`[emulator] process ${pid} holds data folder ${paths.dir} but does not answer; stop it (kill ${pid}), then run \`${CLI} clock reset${dataFlag(paths.dir)}\` again`);
+  }
+  if (!existsSync(paths.database)) throw new CliError(`[emulator] no emulator data in ${paths.dir}; nothing to reset`);
+  const [{ openDb }, { resetSavedClock }] = await Promise.all([import('../store/db.js'), import('../store/saved-clock.js')]);
+  const db = openDb(paths.database);
+  try {
+    resetSavedClock(db);
+  } finally {
+    db.close();
+  }
+  say(`[emulator] clock follows system time again in ${paths.dir} (no emulator is running; \`${CLI} start${dataFlag(paths.dir)}\` starts one)`);
 }
 
 function clockBody(action: ClockAction, value: string | undefined): object {
@@ -62,5 +84,6 @@ function clockBody(action: ClockAction, value: string | undefined): object {
     return { advance: value };
   }
   if (action === 'freeze') return { freeze: value ?? true };
+  if (action === 'reset') return { reset: true };
   return { unfreeze: true };
 }

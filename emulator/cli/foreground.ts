@@ -5,10 +5,11 @@ import { envValues } from '../control/env.js';
 import type { Fixture } from '../fixture.js';
 import { createLogger } from '../logger.js';
 import { type Running, startServer } from '../server.js';
+import { SavedClockError } from '../store/saved-clock.js';
 import { restoreHeapGrowth } from './heap.js';
 import { CliError } from './cli-error.js';
 import { type Instance, removeInstance, writeInstance } from './instance.js';
-import type { DataPaths } from './paths.js';
+import { CLI, type DataPaths, dataFlag } from './paths.js';
 import { startSummary, say } from './print.js';
 
 export interface ServeOptions {
@@ -84,6 +85,7 @@ async function listen(options: ServeOptions, logger: Logger): Promise<Running> {
 }
 
 function listenProblem(error: NodeJS.ErrnoException, { host, port, paths }: ServeOptions): string {
+  if (error instanceof SavedClockError) return `[emulator] the virtual clock saved in ${paths.dir} ${error.message}; run \`${CLI} clock reset${dataFlag(paths.dir)}\` to go back to system time, then start again`;
   switch (error.code) {
     case 'EADDRINUSE':
       return `[emulator] port ${port} on ${host} is already in use; stop what uses it or pick another port with --port`;

@@ -31,6 +31,8 @@ export function defaultFixture(): string {
 
 export interface DataPaths {
   dir: string;
+  /** The SQLite database the emulator serves (emulator/server.ts opens it). */
+  database: string;
   /** The running instance: pid and URLs, written once it listens, removed when it stops. */
   instance: string;
   /** JSON logs, secrets redacted. */
@@ -41,7 +43,7 @@ export interface DataPaths {
 
 export function dataPaths(data: string): DataPaths {
   const dir = resolve(data);
-  return { dir, instance: join(dir, 'instance.json'), log: join(dir, 'emulator.log'), output: join(dir, 'emulator.out') };
+  return { dir, database: join(dir, 'emulator.sqlite'), instance: join(dir, 'instance.json'), log: join(dir, 'emulator.log'), output: join(dir, 'emulator.out') };
 }
 
 /** The `--data` flag to repeat in hints, empty for the default folder. */

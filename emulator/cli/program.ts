@@ -65,10 +65,10 @@ program
 program
   .command('clock')
   .description('show or move the virtual clock (expiries, delivery progress, webhook retries)')
-  .addArgument(new Argument('[action]', 'what to do; without one, shows the clock').choices(['advance', 'freeze', 'unfreeze']))
+  .addArgument(new Argument('[action]', 'what to do; without one, shows the clock').choices(['advance', 'freeze', 'unfreeze', 'reset']))
   .argument('[value]', 'advance: a duration such as 31m, 2h, 1h30m, 90d; freeze: an ISO time (default now)')
   .addOption(dataOption())
-  .addHelpText('after', `\nExamples:\n  ${CLI} clock advance 31m\n  ${CLI} clock freeze 2026-12-24T18:00:00Z\n  ${CLI} clock unfreeze`)
+  .addHelpText('after', `\nExamples:\n  ${CLI} clock advance 31m\n  ${CLI} clock freeze 2026-12-24T18:00:00Z\n  ${CLI} clock unfreeze\n  ${CLI} clock reset    back to system time; also repairs a stopped data folder whose saved clock is out of range`)
   .action(async (action, value, { data }) => (await import('./commands.js')).clock(data, action, value));
 
 for (const command of [...consoleCommands(), webhooksCommand(), seedCommand()]) {

@@ -4,7 +4,7 @@
  */
 import { Router, json } from 'express';
 import { z } from 'zod';
-import { parseDuration } from '../clock.js';
+import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
 import type { Context } from '../context.js';
 import { ApiError } from '../experience/errors.js';
 import type { Fixture } from '../fixture.js';
@@ -16,6 +16,7 @@ const ClockBody = z.union([
   z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
   z.strictObject({ freeze: z.union([z.literal(true), z.iso.datetime({ offset: true })]) }),
   z.strictObject({ unfreeze: z.literal(true) }),
+  z.strictObject({ reset: z.literal(true) }),
 ]);
 
 const InteractionsQuery = z.strictObject({
@@ -28,7 +29,7 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   router.use(json({ limit: '100kb' }));
 
   router.get('/health', (_req, res) => {
-    res.json({ status: 'ok', base_url: ctx.config.baseUrl, clock: ctx.clock.state(), pid: process.pid });
+    res.json({ status: 'ok', base_url: ctx.config.baseUrl, clock: clockForHealth(ctx.clock), pid: process.pid });
   });
 
   router.get('/env', (_req, res) => {
@@ -41,11 +42,18 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
 
   router.post('/clock', (req, res) => {
     const parsed = ClockBody.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError('invalid_request', { message: 'Send {"advance":"31m"}, {"freeze":true|ISO time} or {"unfreeze":true}.' });
+    if (!parsed.success) throw new ApiError('invalid_request', { message: 'Send {"advance":"31m"}, {"freeze":true|ISO time}, {"unfreeze":true} or {"reset":true}.' });
     const body = parsed.data;
-    if ('advance' in body) ctx.clock.advance(parseDuration(body.advance)!);
-    else if ('freeze' in body) ctx.clock.freeze(body.freeze === true ? undefined : Date.parse(body.freeze));
-    else ctx.clock.unfreeze();
+    try {
+      if ('advance' in body) ctx.clock.advance(parseDuration(body.advance)!);
+      else if ('freeze' in body) ctx.clock.freeze(body.freeze === true ? undefined : Date.parse(body.freeze));
+      else if ('unfreeze' in body) ctx.clock.unfreeze();
+      else ctx.clock.reset();
+    } catch (error) {
+      if (!(error instanceof ClockRangeError)) throw error;
+      const [field, move] = 'advance' in body ? ['advance', `advancing by ${body.advance}`] : 'freeze' in body ? ['freeze', `freezing at ${body.freeze}`] : ['reset', 'going back to system time'];
+      throw new ApiError('invalid_request', { message: `The clock did not move: ${move} ${error.message}.`, details: { [field]: [`${move} ${error.message}`] } });
+    }
     res.json(ctx.clock.state());
   });
 
@@ -64,4 +72,13 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   });
 
   return router;
+}
+
+/** Health answers whatever the clock shows: a clock that cannot be read is reported, not a failure. */
+function clockForHealth(clock: Clock): object {
+  try {
+    return clock.state();
+  } catch {
+    return { mode: 'unreadable' };
+  }
 }

@@ -34,9 +34,10 @@ const status: FieldShape = { valid: fc.integer({ min: 200, max: 599 }), invalid:
 
 const SHAPES = {
   clock: fc.oneof(
-    anyBody({ advance: { valid: fc.constantFrom('31m', '2h', '1d'), invalid: fc.oneof(wrongType('string'), hostileText) } }),
+    anyBody({ advance: { valid: fc.constantFrom('31m', '2h', '1d', '100000000d'), invalid: fc.oneof(wrongType('string'), hostileText) } }),
     anyBody({ freeze: { valid: fc.constantFrom(true, '2026-11-21T10:00:00Z'), invalid: fc.oneof(hostileValueOtherThanTrue(), fc.constant('2026-11-21')) } }),
     anyBody({ unfreeze: { valid: fc.constant(true), invalid: hostileValueOtherThanTrue() } }),
+    anyBody({ reset: { valid: fc.constant(true), invalid: hostileValueOtherThanTrue() } }),
   ),
   fault: anyBody({
     next: {
