@@ -18,8 +18,6 @@ import { commitTurnTransaction, joinTurnTransaction } from './store/turn-transac
 
 type ExperienceRouter = ReturnType<typeof experienceRouter>;
 
-const REDACTED_BODY_FIELDS = new Set(['authorization_code', 'code_verifier', 'session_token']);
-
 export function createApp(ctx: Context & { fixture: Fixture }): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -95,21 +93,16 @@ function answerAfterCommit(ctx: Context): express.RequestHandler {
   };
 }
 
-/** Records every experience call (time, key, session, method, path, status, redacted body). */
+/** Records every experience call (time, key, session, method, path, status, body); the log redacts the body. */
 function interactionLog(ctx: Context): express.RequestHandler {
   return (req, res, next) => {
     res.on('finish', () => {
       const { key, session } = res.locals as CallerLocals;
       recordInteraction(ctx.db, {
         at: ctx.clock.now(), key_id: key?.id ?? null, session_id: session?.id ?? null,
-        method: req.method, path: req.baseUrl + req.path, status: res.statusCode, body: redactBody(req.body),
+        method: req.method, path: req.baseUrl + req.path, status: res.statusCode, body: req.body ?? null,
       });
     });
     next();
   };
-}
-
-function redactBody(body: unknown): unknown {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return body ?? null;
-  return Object.fromEntries(Object.entries(body).map(([field, value]) => [field, REDACTED_BODY_FIELDS.has(field) ? '[redacted]' : value]));
 }

@@ -1,27 +1,22 @@
 /**
- * One pino factory. Secrets (keys, tokens, codes, state, verifiers) are redacted by path, and
- * request URLs are logged without their query string, where the journey's secrets travel.
+ * One pino factory. Secrets (keys, tokens, codes, state, verifiers) are redacted by path: the
+ * headers that carry them, and the secret field names the interaction log redacts too
+ * (domain/redaction.ts) in any logged object. Request URLs are logged without their query string,
+ * where the journey's secrets travel.
  */
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { REDACTED, SECRET_FIELDS } from './domain/redaction.js';
 
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers["x-service-session"]',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
-  '*.authorization_code',
-  '*.code_verifier',
-  '*.session_token',
-  '*.service_request',
-  '*.service_code',
-  '*.state',
-  '*.request_token',
-  '*.secret',
-  '*.key',
+  ...SECRET_FIELDS.map((name) => `*.${name}`),
 ];
 
 export function createLogger(name: string, options: { level?: string } = {}, destination?: DestinationStream): Logger {
-  return pino({ name, level: options.level ?? 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
+  return pino({ name, level: options.level ?? 'info', redact: { paths: REDACT_PATHS, censor: REDACTED } }, destination);
 }
 
 /** Drops the query string: the journey's `service_request`, `service_code` and `state` travel there. */

@@ -5,7 +5,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-export type SecretKind = 'sandbox_key' | 'production_key' | 'session' | 'request_token' | 'code' | 'reporting_token';
+export type SecretKind = 'sandbox_key' | 'production_key' | 'session' | 'request_token' | 'code' | 'reporting_token' | 'webhook_secret';
 
 const PREFIX: Record<SecretKind, string> = {
   sandbox_key: 'pk_sandbox_',
@@ -14,7 +14,15 @@ const PREFIX: Record<SecretKind, string> = {
   request_token: 'rt_',
   code: 'sc_',
   reporting_token: 'pkd_',
+  webhook_secret: 'whsec_',
 };
+
+/**
+ * Our secrets by their shape, wherever they sit in a text: a prefix at the start of a word and at
+ * least 16 of its characters (the issued ones have 32 base64url or 64 hex), so that a shortened or
+ * mistyped secret is found too. For redaction (domain/redaction.ts).
+ */
+export const SECRET_SHAPE = new RegExp(`(?<![A-Za-z0-9])(?:${Object.values(PREFIX).join('|')})[A-Za-z0-9_-]{16,}`, 'g');
 
 /** A deterministic pseudo-random byte string for a label, keyed by the seed. */
 export function deriveBytes(seed: string, label: string): Buffer {

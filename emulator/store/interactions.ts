@@ -1,11 +1,13 @@
 /**
- * The interaction log: every experience API call, redacted, for the dashboard and the harness.
+ * The interaction log: every experience API call, its body redacted (domain/redaction.ts), for the
+ * dashboard and the harness.
  *
  * Rows wait in memory and are written together: with the next turn transaction of the experience
  * API (store/turn-transaction.ts), else at the end of the event-loop turn, in one transaction. A
  * commit of its own per call cost as much as the rest of a GET /campaign. Every read here writes
  * the waiting rows first, so a reader (the control plane, the dashboard) never misses one.
  */
+import { redactSecrets } from '../domain/redaction.js';
 import type { Db } from './db.js';
 
 export interface Interaction {
@@ -29,7 +31,7 @@ export function recordInteraction(db: Db, row: Omit<Interaction, 'id'>): void {
     pending.set(db, (rows = []));
     setImmediate(flushInteractions, db);
   }
-  rows.push([row.at, row.key_id, row.session_id, row.method, row.path, row.status, bodyText(row.body)]);
+  rows.push([row.at, row.key_id, row.session_id, row.method, row.path, row.status, bodyText(redactSecrets(row.body))]);
 }
 
 /** JSON.stringify recurses: a hostile body nested some thousands deep is recorded as a note instead. */
@@ -61,5 +63,6 @@ export function discardInteractions(db: Db): void {
 export function listInteractions(db: Db, { afterId = 0, limit = 100 }: { afterId?: number; limit?: number }): Interaction[] {
   flushInteractions(db);
   const rows = db.prepare('SELECT * FROM interactions WHERE id > ? ORDER BY id LIMIT ?').all(afterId, limit) as Array<Omit<Interaction, 'body'> & { body: string | null }>;
-  return rows.map((row) => ({ ...row, body: row.body === null ? null : (JSON.parse(row.body) as unknown) }));
+  // Redacted again as read: data folders of older versions hold bodies redacted by top-level names only.
+  return rows.map((row) => ({ ...row, body: row.body === null ? null : redactSecrets(JSON.parse(row.body)) }));
 }

@@ -4,13 +4,13 @@
  * either way. @see public reference §4.2
  */
 import { createHmac } from 'node:crypto';
-import { deriveBytes, safeEqual } from '../domain/secrets.js';
+import { issueSecret, safeEqual } from '../domain/secrets.js';
 
 const TOLERANCE_SECONDS = 300;
 
 /** One secret per endpoint, derived from the seed and the endpoint's serial: shown once, never stored. */
 export function endpointSecret(seed: string, serial: number): string {
-  return `whsec_${deriveBytes(seed, `webhook_secret:${serial}`).subarray(0, 24).toString('base64url')}`;
+  return issueSecret(seed, 'webhook_secret', serial);
 }
 
 export function signatureHeader(secret: string, unixSeconds: number, body: string): string {

@@ -1,0 +1,55 @@
+/**
+ * What never leaves the emulator in clear: values under the names of secrets, and our own secrets
+ * found by their shape (`SECRET_SHAPE`). The log file (logger.ts) redacts the same names; the
+ * interaction log redacts whole bodies with `redactSecrets`.
+ * @see DESIGN.md conventions (secrets), spec §4.3 (callback page rules)
+ */
+import { SECRET_SHAPE } from './secrets.js';
+
+/** Field names whose values are secrets, whatever their shape: the journey's, PKCE's, and ours. */
+export const SECRET_FIELDS = [
+  'authorization_code', 'code_verifier', 'session_token', 'service_request', 'service_code', 'state', 'request_token', 'secret', 'key',
+  'token', 'verifier', 'password', 'authorization', 'cookie', 'csrf',
+] as const;
+
+export const REDACTED = '[redacted]';
+
+const SECRET_NAMES = new Set<string>(SECRET_FIELDS);
+
+function redactText(text: string): string {
+  return text.replace(SECRET_SHAPE, REDACTED);
+}
+
+/**
+ * A copy of a JSON value with every secret replaced by `[redacted]`: values under a secret's name
+ * (any case), and secret-shaped text in any string or field name, at any depth. Walks with its own
+ * stack: the interaction log also records bodies nested deeper than a recursive walk could go.
+ */
+export function redactSecrets(value: unknown): unknown {
+  const root: Record<string, unknown> = {};
+  const stack: Array<[holder: object, at: string, value: unknown]> = [[root, 'value', value]];
+  while (stack.length > 0) {
+    const [holder, at, current] = stack.pop()!;
+    if (typeof current === 'string') setOwn(holder, at, redactText(current));
+    else if (Array.isArray(current)) {
+      const copy: unknown[] = new Array(current.length);
+      setOwn(holder, at, copy);
+      current.forEach((item, index) => stack.push([copy, String(index), item]));
+    } else if (current !== null && typeof current === 'object') {
+      const copy = {};
+      setOwn(holder, at, copy);
+      for (const [name, item] of Object.entries(current)) {
+        const shownName = redactText(name);
+        // Defined now, in the body's order; the value is filled in when the walk reaches it.
+        setOwn(copy, shownName, REDACTED);
+        if (!SECRET_NAMES.has(name.toLowerCase())) stack.push([copy, shownName, item]);
+      }
+    } else setOwn(holder, at, current);
+  }
+  return root.value;
+}
+
+/** An own data property, also for names such as `__proto__`, which plain assignment would not create. */
+function setOwn(holder: object, name: string, value: unknown): void {
+  Object.defineProperty(holder, name, { value, enumerable: true, writable: true, configurable: true });
+}
