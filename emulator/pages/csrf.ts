@@ -1,28 +1,59 @@
 /**
- * CSRF protection of the pages' forms: a random value in a SameSite=Strict, HttpOnly cookie that
- * each form repeats in a hidden field (double submit). Another site can neither read the cookie
- * nor make the browser send it with a cross-site POST.
+ * CSRF protection of the pages' forms (the journey's and the dashboard's). Two checks, each
+ * enough against a browser on its own:
+ *
+ * - The form's hidden value is an HMAC of the browser's id, a random value in a SameSite=Strict,
+ *   HttpOnly cookie, keyed by a secret only this server holds. Cookies are not separated by port,
+ *   so a page on another localhost port can plant its own id in the cookie; it cannot compute the
+ *   value that goes with it, nor read the one the server gave the browser.
+ * - A form posted from another origin is refused: by `Sec-Fetch-Site`, which browsers send and
+ *   pages cannot forge, else by `Origin`. A client sending neither (curl, a test) is judged by the
+ *   value alone.
+ *
+ * The secret is made on first use, one per app and process: after a restart a page's open forms
+ * are refused once ("reload the page"), never accepted wrongly.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { safeEqual } from '../domain/secrets.js';
 import { type Html, html } from './html.js';
 import { readCookie } from './http.js';
 
 const COOKIE = 'promo_csrf';
+const BROWSER_ID = /^[A-Za-z0-9_-]{43}$/;
+/** What a browser says of a request it sends from a page of this origin, or from the address bar. */
+const OWN_SITE = new Set(['same-origin', 'none']);
 
-/** The hidden field for a form, setting the cookie on first use. */
+interface CsrfLocals {
+  csrfSecret?: Buffer;
+}
+
+function formValue(req: Request, browserId: string): string {
+  const locals = req.app.locals as CsrfLocals;
+  locals.csrfSecret ??= randomBytes(32);
+  return createHmac('sha256', locals.csrfSecret).update(browserId).digest('base64url');
+}
+
+/** The hidden field for a form, giving the browser its id on first use. */
 export function csrfField(req: Request, res: Response): Html {
-  let token = readCookie(req, COOKIE);
-  if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) {
-    token = randomBytes(32).toString('base64url');
-    res.cookie(COOKIE, token, { httpOnly: true, sameSite: 'strict', path: '/', secure: req.secure });
+  let browserId = readCookie(req, COOKIE);
+  if (!browserId || !BROWSER_ID.test(browserId)) {
+    browserId = randomBytes(32).toString('base64url');
+    res.cookie(COOKIE, browserId, { httpOnly: true, sameSite: 'strict', path: '/', secure: req.secure });
   }
-  return html`<input type="hidden" name="csrf" value="${token}">`;
+  return html`<input type="hidden" name="csrf" value="${formValue(req, browserId)}">`;
 }
 
 export function csrfValid(req: Request): boolean {
-  const cookie = readCookie(req, COOKIE);
+  if (fromAnotherOrigin(req)) return false;
+  const browserId = readCookie(req, COOKIE);
   const field = (req.body as Record<string, unknown> | undefined)?.csrf;
-  return Boolean(cookie) && typeof field === 'string' && safeEqual(field, cookie!);
+  return browserId !== undefined && BROWSER_ID.test(browserId) && typeof field === 'string' && safeEqual(field, formValue(req, browserId));
+}
+
+function fromAnotherOrigin(req: Request): boolean {
+  const site = req.get('sec-fetch-site');
+  if (site !== undefined) return !OWN_SITE.has(site);
+  const origin = req.get('origin');
+  return origin !== undefined && origin !== `${req.protocol}://${req.get('host')}`;
 }
