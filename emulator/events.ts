@@ -9,6 +9,8 @@ export interface DomainEvents {
   'scan.recorded': [{ scanId: number }];
   /** A production entry was created. */
   'entry.created': [{ entryId: number }];
+  /** Webhook deliveries were stored (webhooks/outbox.ts), for the dispatcher to send. */
+  'webhooks.enqueued': [];
 }
 
 export type EventBus = EventEmitter<DomainEvents>;

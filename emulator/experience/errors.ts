@@ -32,6 +32,8 @@ export const EXPERIENCE_ERRORS = {
   /** The control plane refuses callers that are neither on loopback nor carry the control token. */
   forbidden: { status: 403, message: 'Not allowed.' },
   not_found: { status: 404, message: 'No such endpoint.' },
+  /** The control plane refuses what would pass one of the emulator's own limits (webhook endpoints). */
+  limit_reached: { status: 422, message: 'A limit of the emulator was reached; see the message.' },
   method_not_allowed: { status: 405, message: 'This endpoint does not accept that method.' },
   internal_error: { status: 500, message: 'Something went wrong inside the emulator; the log has the details.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -30,6 +30,10 @@ export function createEndpoint(db: Db, input: { url: string; events: WebhookEven
   return fromRow(row);
 }
 
+export function countEndpoints(db: Db): number {
+  return db.prepare('SELECT count(*) FROM webhook_endpoints WHERE removed_at IS NULL').pluck().get() as number;
+}
+
 /** Endpoints in use, oldest first. */
 export function listEndpoints(db: Db): Endpoint[] {
   return (db.prepare(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE removed_at IS NULL ORDER BY id`).all() as EndpointRow[]).map(fromRow);
@@ -82,12 +86,12 @@ const SELECT_DELIVERY = `SELECT d.id, d.public_id, d.event_id, ev.public_id AS e
   FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id JOIN webhook_endpoints en ON en.id = d.endpoint_id`;
 
 /**
- * The oldest due delivery of each endpoint in use: one endpoint's backlog never holds up another,
- * and each endpoint gets its events in order (retries aside).
+ * The oldest due delivery of an endpoint in use, if any: each endpoint gets its events in order
+ * (retries aside), and one endpoint's backlog never holds up another. One indexed lookup.
  */
-export function dueDeliveries(db: Db, now: number): Delivery[] {
-  const oldestDue = db.prepare(`${SELECT_DELIVERY} WHERE d.endpoint_id = ? AND d.state = 'pending' AND d.next_attempt_at <= ? ORDER BY d.id LIMIT 1`);
-  return listEndpoints(db).flatMap((endpoint) => (oldestDue.get(endpoint.id, now) as Delivery | undefined) ?? []);
+export function nextDueDelivery(db: Db, endpointId: number, now: number): Delivery | undefined {
+  return db.prepare(`${SELECT_DELIVERY} WHERE d.endpoint_id = ? AND d.state = 'pending' AND d.next_attempt_at <= ? AND en.removed_at IS NULL ORDER BY d.id LIMIT 1`)
+    .get(endpointId, now) as Delivery | undefined;
 }
 
 export function findDelivery(db: Db, publicId: string): Delivery | undefined {

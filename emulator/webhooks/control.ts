@@ -14,7 +14,7 @@ import { nextSerial } from '../store/db.js';
 import { createSink, findSink, listSinkEvents, listSinks, setSinkResponse, type Sink, type SinkEvent } from '../store/sinks.js';
 import {
   type Delivery, type Endpoint, WEBHOOK_EVENTS, type WebhookEvent,
-  createEndpoint, findDelivery, listAttempts, listDeliveries, listEndpoints, removeEndpoint,
+  countEndpoints, createEndpoint, findDelivery, listAttempts, listDeliveries, listEndpoints, removeEndpoint,
 } from '../store/webhooks.js';
 import { replayDelivery } from './outbox.js';
 import { sinkPage, sinksPage } from './sink-page.js';
@@ -39,12 +39,18 @@ const DeliveryQuery = z.object({
 });
 const SinkQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
 
+/** Endpoints in use at once, sinks included: every event is one delivery per endpoint. */
+const MAX_ENDPOINTS = 100;
+
 export function webhooksControlRouter(ctx: Context): Router {
   const router = Router();
   const { db } = ctx;
   const absolute = (url: string) => new URL(url, ctx.config.baseUrl).href;
 
   const addEndpoint = (url: string, subscribed: WebhookEvent[] | undefined) => {
+    if (countEndpoints(db) >= MAX_ENDPOINTS) {
+      throw new ApiError('limit_reached', { message: `The emulator sends to at most ${MAX_ENDPOINTS} webhook endpoints, sinks included; remove one first (POST /_emulator/webhooks/ID/remove, or \`emulator webhooks remove ID\`).` });
+    }
     const serial = nextSerial(db, 'webhook_secret');
     const endpoint = createEndpoint(db, { url, events: subscribed ?? [...WEBHOOK_EVENTS], secretSerial: serial, now: ctx.clock.now() });
     return { ...endpointJson(endpoint), secret: endpointSecret(ctx.seed, serial) };

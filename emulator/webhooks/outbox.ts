@@ -1,6 +1,7 @@
 /**
  * The outbox: an event becomes one stored envelope `{id, event, occurred_at, brand, data}` and
- * one pending delivery per subscribed endpoint, in one transaction; the dispatcher sends them.
+ * one pending delivery per subscribed endpoint, in one transaction; `webhooks.enqueued` tells the
+ * dispatcher, which sends them.
  * Endpoints receive events from their registration on, never earlier ones.
  * @see public reference §4.4 (envelope)
  */
@@ -10,12 +11,12 @@ import { nextSerial } from '../store/db.js';
 import { getBrand } from '../store/promotions.js';
 import { type Delivery, type WebhookEvent, insertDelivery, insertEvent, listEndpoints } from '../store/webhooks.js';
 
-type Outbox = Pick<Context, 'db' | 'seed' | 'clock'>;
+type Outbox = Pick<Context, 'db' | 'seed' | 'clock' | 'events'>;
 
-/** Stores the event for its subscribers; the payload is built only when someone subscribes. Returns whether anything was stored. */
-export function enqueueEvent(ctx: Outbox, type: WebhookEvent, brandId: number, data: () => unknown): boolean {
+/** Stores the event for its subscribers; the payload is built only when someone subscribes. */
+export function enqueueEvent(ctx: Outbox, type: WebhookEvent, brandId: number, data: () => unknown): void {
   const endpoints = listEndpoints(ctx.db).filter((endpoint) => endpoint.events.includes(type));
-  if (endpoints.length === 0) return false;
+  if (endpoints.length === 0) return;
   const now = ctx.clock.now();
   ctx.db.transaction(() => {
     const publicId = deriveBytes(ctx.seed, `webhook_event:${nextSerial(ctx.db, 'webhook_event')}`).toString('hex').slice(0, 32);
@@ -23,13 +24,14 @@ export function enqueueEvent(ctx: Outbox, type: WebhookEvent, brandId: number, d
     const eventId = insertEvent(ctx.db, { publicId, type, brandId, occurredAt: now, body });
     for (const endpoint of endpoints) insertDelivery(ctx.db, { publicId: newDeliveryId(ctx), eventId, endpointId: endpoint.id, now });
   })();
-  return true;
+  ctx.events.emit('webhooks.enqueued');
 }
 
 /** A replay is a new delivery (its own id and attempts) of the same envelope to the same endpoint. */
 export function replayDelivery(ctx: Outbox, delivery: Delivery): string {
   const publicId = newDeliveryId(ctx);
   insertDelivery(ctx.db, { publicId, eventId: delivery.event_id, endpointId: delivery.endpoint_id, now: ctx.clock.now(), replayOf: delivery.public_id });
+  ctx.events.emit('webhooks.enqueued');
   return publicId;
 }
 

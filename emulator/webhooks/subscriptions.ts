@@ -8,23 +8,23 @@ import { findProductionEntry, findProductionScanById } from '../store/scan-reads
 import { enqueueEvent } from './outbox.js';
 import { activationEnteredData } from './payloads.js';
 
-/** Subscribes; returns the unsubscribe. `enqueued` runs after each event stored in the outbox. */
-export function subscribeDomainEvents(ctx: Context, enqueued: () => void): () => void {
+/** Subscribes; returns the unsubscribe. */
+export function subscribeDomainEvents(ctx: Context): () => void {
   // A listener's failure must not fail the journey request that emitted the event: log it instead.
-  const guarded = <T>(name: string, handle: (payload: T) => boolean | undefined) => (payload: T) => {
+  const guarded = <T>(name: string, handle: (payload: T) => void) => (payload: T) => {
     try {
-      if (handle(payload)) enqueued();
+      handle(payload);
     } catch (error) {
       ctx.logger.error({ err: error, event: name, payload }, 'webhook event not enqueued');
     }
   };
   const onScan = guarded<{ scanId: number }>('scan.recorded', ({ scanId }) => {
     const scan = findProductionScanById(ctx.db, scanId);
-    return scan && enqueueEvent(ctx, 'scan.processed', scan.brand_id, () => scanOutcome(ctx.db, scan));
+    if (scan) enqueueEvent(ctx, 'scan.processed', scan.brand_id, () => scanOutcome(ctx.db, scan));
   });
   const onEntry = guarded<{ entryId: number }>('entry.created', ({ entryId }) => {
     const entry = findProductionEntry(ctx.db, entryId);
-    return entry && enqueueEvent(ctx, 'activation.entered', entry.brand_id, () => activationEnteredData(ctx.db, entry));
+    if (entry) enqueueEvent(ctx, 'activation.entered', entry.brand_id, () => activationEnteredData(ctx.db, entry));
   });
   ctx.events.on('scan.recorded', onScan);
   ctx.events.on('entry.created', onEntry);
