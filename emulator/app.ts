@@ -13,6 +13,8 @@ import type { CallerLocals, experienceRouter } from './experience/routes.js';
 import { errorWriter, jsonBody, lazy, notFound, series } from './http.js';
 import { pathOnly } from './logger.js';
 import { ApiError } from './experience/errors.js';
+import type { CsrfLocals } from './pages/csrf.js';
+import { formSecret } from './store/form-secret.js';
 import { recordInteraction } from './store/interactions.js';
 import { commitTurnTransaction, joinTurnTransaction } from './store/turn-transaction.js';
 
@@ -22,6 +24,9 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  const forms: CsrfLocals = { formSecret: formSecret(ctx.db) };
+  forms.formSecret.issue();
+  Object.assign(app.locals, forms);
   if (ctx.logger.isLevelEnabled('debug')) app.use(requestLog(ctx));
 
   let experience: ExperienceRouter | undefined;

@@ -10,12 +10,13 @@
  *   pages cannot forge, else by `Origin`. A client sending neither (curl, a test) is judged by the
  *   value alone.
  *
- * The secret is made on first use, one per app and process: after a restart a page's open forms
- * are refused once ("reload the page"), never accepted wrongly.
+ * The secret lives with the data (store/form-secret.ts); app.ts hands it to the pages in
+ * `app.locals.formSecret`.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { safeEqual } from '../domain/secrets.js';
+import type { FormSecret } from '../store/form-secret.js';
 import { type Html, html } from './html.js';
 import { readCookie } from './http.js';
 
@@ -24,14 +25,14 @@ const BROWSER_ID = /^[A-Za-z0-9_-]{43}$/;
 /** What a browser says of a request it sends from a page of this origin, or from the address bar. */
 const OWN_SITE = new Set(['same-origin', 'none']);
 
-interface CsrfLocals {
-  csrfSecret?: Buffer;
+export interface CsrfLocals {
+  formSecret: FormSecret;
 }
 
-function formValue(req: Request, browserId: string): string {
-  const locals = req.app.locals as CsrfLocals;
-  locals.csrfSecret ??= randomBytes(32);
-  return createHmac('sha256', locals.csrfSecret).update(browserId).digest('base64url');
+const secretOf = (req: Request) => (req.app.locals as CsrfLocals).formSecret;
+
+function formValue(secret: Buffer, browserId: string): string {
+  return createHmac('sha256', secret).update(browserId).digest('base64url');
 }
 
 /** The hidden field for a form, giving the browser its id on first use. */
@@ -41,14 +42,15 @@ export function csrfField(req: Request, res: Response): Html {
     browserId = randomBytes(32).toString('base64url');
     res.cookie(COOKIE, browserId, { httpOnly: true, sameSite: 'strict', path: '/', secure: req.secure });
   }
-  return html`<input type="hidden" name="csrf" value="${formValue(req, browserId)}">`;
+  return html`<input type="hidden" name="csrf" value="${formValue(secretOf(req).issue(), browserId)}">`;
 }
 
 export function csrfValid(req: Request): boolean {
   if (fromAnotherOrigin(req)) return false;
   const browserId = readCookie(req, COOKIE);
   const field = (req.body as Record<string, unknown> | undefined)?.csrf;
-  return browserId !== undefined && BROWSER_ID.test(browserId) && typeof field === 'string' && safeEqual(field, formValue(req, browserId));
+  const secret = secretOf(req).check();
+  return secret !== undefined && browserId !== undefined && BROWSER_ID.test(browserId) && typeof field === 'string' && safeEqual(field, formValue(secret, browserId));
 }
 
 function fromAnotherOrigin(req: Request): boolean {
