@@ -16,6 +16,7 @@ import { drawNumber, prizeForNumber } from '../domain/draw.js';
 import { availability, countryRefusal } from '../domain/eligibility.js';
 import { deriveBytes } from '../domain/secrets.js';
 import { termsFor } from '../experience/serialize.js';
+import { countScanInAudience } from './audience.js';
 import { advanceBatch, createBatch, generateLot } from './batches.js';
 import { type Db, nextSerial } from './db.js';
 import { type Prize, type Promotion, getPromotion, listPrizes } from './promotions.js';
@@ -122,6 +123,7 @@ export function historyRun(db: Db, seed: string, now: number, total: number): Hi
         const [country, city] = collector ? [collector.country, collector.city] : pick(PLACES);
         const tester = collector?.tester ?? 0;
         const id = Number(insertScan.run(pack.id, pack.brandId, collector?.id ?? null, tester, country, city, weighted(DEVICES, random()), scannedAt).lastInsertRowid);
+        countScanInAudience(db, { brandId: pack.brandId, collectorId: collector?.id ?? null, tester: tester === 1, unitId: pack.id, scannedAt });
         if (tester) continue;
         production.push(id);
         if (collector) enter(pack, collector, country, scannedAt);

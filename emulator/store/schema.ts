@@ -2,8 +2,9 @@
  * Migrations, applied in order; `PRAGMA user_version` records how many ran. Each area of the
  * emulator keeps its tables in its own module.
  */
+import { AUDIENCE_SCHEMA } from './schema-audience.js';
 import { CORE_SCHEMA } from './schema-core.js';
 import { JOURNEY_SCHEMA } from './schema-journey.js';
 import { REPORTING_SCHEMA } from './schema-reporting.js';
 
-export const MIGRATIONS: string[] = [CORE_SCHEMA, JOURNEY_SCHEMA, REPORTING_SCHEMA];
+export const MIGRATIONS: string[] = [CORE_SCHEMA, JOURNEY_SCHEMA, REPORTING_SCHEMA, AUDIENCE_SCHEMA];
