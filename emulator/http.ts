@@ -12,7 +12,7 @@ const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false });
 const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8']);
 
 /**
- * Requests with a body must be JSON (spec §4.1). The usual request (plain UTF-8 JSON, a
+ * Requests with a body must be UTF-8 JSON (spec §4.1). The usual request (plain UTF-8 JSON, a
  * Content-Length within the limit, no Content-Encoding) is read here, for a fraction of what
  * body-parser costs; anything else (chunked, compressed, other charsets, too large) goes to
  * body-parser, whose errors `fromBodyParser` maps.
@@ -23,12 +23,25 @@ export const jsonBody: RequestHandler = (req, res, next) => {
   const chunked = headers['transfer-encoding'] !== undefined;
   const type = headers['content-type']?.toLowerCase();
   if ((length === undefined && !chunked) || parsed(req)) return next();
+  const charset = charsetOf(type);
+  if (charset !== undefined && !UTF8.has(charset)) {
+    return next(new ApiError('unsupported_media_type', { message: `Send the body as UTF-8 JSON, with no charset or charset=utf-8 (not ${charset.slice(0, 40)}).` }));
+  }
   const declared = Number(length);
   const plain = !chunked && declared <= MAX_BODY_BYTES && type !== undefined && PLAIN_JSON.has(type) && (headers['content-encoding'] ?? 'identity') === 'identity';
   if (plain) return readPlainJson(req, declared, withinDepth(req, next));
   if ((declared > 0 || chunked) && !req.is('application/json')) return next(new ApiError('unsupported_media_type'));
   parseJson(req, res, withinDepth(req, next));
 };
+
+/** JSON travels as UTF-8 (RFC 8259 §8.1): any other charset is refused, whatever the bytes. */
+const UTF8 = new Set(['utf-8']);
+
+/** The charset parameter of a content type, lower-case and unquoted. */
+function charsetOf(type: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*("?)([^";]*)\1/i.exec(type ?? '');
+  return match?.[2]!.trim().toLowerCase();
+}
 
 /** Deeper bodies are refused, and not kept: the interaction log and the control plane serialize bodies recursively. */
 const MAX_BODY_DEPTH = 32;

@@ -108,13 +108,14 @@ test('start prints the connection values, env reads them, the API answers, and s
   expect((await it.run('env')).stdout).toContain(`export PROMO_SANDBOX_KEY='${env.sandbox_key}'\n`);
 
   expect((await it.campaign(env.sandbox_key!)).status).toBe(200);
-  // The built CLI requires iconv-lite from node_modules rather than bundling it (scripts/bundle-cli.mjs).
-  const utf16 = await fetch(`${it.baseUrl}/api/experience/v1/sessions`, {
+  // The built CLI requires iconv-lite from node_modules rather than bundling it (scripts/bundle-cli.mjs);
+  // the control plane's JSON parser decodes other charsets with it (the APIs take UTF-8 only).
+  const utf16 = await fetch(`${it.baseUrl}/_emulator/clock`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${env.sandbox_key}`, 'content-type': 'application/json; charset=utf-16le' },
-    body: Buffer.from(JSON.stringify({ scenario: 'won' }), 'utf16le'),
+    headers: { 'content-type': 'application/json; charset=utf-16le' },
+    body: Buffer.from(JSON.stringify({ unfreeze: true }), 'utf16le'),
   });
-  expect(utf16.status).toBe(201);
+  expect(utf16.status).toBe(200);
 
   const again = await it.start();
   expect(again.code).toBe(0);
