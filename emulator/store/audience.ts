@@ -17,14 +17,21 @@ export interface AudienceMember {
   joined_at: number;
 }
 
-/** Counts a recorded scan into its brand's audience; in the transaction that inserts the scan. */
-export function countScanInAudience(db: Db, scan: { brandId: number; collectorId: number | null; tester: boolean; unitId: number; scannedAt: number }): void {
-  if (scan.tester || scan.collectorId === null) return;
-  const newPack = db.prepare('INSERT INTO audience_packs (brand_id, collector_id, unit_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
-    .run(scan.brandId, scan.collectorId, scan.unitId).changes;
-  db.prepare(`INSERT INTO audience_members (brand_id, collector_id, scans, packs, joined_at) VALUES (?, ?, 1, ?, ?)
-      ON CONFLICT (brand_id, collector_id) DO UPDATE SET scans = scans + 1, packs = packs + excluded.packs, joined_at = min(joined_at, excluded.joined_at)`)
-    .run(scan.brandId, scan.collectorId, newPack, scan.scannedAt);
+/**
+ * Counts the scans with ids `firstId` to `lastId`, just recorded, into their brands' audiences: in
+ * the transaction that inserted them. The packs a member had not scanned yet are counted before
+ * they are added to its packs.
+ */
+export function countScansInAudience(db: Db, firstId: number, lastId: number): void {
+  db.prepare(`INSERT INTO audience_members (brand_id, collector_id, scans, packs, joined_at)
+      SELECT s.brand_id, s.collector_id, COUNT(*), COUNT(DISTINCT CASE WHEN p.unit_id IS NULL THEN s.unit_id END), MIN(s.scanned_at)
+      FROM scans s LEFT JOIN audience_packs p ON p.brand_id = s.brand_id AND p.collector_id = s.collector_id AND p.unit_id = s.unit_id
+      WHERE s.id BETWEEN ? AND ? AND s.tester = 0 AND s.collector_id IS NOT NULL GROUP BY s.brand_id, s.collector_id
+    ON CONFLICT (brand_id, collector_id) DO UPDATE SET scans = scans + excluded.scans, packs = packs + excluded.packs, joined_at = min(joined_at, excluded.joined_at)`)
+    .run(firstId, lastId);
+  db.prepare(`INSERT INTO audience_packs (brand_id, collector_id, unit_id)
+      SELECT brand_id, collector_id, unit_id FROM scans WHERE id BETWEEN ? AND ? AND tester = 0 AND collector_id IS NOT NULL
+    ON CONFLICT DO NOTHING`).run(firstId, lastId);
 }
 
 const MEMBERS = `SELECT m.collector_id AS id, m.scans, m.packs, m.joined_at,

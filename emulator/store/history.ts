@@ -16,7 +16,7 @@ import { drawNumber, prizeForNumber } from '../domain/draw.js';
 import { availability, countryRefusal } from '../domain/eligibility.js';
 import { deriveBytes } from '../domain/secrets.js';
 import { termsFor } from '../experience/serialize.js';
-import { countScanInAudience } from './audience.js';
+import { countScansInAudience } from './audience.js';
 import { advanceBatch, createBatch, generateLot } from './batches.js';
 import { type Db, nextSerial } from './db.js';
 import { type Prize, type Promotion, getPromotion, listPrizes } from './promotions.js';
@@ -115,6 +115,8 @@ export function historyRun(db: Db, seed: string, now: number, total: number): Hi
     add(count) {
       const production: number[] = [];
       const end = Math.min(total, done + count);
+      let first: number | undefined;
+      let last = 0;
       for (; done < end && packs.length > 0; done++) {
         const scannedAt = start + Math.floor(((done + random()) * (SPAN_MS - QUIET_MS)) / total);
         const pack = pick(packs);
@@ -123,11 +125,13 @@ export function historyRun(db: Db, seed: string, now: number, total: number): Hi
         const [country, city] = collector ? [collector.country, collector.city] : pick(PLACES);
         const tester = collector?.tester ?? 0;
         const id = Number(insertScan.run(pack.id, pack.brandId, collector?.id ?? null, tester, country, city, weighted(DEVICES, random()), scannedAt).lastInsertRowid);
-        countScanInAudience(db, { brandId: pack.brandId, collectorId: collector?.id ?? null, tester: tester === 1, unitId: pack.id, scannedAt });
+        first ??= id;
+        last = id;
         if (tester) continue;
         production.push(id);
         if (collector) enter(pack, collector, country, scannedAt);
       }
+      if (first !== undefined) countScansInAudience(db, first, last);
       return production;
     },
   };

@@ -1,5 +1,5 @@
 /** Scans of packs: production or tester, with where and on what device they happened. */
-import { countScanInAudience } from './audience.js';
+import { countScansInAudience } from './audience.js';
 import type { Db } from './db.js';
 
 export interface NewScan {
@@ -18,6 +18,6 @@ export function insertScan(db: Db, scan: NewScan): number {
     .prepare(`INSERT INTO scans (unit_id, brand_id, collector_id, tester, country, city, device_type, scanned_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
     .get(scan.unitId, scan.brandId, scan.collectorId, scan.tester ? 1 : 0, scan.country, scan.city, scan.deviceType, scan.scannedAt) as { id: number };
-  countScanInAudience(db, scan);
+  countScansInAudience(db, row.id, row.id);
   return row.id;
 }
