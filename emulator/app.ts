@@ -10,8 +10,9 @@ import { controlRouter } from './control/routes.js';
 import { experienceFaults, faultsRouter } from './control/faults.js';
 import type { Fixture } from './fixture.js';
 import type { CallerLocals, experienceRouter } from './experience/routes.js';
-import { errorWriter, jsonBody, lazy, notFound, series } from './http.js';
+import { BODY_TIMEOUT_MS, type BodyLocals, errorWriter, jsonBody, lazy, notFound, series } from './http.js';
 import { pathOnly } from './logger.js';
+import { authenticateKey } from './experience/auth.js';
 import { ApiError } from './experience/errors.js';
 import type { CsrfLocals } from './pages/csrf.js';
 import { formSecret } from './store/form-secret.js';
@@ -24,15 +25,15 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  const forms: CsrfLocals = { formSecret: formSecret(ctx.db) };
-  forms.formSecret.issue();
-  Object.assign(app.locals, forms);
+  const locals: CsrfLocals & BodyLocals = { formSecret: formSecret(ctx.db), bodyTimeoutMs: ctx.config.bodyTimeoutMs ?? BODY_TIMEOUT_MS };
+  locals.formSecret.issue();
+  Object.assign(app.locals, locals);
   if (ctx.logger.isLevelEnabled('debug')) app.use(requestLog(ctx));
 
   let experience: ExperienceRouter | undefined;
   app.use('/api/experience/v1', lazy(async () => {
     experience = (await import('./experience/routes.js')).experienceRouter(ctx);
-    return series([experienceFaults(ctx), interactionLog(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
+    return series([experienceFaults(ctx), interactionLog(ctx), keyBeforeBody(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
   }));
   // Anything else first commits the experience API's turn transaction: it runs transactions of its own.
   app.use((_req, _res, next) => {
@@ -68,6 +69,15 @@ function requestLog(ctx: Context): express.RequestHandler {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       ctx.logger.debug({ method: req.method, path: pathOnly(req.originalUrl), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
+    next();
+  };
+}
+
+/** A request with a body shows a valid key first: the body of a caller without one is never read. */
+function keyBeforeBody(ctx: Context): express.RequestHandler {
+  return (req, res, next) => {
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
+    (res.locals as CallerLocals).key = authenticateKey(ctx, req.get('authorization'));
     next();
   };
 }

@@ -19,6 +19,8 @@ export interface Config {
   limits: Limits;
   /** Token that lets non-loopback callers use the control plane; none means loopback only. */
   controlToken?: string;
+  /** How long an API request's body may take to arrive after its headers (default 10 s, http.ts). */
+  bodyTimeoutMs?: number;
 }
 
 /** Everything a handler needs, passed explicitly: no module-level state. */

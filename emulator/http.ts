@@ -1,46 +1,72 @@
-/** HTTP plumbing shared by the APIs: body parsing, JSON 404s, the one error writer. */
-import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler } from 'express';
+/** HTTP plumbing shared by the APIs: body reading, JSON 404s, the one error writer. */
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ApiError } from './experience/errors.js';
 
 /** Bodies over 100 KB are 413 (DESIGN.md, errors). */
-const MAX_BODY_BYTES = 100 * 1024;
+export const MAX_BODY_BYTES = 100 * 1024;
 
-const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false });
+/** How long a body may take to arrive after its headers, unless `app.locals.bodyTimeoutMs` says otherwise: 100 KB needs far less on any link. */
+export const BODY_TIMEOUT_MS = 10_000;
 
-/** Content types the quick path reads itself; any other JSON type (charsets, parameters) goes to body-parser. */
-const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8']);
+/** What app.ts puts in `app.locals` for the body reader. */
+export interface BodyLocals {
+  bodyTimeoutMs: number;
+}
 
-/**
- * Requests with a body must be UTF-8 JSON (spec §4.1). The usual request (plain UTF-8 JSON, a
- * Content-Length within the limit, no Content-Encoding) is read here, for a fraction of what
- * body-parser costs; anything else (chunked, compressed, other charsets, too large) goes to
- * body-parser, whose errors `fromBodyParser` maps.
- */
-export const jsonBody: RequestHandler = (req, res, next) => {
-  const { headers } = req;
-  const length = headers['content-length'];
-  const chunked = headers['transfer-encoding'] !== undefined;
-  const type = headers['content-type']?.toLowerCase();
-  if ((length === undefined && !chunked) || parsed(req)) return next();
-  const charset = charsetOf(type);
-  if (charset !== undefined && !UTF8.has(charset)) {
-    return next(new ApiError('unsupported_media_type', { message: `Send the body as UTF-8 JSON, with no charset or charset=utf-8 (not ${charset.slice(0, 40)}).` }));
-  }
-  const declared = Number(length);
-  const plain = !chunked && declared <= MAX_BODY_BYTES && type !== undefined && PLAIN_JSON.has(type) && (headers['content-encoding'] ?? 'identity') === 'identity';
-  if (plain) return readPlainJson(req, declared, withinDepth(req, next));
-  if ((declared > 0 || chunked) && !req.is('application/json')) return next(new ApiError('unsupported_media_type'));
-  parseJson(req, res, withinDepth(req, next));
+/** Content-Encodings a body may come in; `identity` is read as it is. */
+const DECODERS: Record<string, (() => Readable & NodeJS.WritableStream) | null> = {
+  identity: null, gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress,
 };
 
 /** JSON travels as UTF-8 (RFC 8259 §8.1): any other charset is refused, whatever the bytes. */
 const UTF8 = new Set(['utf-8']);
+/** What almost every client sends, taken without parsing the media type. */
+const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8']);
+
+/**
+ * Requests with a body must be UTF-8 JSON (spec §4.1). Read here, by a reader that refuses as soon
+ * as it can: from the headers, a body of another type or charset, in an unknown encoding, or
+ * announced over 100 KB; while reading, a body growing past 100 KB (also once decompressed); and a
+ * body that does not arrive within the timeout (408). The error writers close the connection
+ * after a refusal that leaves a body unread (`closeIfUnread`), so nothing more is read from it.
+ */
+export const jsonBody: RequestHandler = (req, _res, next) => {
+  const { headers } = req;
+  const chunked = headers['transfer-encoding'] !== undefined;
+  if ((headers['content-length'] === undefined && !chunked) || parsed(req)) return next();
+  const declared = Number(headers['content-length'] ?? 0);
+  if (!PLAIN_JSON.has(headers['content-type']?.toLowerCase() ?? '')) {
+    if (!req.is('application/json')) return next(declared > 0 || chunked ? new ApiError('unsupported_media_type') : undefined);
+    const charset = charsetOf(headers['content-type']);
+    if (charset !== undefined && !UTF8.has(charset)) {
+      return next(new ApiError('unsupported_media_type', { message: `Send the body as UTF-8 JSON, with no charset or charset=utf-8 (not ${charset.slice(0, 40)}).` }));
+    }
+  }
+  if (declared > MAX_BODY_BYTES) return next(new ApiError('payload_too_large'));
+  const encoding = (headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const decoder = DECODERS[encoding];
+  if (decoder === undefined) {
+    return next(new ApiError('unsupported_media_type', { message: `Send the body as it is, or with Content-Encoding gzip, deflate or br (not ${encoding.slice(0, 40)}).` }));
+  }
+  const timeoutMs = (req.app.locals as Partial<BodyLocals>).bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+  readJson(req, decoder?.(), timeoutMs, withinDepth(req, next));
+};
 
 /** The charset parameter of a content type, lower-case and unquoted. */
 function charsetOf(type: string | undefined): string | undefined {
   const match = /;\s*charset\s*=\s*("?)([^";]*)\1/i.exec(type ?? '');
   return match?.[2]!.trim().toLowerCase();
+}
+
+/**
+ * An answer given before the request's body was all read ends the connection, rather than reading
+ * the rest: it may be 10 GB, or never come. For the error writers.
+ */
+export function closeIfUnread(req: Request, res: Response): void {
+  if (!req.complete && !res.headersSent) res.set('Connection', 'close');
 }
 
 /** Deeper bodies are refused, and not kept: the interaction log and the control plane serialize bodies recursively. */
@@ -66,34 +92,43 @@ function nestedDeeperThan(body: unknown, limit: number): boolean {
   return false;
 }
 
-/** body-parser's mark of a body already read (the faults hook reads those it matches on). */
+/** The mark of a body already read (the faults hook reads those it matches on), as body-parser sets it. */
 type ParsedRequest = Request & { _body?: boolean };
 const parsed = (req: Request) => (req as ParsedRequest)._body === true;
 
-/** As body-parser reads it: UTF-8 without its BOM, an empty body as `{}`, any JSON value (not strict). */
-function readPlainJson(req: Request, declared: number, next: NextFunction): void {
+/** UTF-8 without its BOM, an empty body as `{}`, any JSON value (not only objects and arrays). */
+function readJson(req: Request, decoder: (Readable & NodeJS.WritableStream) | undefined, timeoutMs: number, next: NextFunction): void {
+  const source: Readable = decoder ? req.pipe(decoder) : req;
   const chunks: Buffer[] = [];
   let size = 0;
   let settled = false;
   const settle = (error?: unknown) => {
     if (settled) return;
     settled = true;
+    clearTimeout(timer);
+    if (error && decoder) {
+      req.unpipe(decoder);
+      decoder.destroy();
+    }
     next(error);
   };
-  req.on('data', (chunk: Buffer) => {
-    chunks.push(chunk);
+  const timer = setTimeout(() => settle(new ApiError('request_timeout', { message: `The body did not arrive within ${timeoutMs / 1000} s of the headers.` })), timeoutMs);
+  source.on('data', (chunk: Buffer) => {
+    if (settled) return;
     size += chunk.length;
+    if (size > MAX_BODY_BYTES) return settle(new ApiError('payload_too_large'));
+    chunks.push(chunk);
   });
-  req.once('error', (error) => settle(Object.assign(error, { status: 400, type: 'request.aborted' })));
-  req.once('end', () => {
-    if (size !== declared) return settle({ status: 400, type: 'request.size.invalid' });
+  source.once('error', () => settle(new ApiError('invalid_request', { message: decoder ? 'The body could not be decompressed.' : 'The request could not be read.' })));
+  source.once('end', () => {
+    if (settled) return;
     let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     try {
       req.body = text.length === 0 ? {} : (JSON.parse(text) as unknown);
       (req as ParsedRequest)._body = true;
     } catch {
-      return settle({ status: 400, type: 'entity.parse.failed' });
+      return settle(new ApiError('invalid_request', { message: 'The body is not valid JSON.', details: { '(body)': ['must be valid JSON'] } }));
     }
     settle();
   });
@@ -124,6 +159,7 @@ export function errorWriter(logger: Logger, shape: (error: ApiError) => object =
     if (!known) logger.error({ err: error, method: req.method, path: req.path }, 'unexpected error');
     const answer = known ?? new ApiError('internal_error');
     if (res.headersSent) return res.end();
+    closeIfUnread(req, res);
     res.status(answer.status).set(answer.headers).json(shape(answer));
   };
 }

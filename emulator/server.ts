@@ -111,7 +111,7 @@ export function startServer(options: WorldOptions & { host: string; port: number
  */
 function serve(app: Express): Server {
   const constructors = [IncomingMessage, ServerResponse] as unknown as Array<(this: object, ...args: unknown[]) => void>;
-  if (constructors.some((constructor) => Function.prototype.toString.call(constructor).startsWith('class'))) return createServer(app);
+  if (constructors.some((constructor) => Function.prototype.toString.call(constructor).startsWith('class'))) return createServer(RECEIVE_TIMEOUTS, app);
   const [incoming, outgoing] = constructors as [(this: object, ...args: unknown[]) => void, (this: object, ...args: unknown[]) => void];
   function Request(this: object, ...args: unknown[]): void {
     incoming.apply(this, args);
@@ -121,5 +121,12 @@ function serve(app: Express): Server {
     outgoing.apply(this, args);
   }
   Response.prototype = app.response;
-  return createServer({ IncomingMessage: Request as unknown as typeof IncomingMessage, ServerResponse: Response as unknown as typeof ServerResponse }, app);
+  return createServer({ ...RECEIVE_TIMEOUTS, IncomingMessage: Request as unknown as typeof IncomingMessage, ServerResponse: Response as unknown as typeof ServerResponse }, app);
 }
+
+/**
+ * Every route's backstop for a request that never finishes arriving (Node's defaults wait 300 s):
+ * its headers within 10 s, all of it within 30 s, checked every 2 s; Node then answers 408 and
+ * closes. The APIs refuse a stalled body sooner, with their own JSON 408 (http.ts).
+ */
+const RECEIVE_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000 };

@@ -28,6 +28,8 @@ export const EXPERIENCE_ERRORS = {
   /** @see spec §8 */
   rate_limited: { status: 429, message: 'Too many requests; respect Retry-After and back off.' },
   payload_too_large: { status: 413, message: 'The request body is larger than 100 KB.' },
+  /** The body did not arrive in time after the headers. */
+  request_timeout: { status: 408, message: 'The request body did not arrive in time.' },
   unsupported_media_type: { status: 415, message: 'Requests with a body must carry Content-Type: application/json.' },
   /** The control plane refuses callers that are neither on loopback nor carry the control token. */
   forbidden: { status: 403, message: 'Not allowed.' },

@@ -37,7 +37,7 @@ export function experienceRouter(ctx: Context): { router: Router; resetLimits():
     if (!admission.ok) throw new ApiError('rate_limited', { headers: { 'Retry-After': String(admission.retryAfterSeconds) } });
   };
   const key = (req: Request, res: Response): AgencyKey => {
-    const found = authenticateKey(ctx, req.get('authorization'));
+    const found = (res.locals as CallerLocals).key ?? authenticateKey(ctx, req.get('authorization'));
     (res.locals as CallerLocals).key = found;
     admit('key', `key:${found.id}`);
     return found;

@@ -1,5 +1,6 @@
 /** HTTP plumbing of the server-rendered pages: headers, form bodies, cookies, HTML errors. */
-import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { closeIfUnread } from '../http.js';
 import type { Logger } from 'pino';
 import { type Html, html, toString } from './html.js';
 import { STYLESHEET_HASH } from './styles.js';
@@ -31,7 +32,14 @@ export function sendPage(res: Response, status: number, page: Html): void {
     .send(toString(page));
 }
 
-export const formBody = express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 50 });
+const MAX_FORM_BYTES = 100 * 1024;
+const parseForm = express.urlencoded({ extended: false, limit: MAX_FORM_BYTES, parameterLimit: 50 });
+
+/** Form bodies; one announced over 100 KB is refused from its headers, before a byte of it is read. */
+export const formBody: RequestHandler = (req, res, next) => {
+  if (Number(req.headers['content-length']) > MAX_FORM_BYTES) return next({ type: 'entity.too.large' });
+  parseForm(req, res, next);
+};
 
 export function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.get('cookie') ?? '').split(';')) {
@@ -56,6 +64,7 @@ export function field(source: unknown, name: string): string | undefined {
 export function pageErrors(logger: Logger, render: (title: string, message: Html) => Html): ErrorRequestHandler {
   return (error: { type?: string; status?: number }, req, res, _next) => {
     if (res.headersSent) return res.end();
+    closeIfUnread(req, res);
     if (error.type === 'entity.too.large') return sendPage(res, 413, render('Form too large', html`<p>The form sent more than 100 KB.</p>`));
     if (error.status && error.status < 500) return sendPage(res, 400, render('Bad request', html`<p>The request could not be read.</p>`));
     logger.error({ err: error, method: req.method, path: req.path }, 'unexpected error in a page');

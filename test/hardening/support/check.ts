@@ -33,7 +33,7 @@ function areaOf(path: string): Area {
 
 const details = z.record(z.string(), z.array(z.string())).optional();
 const ExperienceError = z.strictObject({ error: z.enum(Object.keys(EXPERIENCE_ERRORS) as [keyof typeof EXPERIENCE_ERRORS]), message: z.string().min(1), details });
-const SHARED_CODES = ['invalid_request', 'not_found', 'payload_too_large', 'unsupported_media_type'] as const;
+const SHARED_CODES = ['invalid_request', 'not_found', 'payload_too_large', 'request_timeout', 'unsupported_media_type'] as const;
 const ReportingError = z.strictObject({ error: z.enum([...(Object.keys(REPORTING_ERRORS) as [keyof typeof REPORTING_ERRORS]), ...SHARED_CODES]), details });
 const ControlError = z.strictObject({ error: z.string().regex(/^[a-z_]+$/), message: z.string().min(1), details });
 
