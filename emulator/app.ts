@@ -10,7 +10,7 @@ import { controlRouter } from './control/routes.js';
 import { experienceFaults, faultsRouter } from './control/faults.js';
 import type { Fixture } from './fixture.js';
 import type { CallerLocals, experienceRouter } from './experience/routes.js';
-import { BODY_TIMEOUT_MS, type BodyLocals, errorWriter, jsonBody, lazy, notFound, series } from './http.js';
+import { BODY_TIMEOUT_MS, type BodyLocals, errorWriter, jsonBody, lazy, noOptions, notFound, series } from './http.js';
 import { pathOnly } from './logger.js';
 import { authenticateKey } from './experience/auth.js';
 import { ApiError } from './experience/errors.js';
@@ -33,7 +33,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   let experience: ExperienceRouter | undefined;
   app.use('/api/experience/v1', lazy(async () => {
     experience = (await import('./experience/routes.js')).experienceRouter(ctx);
-    return series([experienceFaults(ctx), interactionLog(ctx), keyBeforeBody(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
+    return series([experienceFaults(ctx), interactionLog(ctx), noOptions, keyBeforeBody(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
   }));
   // Anything else first commits the experience API's turn transaction: it runs transactions of its own.
   app.use((_req, _res, next) => {
@@ -42,9 +42,9 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   });
   app.use('/api/v1', lazy(async () => {
     const [{ reportingRouter }, { reportingErrors }] = await Promise.all([import('./reporting/routes.js'), import('./reporting/errors.js')]);
-    return series([reportingRouter(ctx), notFound], reportingErrors(ctx.logger));
+    return series([noOptions, reportingRouter(ctx), notFound], reportingErrors(ctx.logger));
   }));
-  app.use('/_emulator', controlGuard(ctx.config.controlToken));
+  app.use('/_emulator', controlGuard(ctx.config.controlToken), noOptions);
   app.use('/_emulator/sink', lazy(async () => (await import('./webhooks/sink.js')).sinkReceiver(ctx)));
   app.use('/_emulator', faultsRouter(ctx), errorWriter(ctx.logger));
   app.use('/_emulator/console', lazy(async () => (await import('./console/api-routes.js')).consoleApiRouter(ctx)), notFound, errorWriter(ctx.logger));
@@ -56,7 +56,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
     notFound,
     errorWriter(ctx.logger),
   );
-  app.use(lazy(async () => (await import('./journey/routes.js')).journeyRouter(ctx)), lazy(async () => (await import('./console/dashboard-routes.js')).dashboardRouter(ctx)));
+  app.use(noOptions, lazy(async () => (await import('./journey/routes.js')).journeyRouter(ctx)), lazy(async () => (await import('./console/dashboard-routes.js')).dashboardRouter(ctx)));
   app.use(notFound, errorWriter(ctx.logger));
   return app;
 }

@@ -21,6 +21,8 @@ export interface Config {
   controlToken?: string;
   /** How long an API request's body may take to arrive after its headers (default 10 s, http.ts). */
   bodyTimeoutMs?: number;
+  /** `--allow-link-local-webhooks`: webhooks may go to 169.254.0.0/16 and fe80::/10 (webhooks/link-local.ts). */
+  allowLinkLocalWebhooks?: boolean;
 }
 
 /** Everything a handler needs, passed explicitly: no module-level state. */

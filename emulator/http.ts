@@ -138,6 +138,13 @@ export const notFound: RequestHandler = (req, _res, next) => {
   next(new ApiError('not_found', { message: `No endpoint ${req.method} ${req.baseUrl}${req.path}. See the README for the API's routes.` }));
 };
 
+/**
+ * No route answers OPTIONS: the emulator sends no CORS headers (spec §1), so there is no preflight
+ * to answer, and OPTIONS is refused as any method without an endpoint is. First in each area, as
+ * Express's routers would otherwise answer it themselves with 200 and the route's methods.
+ */
+export const noOptions: RequestHandler = (req, res, next) => (req.method === 'OPTIONS' ? notFound(req, res, next) : next());
+
 /** Maps body-parser failures to documented errors. */
 function fromBodyParser(error: { type?: string; status?: number; message?: string }): ApiError | undefined {
   switch (error.type) {

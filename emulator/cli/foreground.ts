@@ -21,6 +21,7 @@ export interface ServeOptions {
   seed?: string;
   watch: boolean;
   controlToken?: string;
+  allowLinkLocalWebhooks: boolean;
 }
 
 const WILDCARD_HOSTS: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '[::1]', '': '127.0.0.1' };
@@ -77,7 +78,7 @@ async function listen(options: ServeOptions, logger: Logger): Promise<Running> {
   try {
     return await startServer({
       fixture: options.fixture, seed: options.seed, data: options.paths.dir, logger, host: options.host, port: options.port,
-      config: options.controlToken ? { controlToken: options.controlToken } : {},
+      config: { ...(options.controlToken ? { controlToken: options.controlToken } : {}), allowLinkLocalWebhooks: options.allowLinkLocalWebhooks },
     });
   } catch (error) {
     throw new CliError(listenProblem(error as NodeJS.ErrnoException, options));

@@ -28,6 +28,7 @@ program
   .option('--foreground', 'run in this process and log to the terminal (what Docker runs)')
   .option('--watch', 'apply edits of the fixture\'s campaign content live; report edits that need a reset')
   .addOption(new Option('--control-token <token>', 'lets non-loopback callers use /_emulator with this bearer token').env('EMULATOR_CONTROL_TOKEN'))
+  .option('--allow-link-local-webhooks', 'let webhooks go to link-local addresses (169.254.0.0/16, fe80::/10), where cloud metadata services answer')
   .action(async (options) => (await import('./start.js')).start(options));
 
 program

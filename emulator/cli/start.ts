@@ -23,6 +23,7 @@ export interface StartOptions {
   foreground?: boolean;
   watch?: boolean;
   controlToken?: string;
+  allowLinkLocalWebhooks?: boolean;
 }
 
 const HEALTHY_WITHIN_MS = 10_000;
@@ -41,7 +42,7 @@ export async function start(options: StartOptions): Promise<void> {
   if (options.foreground) {
     const { serveForeground } = await import('./foreground.js');
     const { host, port, seed, controlToken } = options;
-    return serveForeground({ paths, fixture, fixturePath, host, port, seed, controlToken, watch: options.watch === true });
+    return serveForeground({ paths, fixture, fixturePath, host, port, seed, controlToken, watch: options.watch === true, allowLinkLocalWebhooks: options.allowLinkLocalWebhooks === true });
   }
   await startInBackground(options, paths, fixturePath);
 }
@@ -70,6 +71,7 @@ async function startInBackground(options: StartOptions, paths: DataPaths, fixtur
   const args = ['start', '--foreground', '--port', String(options.port), '--host', options.host, '--data', paths.dir, '--fixture', fixturePath];
   if (options.seed !== undefined) args.push('--seed', options.seed);
   if (options.watch) args.push('--watch');
+  if (options.allowLinkLocalWebhooks) args.push('--allow-link-local-webhooks');
   const output = openSync(paths.output, 'w');
   // The token travels in the environment, not in argv where `ps` would show it.
   const env = options.controlToken ? { ...process.env, EMULATOR_CONTROL_TOKEN: options.controlToken } : process.env;

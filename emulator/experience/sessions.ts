@@ -32,7 +32,7 @@ export function exchangeCode(ctx: Context, key: AgencyKey, input: { authorizatio
   const exchanged = ctx.db.transaction(() => {
     const { code, alreadyUsed } = consumeAuthCode(ctx.db, input.authorization_code, now);
     if (alreadyUsed && alreadyUsed.session_id !== null) revokeSession(ctx.db, alreadyUsed.session_id, now);
-    const refusal = alreadyUsed ? ALREADY_USED : code ? codeProblem(code, key, input.code_verifier, now) : UNKNOWN_CODE;
+    const refusal = alreadyUsed ? (alreadyUsed.session_id !== null ? USED_SESSION_REVOKED : ALREADY_USED) : code ? codeProblem(code, key, input.code_verifier, now) : UNKNOWN_CODE;
     if (refusal || !code) return { refusal };
     const { session, token } = createSession(ctx.db, ctx.seed, {
       keyId: key.id, promotionId: code.promotion_id, sandbox: false,
@@ -45,7 +45,8 @@ export function exchangeCode(ctx: Context, key: AgencyKey, input: { authorizatio
   return exchanged.created;
 }
 
-const ALREADY_USED = 'The authorization code was already used; the session it produced is revoked. Restart from the pack scan.';
+const USED_SESSION_REVOKED = 'The authorization code was already used; the session it produced is revoked. Restart from the pack scan.';
+const ALREADY_USED = 'The authorization code was already used by an exchange that failed. Restart from the pack scan.';
 const UNKNOWN_CODE = 'Unknown authorization code. Restart from the pack scan.';
 
 function codeProblem(code: AuthCode, key: AgencyKey, verifier: string, now: number): string | undefined {

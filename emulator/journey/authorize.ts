@@ -36,7 +36,8 @@ function parseRequest(source: unknown): AuthorizeRequest | string {
   const requestToken = field(source, 'request_token');
   const state = field(source, 'state');
   const codeChallenge = field(source, 'code_challenge');
-  if (!requestToken || requestToken.length > 512) return 'request_token is missing.';
+  if (!requestToken) return 'request_token is missing.';
+  if (requestToken.length > 512) return 'request_token is too long (at most 512 characters).';
   if (!state || !STATE_PATTERN.test(state)) return 'state must be 32 to 128 base64url characters.';
   if (!codeChallenge || !CHALLENGE_PATTERN.test(codeChallenge)) return 'code_challenge must be the 43-character base64url SHA-256 of the verifier.';
   if (field(source, 'code_challenge_method') !== 'S256') return 'code_challenge_method must be S256.';

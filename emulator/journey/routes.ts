@@ -33,6 +33,8 @@ export function journeyRouter(ctx: Context): Router {
       return sendPage(res, 200, messagePage(page, 'Product recall', `This product (${unit.sku_name}) has been recalled. Please do not consume it; the brand's recall notice tells you how to return it. It cannot be entered in a promotion.`));
     }
     if (!page.collector) return signInFirst(res, `/q/${unit.code}`);
+    // A HEAD (a link checker, a preview) is no scan: nothing is recorded, no request token issued.
+    if (req.method === 'HEAD') return sendPage(res, 200, messagePage(page, 'Scan this pack', 'Open this address in a browser to scan the pack.'));
     const handoff = scanPack(ctx, unit, page.collector, req.get('user-agent'));
     if (handoff.to === 'no_promotion') return sendPage(res, 200, messagePage(page, 'No promotion on this pack', 'Thank you for scanning. No promotion is running on this product at the moment.'));
     if (handoff.to === 'hosted') return res.redirect(303, `/play/${encodeURIComponent(unit.code)}`);

@@ -16,6 +16,7 @@ import {
   type Delivery, type Endpoint, WEBHOOK_EVENTS, type WebhookEvent,
   countEndpoints, createEndpoint, findDelivery, listAttempts, listDeliveries, listEndpoints, removeEndpoint,
 } from '../store/webhooks.js';
+import { linkLocalProblem } from './link-local.js';
 import { replayDelivery } from './outbox.js';
 import { sinkPage, sinksPage } from './sink-page.js';
 import { endpointSecret } from './signing.js';
@@ -90,7 +91,10 @@ export function webhooksControlRouter(ctx: Context): Router {
 
   /** The secret is in this answer only. */
   router.post('/webhooks', (req, res) => {
-    const body = parse(EndpointBody, req.body, 'Send {"url": "https://…", "events": ["scan.processed", …]}; events default to all.');
+    const hint = 'Send {"url": "https://…", "events": ["scan.processed", …]}; events default to all.';
+    const body = parse(EndpointBody, req.body, hint);
+    const problem = ctx.config.allowLinkLocalWebhooks ? undefined : linkLocalProblem(body.url);
+    if (problem) throw new ApiError('invalid_request', { message: `${hint} The url ${problem}.`, details: { url: [problem] } });
     res.status(201).json(addEndpoint(body.url, body.events));
   });
 

@@ -6,6 +6,7 @@
  */
 import type { Context } from '../context.js';
 import { type Delivery, type DeliveryState, recordAttempt } from '../store/webhooks.js';
+import { resolvedLinkLocalProblem } from './link-local.js';
 import { endpointSecret, signatureHeader } from './signing.js';
 
 const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000];
@@ -26,14 +27,19 @@ export async function attemptDelivery(ctx: Context, delivery: Delivery, stopping
   let status: number | null = null;
   let response: string | null = null;
   let error: string | null = null;
-  try {
-    const res = await fetch(new URL(delivery.url, ctx.config.baseUrl), {
-      method: 'POST', headers, body: delivery.body, redirect: 'manual', signal: AbortSignal.any([stopping, AbortSignal.timeout(TIMEOUT_MS)]),
-    });
-    status = res.status;
-    response = await responseStart(res);
-  } catch (problem) {
-    error = describe(problem);
+  const url = new URL(delivery.url, ctx.config.baseUrl);
+  const refusal = ctx.config.allowLinkLocalWebhooks ? undefined : await resolvedLinkLocalProblem(url);
+  if (refusal) error = refusal;
+  else {
+    try {
+      const res = await fetch(url, {
+        method: 'POST', headers, body: delivery.body, redirect: 'manual', signal: AbortSignal.any([stopping, AbortSignal.timeout(TIMEOUT_MS)]),
+      });
+      status = res.status;
+      response = await responseStart(res);
+    } catch (problem) {
+      error = describe(problem);
+    }
   }
   // Stopping mid-attempt records nothing: the delivery stays pending and goes out after a restart.
   if (stopping.aborted || !ctx.db.open) return;

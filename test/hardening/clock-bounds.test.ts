@@ -7,8 +7,6 @@
  * valid date with a four-digit year; a refused change answers 400 and saves nothing.
  * @see DESIGN.md conventions (clock), README "Virtual clock"
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../emulator/app.js';
@@ -18,10 +16,8 @@ import { openWorld } from '../../emulator/server.js';
 import { setMeta } from '../../emulator/store/db.js';
 import request from 'supertest';
 import { DEFAULT_FIXTURE, FROZEN_AT, testWorld } from '../world.js';
-import { freePort, openData, scratchFolder, startEmulator } from './processes.js';
+import { freePort, instanceWritten, openData, runCli, scratchFolder, startEmulator } from './processes.js';
 import { assertProperty } from './support/fuzz.js';
-
-const CLI = fileURLToPath(new URL('../../dist/emulator/cli.js', import.meta.url));
 
 const DAY_MS = 86_400_000;
 /** The furthest the emulator derives a time from its clock: key expiry ahead, seeded history behind, the last webhook retry. */
@@ -129,17 +125,18 @@ describe('a data folder whose saved clock is out of range (issue 14, defect 1)',
       db.close();
 
       const port = await freePort();
-      const refused = await emulator('start', '--data', scratch.data, '--fixture', scratch.fixture, '--port', String(port));
+      const refused = await runCli('start', '--data', scratch.data, '--fixture', scratch.fixture, '--port', String(port));
       expect(refused.code).toBe(1);
       expect(refused.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^\[emulator\] the virtual clock saved in .* is out of range .*; run `npx emulator clock reset --data .*`/)]);
 
-      const reset = await emulator('clock', 'reset', '--data', scratch.data);
+      const reset = await runCli('clock', 'reset', '--data', scratch.data);
       expect(reset).toMatchObject({ code: 0, stdout: expect.stringContaining('clock follows system time') });
       const again = await startEmulator({ data: scratch.data, fixture: scratch.fixture });
       const clock = (await (await fetch(`${again.baseUrl}/_emulator/clock`)).json()) as { mode: string };
       expect(clock.mode).toBe('real');
-      expect((await emulator('clock', 'advance', '1h', '--data', scratch.data)).code).toBe(0);
-      const back = await emulator('clock', 'reset', '--data', scratch.data);
+      await instanceWritten(scratch.data);
+      expect((await runCli('clock', 'advance', '1h', '--data', scratch.data)).code).toBe(0);
+      const back = await runCli('clock', 'reset', '--data', scratch.data);
       expect(back).toMatchObject({ code: 0, stdout: expect.stringContaining('clock follows system time') });
       await again.stop();
     } finally {
@@ -148,21 +145,3 @@ describe('a data folder whose saved clock is out of range (issue 14, defect 1)',
   });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function emulator(...args: string[]): Promise<Run> {
-  const env = { ...process.env };
-  delete env.EMULATOR_CONTROL_TOKEN;
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}

@@ -125,6 +125,35 @@ async function waitHealthy(running: EmulatorProcess): Promise<void> {
   throw new Error(`the emulator did not become healthy${gone ? ' (it exited)' : ` within ${HEALTHY_WITHIN_MS} ms`}:\n${running.output()}`);
 }
 
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** One run of the built `emulator` command, to its end. */
+export function runCli(...args: string[]): Promise<CliRun> {
+  const env = { ...process.env };
+  delete env.EMULATOR_CONTROL_TOKEN;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Resolves once the CLI finds the emulator of `data`: its instance file is written just after health first answers. */
+export async function instanceWritten(data: string): Promise<void> {
+  const deadline = performance.now() + HEALTHY_WITHIN_MS;
+  while ((await runCli('status', '--data', data)).code !== 0) {
+    if (performance.now() > deadline) throw new Error(`no emulator found for ${data} by \`emulator status\``);
+    await new Promise((later) => setTimeout(later, 50));
+  }
+}
+
 /** A connection of this test to an emulator's database, beside the emulators' own. */
 export function openData(data: string, options: { readonly?: boolean } = {}): Database.Database {
   const db = new Database(join(data, 'emulator.sqlite'), { readonly: options.readonly ?? false });
