@@ -1,35 +1,13 @@
 /** The `emulator` command from outside: the built CLI spawned on temp data folders and free ports. */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import type { EnvValues } from '../emulator/control/env.js';
 import type { Fixture } from '../emulator/fixture.js';
+import { type CliRun as Run, runCli as emulator } from './hardening/processes.js';
 import { DEFAULT_FIXTURE } from './world.js';
-
-const CLI = fileURLToPath(new URL('../dist/emulator/cli.js', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function emulator(...args: string[]): Promise<Run> {
-  const env = { ...process.env };
-  delete env.EMULATOR_CONTROL_TOKEN;
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const folders: string[] = [];
 const servers: Server[] = [];
