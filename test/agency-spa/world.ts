@@ -26,6 +26,8 @@ export interface SpaWorldOptions {
   limits?: Partial<Limits>;
   /** The agency's clock: moved by the test (default), or the system's for a real browser's timers. */
   agencyClock?: 'manual' | 'real';
+  /** Default true: callbacks set to the agency, sandbox covered, approved; scans route to the agency. */
+  approved?: boolean;
 }
 
 /** Anna signs in from Germany, whose terms set a minimum age of 18 (version de-2026-03). */
@@ -54,11 +56,13 @@ export async function spaWorld(options: SpaWorldOptions = {}, onFinished: (teard
     await spy.close();
     await emulator.close();
   });
-  const change = setCallbacks(emulator.world, { production: agency.callbackUrl, preview: agency.previewUrl });
-  if (!change.ok) throw new Error(JSON.stringify(change.problems));
-  await coverSandbox(fetchPost(emulator.baseUrl, env.sandbox_key!));
-  const approval = approve(emulator.world);
-  if (!approval.ok) throw new Error(`not approved: ${JSON.stringify(approval.missing)}`);
+  if (options.approved !== false) {
+    const change = setCallbacks(emulator.world, { production: agency.callbackUrl, preview: agency.previewUrl });
+    if (!change.ok) throw new Error(JSON.stringify(change.problems));
+    await coverSandbox(fetchPost(emulator.baseUrl, env.sandbox_key!));
+    const approval = approve(emulator.world);
+    if (!approval.ok) throw new Error(`not approved: ${JSON.stringify(approval.missing)}`);
+  }
   return {
     emulator, world: emulator.world, env, spy, agency, logLines,
     /** An address of the agency, e.g. `w.at('/api/zustand')`. */
