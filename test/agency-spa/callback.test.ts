@@ -112,7 +112,7 @@ describe('the return', () => {
         empty: () => '',
       }),
     holds: { seen: { last: 'state_abweichung', truncated: 'state_abweichung', extended: 'state_abweichung', empty: 'ungueltiger_link' }, exchanges: 0 },
-    broken: { seen: { last: 'HTTP 200 at /teilnahme' }, exchanges: 1 },
+    broken: { seen: { last: 'state_abweichung', truncated: 'HTTP 200 at /teilnahme' }, exchanges: 1 },
   });
 
   spaRule({
