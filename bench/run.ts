@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: throughput and p99 latency of four experience API calls, and of a sustained mix
- * of all four on 100 keys, next to baselines measured in the same run, then start-to-healthy time
- * and idle memory of the real command; a table on stdout and a JSON file under bench-results/.
- * Progress goes to stderr.
+ * of all four on 100 keys, next to baselines measured in the same run; start-to-healthy time and
+ * idle memory of the real command next to baselines started the same way; reporting at scale and
+ * `harness verify`. Every target is judged as a ratio measured in this run (targets.ts); a table on
+ * stdout and a JSON file under bench-results/. Progress goes to stderr.
  * Exit 1 when a measurement had errors (non-2xx, connection errors, a reused session).
  *
  * To see where the emulator's time goes: `BENCH_PROFILE=1 npm run bench`, then
@@ -16,14 +17,15 @@ import { cpus, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { type BaselineKind, type BenchCase, CASES, type CaseId } from './cases.js';
 import { type LoadOptions, type LoadRequest, type Measurement, SessionPool, measure } from './load.js';
+import type { Machine } from './machine.js';
 import { type AgencyKeySecret, FlowPlan, type MixedMeasurement, type MixedOptions, measureMixed, sampleMixedAnswers } from './mixed.js';
 import { RESULTS_DIR, ROOT } from './paths.js';
 import { type BenchReport, formatReport, writeReport } from './report.js';
 import { measureVerify } from '../harness/bench.js';
 import { benchReporting } from './reporting.js';
 import { type Answer, type ChildServer, type IssuedCode, type PooledSession, SERVER_LABELS, type ServerKind, startChild } from './servers.js';
-import { type StartupResult, chooseLauncher, measureStartup } from './startup.js';
-import { type Row, checkTargets, reportingTargets, verifyTarget, whole } from './targets.js';
+import { type StartupResult, measureStartup, startupLaunchers } from './startup.js';
+import { type ReportingRead, type Row, reportingReadTargets, reportingTargets, scanListRead, startupTargets, throughputTargets, verifyTarget, whole } from './targets.js';
 
 const LOAD: LoadOptions = { connections: 10, warmupSeconds: 1, seconds: 5 };
 /** Issue 7: sustained mixed load, on this many agency keys. */
@@ -47,6 +49,8 @@ const NOTES = [
   'emulator: prize stock and budget raised so every draw keeps following the odds (winners take stock and budget all run long)',
   "baselines answer the emulator's own JSON for the same request, serialized per request; Express with ETag and X-Powered-By off, as in the emulator",
   `mixed load: each connection runs an agency's flow again and again (GET /campaign, POST /sessions, POST /session/entry, GET /session), each time on the next of ${MIXED_KEYS} keys, half sandbox (scenarios won, lost, pending, failed), half production (a journey-issued code exchanged with PKCE, entry with consent); ${MIXED.warmupSeconds} s warm-up + ${MIXED.seconds} s measured; RSS sampled every 250 ms`,
+  'start to healthy: the emulator command and two baselines spawned the same way, taking turns: a bare node:http server, and a plain Express + better-sqlite3 app (not bundled) that opens its database in an existing folder, or in a fresh one creates a small schema (4 tables, 2 indexes) and seeds 122 rows in one transaction',
+  'targets judge only ratios measured in this run; the time limits (reporting reads, the batch, harness verify) are stated for the reference machine and scaled up by how much slower than it this run measured this machine (never down)',
   'entry rows: every request uses a session of its own, created in the emulator before the warm-up and, sized on the warm-up, before the measured run (production: its own new pack, a code from issueAuthCode exchanged with PKCE through exchangeCode), so each is a first entry, never the idempotent retry',
 ];
 
@@ -67,14 +71,15 @@ async function main(): Promise<void> {
     for (const benchCase of CASES.filter((each) => runs(each.id))) rows.push(...(await runCase(benchCase, join(work, benchCase.id))));
 
     if (runs('mixed')) rows.push(...(await runMixed(join(work, 'mixed'))));
+    const speed = machineFrom(rows) ?? (await measureMachine(join(work, 'machine')));
 
     let startup: StartupResult | undefined;
     let startupError: string | undefined;
     if (runs('startup')) {
-      const launcher = chooseLauncher();
-      progress(`start to healthy: ${launcher.label}`);
+      const launchers = startupLaunchers();
+      progress(`start to healthy, in turn: ${launchers.map((launcher) => launcher.label).join('; ')}`);
       try {
-        startup = await measureStartup(launcher, join(work, 'startup'), { runs: STARTUP_RUNS, idleSeconds: IDLE_SECONDS, laterSeconds: LATER_SECONDS });
+        startup = await measureStartup(launchers, join(work, 'startup'), { runs: STARTUP_RUNS, idleSeconds: IDLE_SECONDS, laterSeconds: LATER_SECONDS });
       } catch (error) {
         startupError = (error as Error).message;
       }
@@ -82,22 +87,31 @@ async function main(): Promise<void> {
 
     if (runs('reporting')) progress('reporting: 1,000,000 scans, a 1,000,000-code batch and its CSV download');
     const reporting = runs('reporting') ? await benchReporting() : undefined;
+    // The reporting-at-scale module's reads (issue 14: collectors?limit=1000 and the others) join the scan list here.
+    const reads: ReportingRead[] = reporting ? [scanListRead(reporting)] : [];
     if (runs('verify')) progress('harness verify: the reference agency through every scenario');
     const verifyRun = runs('verify') ? await measureVerify() : undefined;
-    const targets = [...checkTargets(rows, startup), ...(reporting ? reportingTargets(reporting) : []), ...(verifyRun ? [verifyTarget(verifyRun)] : [])];
+    const targets = [
+      ...throughputTargets(rows),
+      ...startupTargets(startup),
+      ...reportingReadTargets(reads, speed),
+      ...(reporting ? reportingTargets(reporting, speed) : []),
+      ...(verifyRun ? [verifyTarget(verifyRun, speed)] : []),
+    ];
 
     const cpu = cpus();
     const report: BenchReport = {
       at: new Date().toISOString(),
-      machine: { node: process.versions.node, cpus: cpu.length, cpuModel: cpu[0]?.model.trim() ?? 'unknown' },
+      machine: { node: process.versions.node, cpus: cpu.length, cpuModel: cpu[0]?.model.trim() ?? 'unknown', ...speed },
       load: { ...LOAD, generator: `autocannon ${autocannonVersion()}` },
       notes: PROFILE_DIR ? [...NOTES, `BENCH_PROFILE: emulator runs were CPU-profiled (slower than unprofiled); profiles in ${relative(ROOT, PROFILE_DIR)}/`] : NOTES,
       rows,
       ...(startup ? { startup } : { startupError }),
       ...(reporting ? { reporting } : {}),
+      ...(reads.length > 0 ? { reportingReads: reads } : {}),
       ...(verifyRun ? { verify: verifyRun } : {}),
       // A partial run (BENCH_ONLY) checks only the targets it measured.
-      targets: ONLY ? targets.filter((target) => target.value !== null) : targets,
+      targets: ONLY ? targets.filter((target) => target.ratio !== null) : targets,
     };
     const path = writeReport(report);
     console.log(formatReport(report));
@@ -142,6 +156,28 @@ async function runCase(benchCase: BenchCase, dir: string): Promise<Row[]> {
   } finally {
     await emulator.stop();
   }
+}
+
+/** The machine's speed from the GET /campaign node:http row, when this run measured it. */
+function machineFrom(rows: Row[]): Machine | undefined {
+  const row = rows.find((each) => each.case === 'campaign' && each.server === 'node-http');
+  return row && { nodeHttpRps: row.measurement.requestsPerSecond, source: 'the GET /campaign row' };
+}
+
+/** A partial run without GET /campaign measures its node:http baseline alone, for the machine's speed. */
+async function measureMachine(dir: string): Promise<Machine> {
+  const campaign = CASES.find((each) => each.id === 'campaign')!;
+  const emulator = await startChild({ kind: 'emulator', dataDir: join(dir, 'emulator') });
+  let request: LoadRequest;
+  let answer: Answer;
+  try {
+    request = campaign.request(await emulator.call({ type: 'env' }));
+    answer = await sampleAnswer(emulator.url, request, undefined);
+  } finally {
+    await emulator.stop();
+  }
+  const row = await runBaseline(campaign, 'node-http', request, answer, join(dir, 'node-http'), undefined);
+  return { nodeHttpRps: row.measurement.requestsPerSecond, source: 'GET /campaign\'s node:http baseline, run alone' };
 }
 
 /** The sustained mix: the Express + SQLite baseline first (it sizes the emulator's code pool), then the emulator. */
