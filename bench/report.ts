@@ -27,7 +27,7 @@ export interface BenchReport {
 export function formatReport(report: BenchReport): string {
   const lines = [
     `promo-emulator bench · ${report.at} · Node ${report.machine.node} · ${report.machine.cpus} × ${report.machine.cpuModel}`,
-    `load: ${report.load.generator}, ${report.load.connections} connections, ${report.load.warmupSeconds} s warm-up + ${report.load.seconds} s measured per row, 127.0.0.1`,
+    `load: ${report.load.generator}, ${report.load.connections} connections, ${report.load.warmupSeconds} s warm-up + ${report.load.seconds} s measured per server and row, in ${report.load.turns} turns, 127.0.0.1`,
     machineLine(report.machine),
     ...report.notes.map((note) => `note: ${note}`),
     'columns: CPU µs/req = server process CPU time per response (steady when the machine is busy, unlike req/s); emulator ÷ this = emulator req/s over this server\'s; by CPU = this server\'s CPU µs/req over the emulator\'s',
