@@ -31,7 +31,7 @@ const LOAD: LoadOptions = { connections: 10, warmupSeconds: 1, seconds: 5, turns
 /** Issue 7: sustained mixed load, on this many agency keys. */
 const MIXED: LoadOptions = { connections: 10, warmupSeconds: 2, seconds: 30, turns: 3 };
 const MIXED_KEYS = 100;
-const STARTUP_RUNS = 5;
+const STARTUP_RUNS = 7;
 const IDLE_SECONDS = 3;
 /** A second RSS reading: V8 gives back young-generation space it grew during start only after some idle seconds. */
 const LATER_SECONDS = 10;
