@@ -97,14 +97,18 @@ export async function inTurn(contenders: Contender[], options: Pick<LoadOptions,
   await waitForQuiet(QUIET.cores, QUIET.maxMs);
   const turns: Turn[][] = contenders.map(() => []);
   for (let round = 0; round < options.turns; round++) {
-    for (let k = 0; k < contenders.length; k++) {
-      const i = (round + k) % contenders.length;
+    for (const i of turnOrder(contenders.map((_, index) => index), round)) {
       const before = cpuSnapshot(contenders[i]!.pid);
       const run = await contenders[i]!.run(options.seconds / options.turns);
       turns[i]!.push({ ...run, before, after: cpuSnapshot(contenders[i]!.pid) });
     }
   }
   return turns.map(measured);
+}
+
+/** The order of round `round`: each round begins with the next of `items`, so none always goes first. */
+export function turnOrder<T>(items: T[], round: number): T[] {
+  return items.map((_, i) => items[(round + i) % items.length]!);
 }
 
 /** One request shape against one server, each request with the next pooled session when there is a pool. */

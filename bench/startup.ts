@@ -12,6 +12,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { otherCoresMeter, processMs, waitForQuiet } from './cpu.js';
+import { turnOrder } from './load.js';
 import { BASELINE_STARTER_PATH, CLI_PATH, STAND_IN_PATH } from './paths.js';
 
 export type StartupKind = 'emulator' | 'node-http' | 'express-sqlite';
@@ -22,11 +23,13 @@ export interface Launcher {
   args(dataDir: string, port: number): string[];
 }
 
-/** One server's starts: each run's time and the medians, then its idle memory. */
+/** One server's starts: each run's wall time, the fastest and the median, the median CPU time until healthy; then its idle memory. */
 export interface StartupFigures {
   launcher: string;
   freshMs: number[];
   existingMs: number[];
+  bestFreshMs: number;
+  bestExistingMs: number;
   medianFreshMs: number;
   medianExistingMs: number;
   medianFreshCpuMs: number;
@@ -71,29 +74,35 @@ function emulatorLauncher(): Launcher {
  */
 export async function measureStartup(launchers: Launcher[], workDir: string, options: { runs: number; idleSeconds: number; laterSeconds: number }): Promise<StartupResult> {
   const others = otherCoresMeter();
-  const inTurn = (run: number) => launchers.map((_, i) => launchers[(run + i) % launchers.length]!);
   const fresh = new Map<Launcher, Started[]>(launchers.map((launcher) => [launcher, []]));
   const existing = new Map<Launcher, Started[]>(launchers.map((launcher) => [launcher, []]));
-  for (let run = 0; run < options.runs; run++) {
-    for (const launcher of inTurn(run)) {
-      const started = await startToHealthy(launcher, join(workDir, launcher.kind, `fresh-${run}`));
-      fresh.get(launcher)!.push(started);
-      await started.stop();
+  const serving: Started[] = [];
+  let idle: Array<{ idleRssMb: number; peakRssMb: number }>;
+  let later: typeof idle;
+  try {
+    for (let run = 0; run < options.runs; run++) {
+      for (const launcher of turnOrder(launchers, run)) {
+        const started = await startToHealthy(launcher, join(workDir, launcher.kind, `fresh-${run}`));
+        fresh.get(launcher)!.push(started);
+        await started.stop();
+      }
     }
-  }
-  for (let run = 0; run < options.runs; run++) {
-    for (const launcher of inTurn(run)) {
-      const started = await startToHealthy(launcher, join(workDir, launcher.kind, 'fresh-0'));
-      existing.get(launcher)!.push(started);
-      if (run < options.runs - 1) await started.stop();
+    for (let run = 0; run < options.runs; run++) {
+      for (const launcher of turnOrder(launchers, run)) {
+        const started = await startToHealthy(launcher, join(workDir, launcher.kind, 'fresh-0'));
+        existing.get(launcher)!.push(started);
+        if (run < options.runs - 1) await started.stop();
+        else serving.push(started);
+      }
     }
+    const pids = launchers.map((launcher) => existing.get(launcher)!.at(-1)!.servingPid);
+    await sleep(options.idleSeconds * 1000);
+    idle = pids.map(memoryOf);
+    await sleep((options.laterSeconds - options.idleSeconds) * 1000);
+    later = pids.map(memoryOf);
+  } finally {
+    await Promise.all(serving.map((started) => started.stop()));
   }
-  const serving = launchers.map((launcher) => existing.get(launcher)!.at(-1)!);
-  await sleep(options.idleSeconds * 1000);
-  const idle = serving.map((started) => memoryOf(started.servingPid));
-  await sleep((options.laterSeconds - options.idleSeconds) * 1000);
-  const later = serving.map((started) => memoryOf(started.servingPid));
-  await Promise.all(serving.map((started) => started.stop()));
 
   const figures = launchers.map((launcher, i): [StartupKind, StartupFigures] => {
     const freshRuns = fresh.get(launcher)!;
@@ -101,6 +110,7 @@ export async function measureStartup(launchers: Launcher[], workDir: string, opt
     return [launcher.kind, {
       launcher: launcher.label,
       freshMs: freshRuns.map((run) => run.ms), existingMs: existingRuns.map((run) => run.ms),
+      bestFreshMs: Math.min(...freshRuns.map((run) => run.ms)), bestExistingMs: Math.min(...existingRuns.map((run) => run.ms)),
       medianFreshMs: median(freshRuns.map((run) => run.ms)), medianExistingMs: median(existingRuns.map((run) => run.ms)),
       medianFreshCpuMs: median(freshRuns.map((run) => run.cpuMs)), medianExistingCpuMs: median(existingRuns.map((run) => run.cpuMs)),
       ...idle[i]!, laterRssMb: later[i]!.idleRssMb,

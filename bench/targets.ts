@@ -58,7 +58,14 @@ const THROUGHPUT: Array<{ case: CaseId; baseline: ServerKind; atLeast: number; t
   { case: 'mixed', baseline: 'express-sqlite', atLeast: 1.2, target: 'mixed load ÷ Express + SQLite flow' },
 ];
 
-/** Start to healthy (median) and idle memory, over the Express + SQLite baseline started the same way. */
+/**
+ * Start to healthy over the Express + SQLite baseline started the same way, by the median CPU time
+ * each start took until healthy. Starts are CPU-bound (on the quiet 2-core machine: 190 ms of CPU,
+ * 200 ms of wall time), so that ratio is the quiet machine's wall-time ratio, while on a busy
+ * machine wall times follow the scheduler (two runs of the same code on the shared 2-core machine,
+ * existing folder: 0.76 and 1.61 by the fastest wall times, 1.47 and 1.65 by CPU). Wall times stay in the figures, to show a start that
+ * would wait rather than compute.
+ */
 const START = { existing: 1.0, fresh: 1.2 };
 /**
  * Idle RSS over the Express + SQLite baseline's, both after the same idle seconds: issue 2's 70 MB
@@ -97,10 +104,10 @@ export function startupTargets(startup: StartupResult | undefined): TargetResult
   const over = (pick: (figures: NonNullable<typeof base>) => number) => (emulator && base ? pick(emulator) / pick(base) : null);
   const versus = (pick: (figures: NonNullable<typeof base>) => number, unit: (value: number) => string) => (emulator && base ? `${unit(pick(emulator))} vs ${unit(pick(base))}` : 'not measured');
   return [
-    atMost('start to healthy, existing folder ÷ Express + SQLite opening its database', over((s) => s.medianExistingMs), START.existing,
-      `${versus((s) => s.medianExistingMs, ms)} (medians); CPU ${versus((s) => s.medianExistingCpuMs, ms)}`),
-    atMost('start to healthy, fresh folder ÷ Express + SQLite creating and seeding its schema', over((s) => s.medianFreshMs), START.fresh,
-      `${versus((s) => s.medianFreshMs, ms)} (medians); CPU ${versus((s) => s.medianFreshCpuMs, ms)}`),
+    atMost('start to healthy, existing folder ÷ Express + SQLite opening its database (CPU until healthy)', over((s) => s.medianExistingCpuMs), START.existing,
+      `CPU ${versus((s) => s.medianExistingCpuMs, ms)}; wall: fastest ${versus((s) => s.bestExistingMs, ms)}, medians ${versus((s) => s.medianExistingMs, ms)}`),
+    atMost('start to healthy, fresh folder ÷ Express + SQLite creating and seeding its schema (CPU until healthy)', over((s) => s.medianFreshCpuMs), START.fresh,
+      `CPU ${versus((s) => s.medianFreshCpuMs, ms)}; wall: fastest ${versus((s) => s.bestFreshMs, ms)}, medians ${versus((s) => s.medianFreshMs, ms)}`),
     atMost(`idle RSS after ${startup?.idleSeconds ?? '?'} s ÷ Express + SQLite's`, over((s) => s.idleRssMb), IDLE_RSS, versus((s) => s.idleRssMb, (mb) => `${mb.toFixed(1)} MB`)),
   ];
 }

@@ -15,10 +15,12 @@ function row(id: Row['case'], server: Row['server'], requestsPerSecond: number):
   return { case: id, title: id, server, measurement: measurement(requestsPerSecond), flags: [], notes: [] };
 }
 
-function starts(medianFreshMs: number, medianExistingMs: number, idleRssMb: number): StartupFigures {
+/** A server's starts: CPU until healthy as given, wall times (which the targets do not judge) far longer. */
+function starts(freshCpuMs: number, existingCpuMs: number, idleRssMb: number): StartupFigures {
   return {
-    launcher: 'test', freshMs: [medianFreshMs], existingMs: [medianExistingMs], medianFreshMs, medianExistingMs,
-    medianFreshCpuMs: medianFreshMs, medianExistingCpuMs: medianExistingMs, idleRssMb, peakRssMb: idleRssMb, laterRssMb: idleRssMb,
+    launcher: 'test', freshMs: [3 * freshCpuMs], existingMs: [3 * existingCpuMs], bestFreshMs: 3 * freshCpuMs, bestExistingMs: 3 * existingCpuMs,
+    medianFreshMs: 3 * freshCpuMs, medianExistingMs: 3 * existingCpuMs, medianFreshCpuMs: freshCpuMs, medianExistingCpuMs: existingCpuMs,
+    idleRssMb, peakRssMb: idleRssMb, laterRssMb: idleRssMb,
   };
 }
 
@@ -43,9 +45,9 @@ describe('bench targets are ratios measured in the same run', () => {
     expect(targets.map((target) => [target.ratio, target.pass])).toEqual([[null, false], [1.19, false], [1, true], [1.2, true]]);
   });
 
-  it('judges start to healthy against the Express + SQLite start: existing at 1.0, fresh at 1.2', () => {
+  it('judges the CPU time until healthy against the Express + SQLite start: existing at 1.0, fresh at 1.2; idle RSS at 1.15', () => {
     const startup = (emulator: StartupFigures): StartupResult => ({
-      servers: { emulator, 'node-http': starts(50, 40, 45), 'express-sqlite': starts(200, 150, 60) }, idleSeconds: 3, laterSeconds: 10, otherCores: 0,
+      servers: { emulator, 'node-http': starts(50, 40, 45), 'express-sqlite': { ...starts(200, 150, 60), bestFreshMs: 200, bestExistingMs: 150, medianFreshMs: 200, medianExistingMs: 150 } }, idleSeconds: 3, laterSeconds: 10, otherCores: 0,
     });
     const [existing, fresh, rss] = startupTargets(startup(starts(240, 150, 69)));
     expect(existing).toMatchObject({ ratio: 1, pass: true });
