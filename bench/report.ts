@@ -4,7 +4,7 @@ import type { ReportingFigures } from './reporting.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadOptions } from './load.js';
-import { type Machine, REFERENCE_NODE_HTTP_RPS, slowerBy } from './machine.js';
+import { type Machine, REFERENCE, slowerBy } from './machine.js';
 import { RESULTS_DIR } from './paths.js';
 import { SERVER_LABELS } from './servers.js';
 import type { StartupKind, StartupResult } from './startup.js';
@@ -18,9 +18,10 @@ export interface BenchReport {
   rows: Row[];
   startup?: StartupResult;
   startupError?: string;
-  reporting?: ReportingFigures;
+  /** Each timed section with the machine's speed measured around it. */
+  reporting?: ReportingFigures & { machine: Machine };
   reportingReads?: ReportingRead[];
-  verify?: VerifyMeasurement;
+  verify?: VerifyMeasurement & { machine: Machine };
   targets: TargetResult[];
 }
 
@@ -43,11 +44,11 @@ export function formatReport(report: BenchReport): string {
   return lines.join('\n');
 }
 
-/** The machine's bare node:http figure, by which a reader scales every absolute figure of the run. */
+/** The machine's bare node:http figures, by which a reader scales every absolute figure of the run. */
 function machineLine(machine: BenchReport['machine']): string {
   const slower = slowerBy(machine);
-  const speed = slower > 1 ? `${slower.toFixed(2)}× slower than` : 'as fast as or faster than';
-  return `machine: bare node:http ${whole(machine.nodeHttpRps)} req/s (${machine.source}), ${speed} the reference machine's ${whole(REFERENCE_NODE_HTTP_RPS)} on which the time limits were set; absolute figures are information, targets judge ratios`;
+  const speed = slower > 1 ? `${slower.toFixed(2)}× the reference machine's` : 'no more than the reference machine\'s';
+  return `machine: bare node:http ${whole(machine.nodeHttpRps)} req/s, ${whole(machine.nodeHttpUsPerRequest)} µs of CPU per response (${machine.source}): ${speed} ${REFERENCE.nodeHttpUsPerRequest} µs (${whole(REFERENCE.nodeHttpRps)} req/s, quiet), on which the time limits were set; absolute figures are information, targets judge ratios`;
 }
 
 function targetTable(targets: TargetResult[]): string {

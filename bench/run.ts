@@ -17,7 +17,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { type BaselineKind, type BenchCase, CASES, type CaseId } from './cases.js';
 import { type LoadOptions, type LoadRequest, type Measurement, SessionPool, inTurn, requestContender, warmUp } from './load.js';
-import type { Machine } from './machine.js';
+import { type Machine, meanOf } from './machine.js';
 import { type AgencyKeySecret, FlowPlan, MixedLoad, type MixedMeasurement, sampleMixedAnswers } from './mixed.js';
 import { RESULTS_DIR, ROOT } from './paths.js';
 import { type BenchReport, formatReport, writeReport } from './report.js';
@@ -50,7 +50,7 @@ const NOTES = [
   "baselines answer the emulator's own JSON for the same request, serialized per request; Express with ETag and X-Powered-By off, as in the emulator",
   `mixed load: each connection runs an agency's flow again and again (GET /campaign, POST /sessions, POST /session/entry, GET /session), each time on the next of ${MIXED_KEYS} keys, half sandbox (scenarios won, lost, pending, failed), half production (a journey-issued code exchanged with PKCE, entry with consent); ${MIXED.warmupSeconds} s warm-up + ${MIXED.seconds} s measured; RSS sampled every 250 ms`,
   'start to healthy: the emulator command and two baselines spawned the same way, taking turns: a bare node:http server, and a plain Express + better-sqlite3 app (not bundled) that opens its database in an existing folder, or in a fresh one creates a small schema (4 tables, 2 indexes) and seeds 122 rows in one transaction',
-  'targets judge only ratios measured in this run; the time limits (reporting reads, the batch, harness verify) are stated for the reference machine and scaled up by how much slower than it this run measured this machine (never down)',
+  'targets judge only ratios measured in this run; the time limits (reporting reads, the batch, harness verify) are stated for the reference machine and scaled up (never down) by bare node:http\'s CPU per response measured just before and after each of those sections, over the reference machine\'s',
   'entry rows: every request uses a session of its own, created in the emulator before the warm-up and, sized on the warm-up, before the measured run (production: its own new pack, a code from issueAuthCode exchanged with PKCE through exchangeCode), so each is a first entry, never the idempotent retry',
 ];
 
@@ -74,7 +74,6 @@ async function main(): Promise<void> {
     for (const benchCase of CASES.filter((each) => runs(each.id))) rows.push(...(await runCase(benchCase, join(work, benchCase.id))));
 
     if (runs('mixed')) rows.push(...(await runMixed(join(work, 'mixed'))));
-    const speed = machineFrom(rows) ?? (await measureMachine(join(work, 'machine')));
 
     let startup: StartupResult | undefined;
     let startupError: string | undefined;
@@ -88,18 +87,26 @@ async function main(): Promise<void> {
       }
     }
 
-    if (runs('reporting')) progress('reporting: 1,000,000 scans, a 1,000,000-code batch and its CSV download');
-    const reporting = runs('reporting') ? await benchReporting() : undefined;
+    const reporting = runs('reporting')
+      ? await timed('reporting', join(work, 'machine-reporting'), () => {
+        progress('reporting: 1,000,000 scans, a 1,000,000-code batch and its CSV download');
+        return benchReporting();
+      })
+      : undefined;
     // The reporting-at-scale module's reads (issue 14: collectors?limit=1000 and the others) join the scan list here.
-    const reads: ReportingRead[] = reporting ? [scanListRead(reporting)] : [];
-    if (runs('verify')) progress('harness verify: the reference agency through every scenario');
-    const verifyRun = runs('verify') ? await measureVerify() : undefined;
+    const reads: ReportingRead[] = reporting ? [scanListRead(reporting.result)] : [];
+    const verifyRun = runs('verify')
+      ? await timed('harness verify', join(work, 'machine-verify'), () => {
+        progress('harness verify: the reference agency through every scenario');
+        return measureVerify();
+      })
+      : undefined;
+    const speed = machineFrom(rows) ?? reporting?.machine ?? verifyRun?.machine ?? (await measureMachine(join(work, 'machine'), 'run alone'));
     const targets = [
       ...throughputTargets(rows),
       ...startupTargets(startup),
-      ...reportingReadTargets(reads, speed),
-      ...(reporting ? reportingTargets(reporting, speed) : []),
-      ...(verifyRun ? [verifyTarget(verifyRun, speed)] : []),
+      ...(reporting ? [...reportingReadTargets(reads, reporting.machine), ...reportingTargets(reporting.result, reporting.machine)] : []),
+      ...(verifyRun ? [verifyTarget(verifyRun.result, verifyRun.machine)] : []),
     ];
 
     const cpu = cpus();
@@ -110,9 +117,9 @@ async function main(): Promise<void> {
       notes: PROFILE_DIR ? [...NOTES, `BENCH_PROFILE: emulator runs were CPU-profiled (slower than unprofiled); profiles in ${relative(ROOT, PROFILE_DIR)}/`] : NOTES,
       rows,
       ...(startup ? { startup } : { startupError }),
-      ...(reporting ? { reporting } : {}),
+      ...(reporting ? { reporting: { ...reporting.result, machine: reporting.machine } } : {}),
       ...(reads.length > 0 ? { reportingReads: reads } : {}),
-      ...(verifyRun ? { verify: verifyRun } : {}),
+      ...(verifyRun ? { verify: { ...verifyRun.result, machine: verifyRun.machine } } : {}),
       // A partial run (BENCH_ONLY) checks only the targets it measured.
       targets: ONLY ? targets.filter((target) => target.ratio !== null) : targets,
     };
@@ -182,11 +189,19 @@ function startBaseline(kind: BaselineKind, answer: Answer, dataDir: string): Pro
 /** The machine's speed from the GET /campaign node:http row, when this run measured it. */
 function machineFrom(rows: Row[]): Machine | undefined {
   const row = rows.find((each) => each.case === 'campaign' && each.server === 'node-http');
-  return row && { nodeHttpRps: row.measurement.requestsPerSecond, source: 'the GET /campaign row' };
+  return row && { nodeHttpRps: row.measurement.requestsPerSecond, nodeHttpUsPerRequest: row.measurement.cpu.serverUsPerRequest, source: 'the GET /campaign row' };
 }
 
-/** A partial run without GET /campaign measures its node:http baseline alone, for the machine's speed. */
-async function measureMachine(dir: string): Promise<Machine> {
+/** A section judged against time limits, with the machine's speed measured just before and just after it. */
+async function timed<T>(name: string, dir: string, section: () => Promise<T>): Promise<{ result: T; machine: Machine }> {
+  const before = await measureMachine(join(dir, 'before'), `before ${name}`);
+  const result = await section();
+  const after = await measureMachine(join(dir, 'after'), `after ${name}`);
+  return { result, machine: meanOf(before, after, `node:http just before and after ${name}`) };
+}
+
+/** GET /campaign's node:http baseline run alone, for the machine's speed. */
+async function measureMachine(dir: string, when: string): Promise<Machine> {
   const campaign = CASES.find((each) => each.id === 'campaign')!;
   const emulator = await startChild({ kind: 'emulator', dataDir: join(dir, 'emulator') });
   let request: LoadRequest;
@@ -202,8 +217,8 @@ async function measureMachine(dir: string): Promise<Machine> {
     const contender = requestContender(server, request, LOAD.connections);
     await warmUp(contender, LOAD.warmupSeconds);
     const [measurement] = await inTurn([contender], LOAD);
-    toRow(campaign, 'node-http', measurement!);
-    return { nodeHttpRps: measurement!.requestsPerSecond, source: "GET /campaign's node:http baseline, run alone" };
+    toRow({ ...campaign, title: `machine speed, ${when}: ${campaign.title}` }, 'node-http', measurement!);
+    return { nodeHttpRps: measurement!.requestsPerSecond, nodeHttpUsPerRequest: measurement!.cpu.serverUsPerRequest, source: `GET /campaign's node:http baseline, ${when}` };
   } finally {
     await server.stop();
   }

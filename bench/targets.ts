@@ -143,7 +143,8 @@ export function verifyTarget(run: VerifyMeasurement, machine: Machine): TargetRe
 /** A time over its limit on this machine (the limit scaled by how much slower than the reference the machine measured). */
 function withinTime(target: string, value: number, limit: number, unit: string, machine: Machine): TargetResult {
   const here = limitOnThisMachine(limit, machine);
-  const figures = `${value.toFixed(1)} ${unit}; limit ${limit} ${unit}${here > limit ? `, ${here.toFixed(1)} ${unit} on this machine` : ''}`;
+  const scaled = here > limit ? `, ${here.toFixed(1)} ${unit} here (node:http ${machine.nodeHttpUsPerRequest.toFixed(0)} µs per response around it)` : '';
+  const figures = `${value.toFixed(1)} ${unit}; limit ${limit} ${unit}${scaled}`;
   return atMost(`${target} ÷ limit`, value / here, 1, figures);
 }
 

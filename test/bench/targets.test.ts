@@ -24,7 +24,7 @@ function starts(freshCpuMs: number, existingCpuMs: number, idleRssMb: number): S
   };
 }
 
-const quick = { nodeHttpRps: 43_700, source: 'test' };
+const quick = { nodeHttpRps: 43_700, nodeHttpUsPerRequest: 22, source: 'test' };
 
 describe('bench targets are ratios measured in the same run', () => {
   it('judges GET /campaign against bare node:http at 0.80 and leaves unmeasured targets without a ratio', () => {
@@ -58,9 +58,9 @@ describe('bench targets are ratios measured in the same run', () => {
     expect(slow.map((target) => target.pass)).toEqual([false, false, false]);
   });
 
-  it('scales a time limit up on a machine slower than the reference, never down on a faster one', () => {
-    expect(limitOnThisMachine(30, { nodeHttpRps: 43_700 / 2, source: 'test' })).toBeCloseTo(60);
-    expect(limitOnThisMachine(30, { nodeHttpRps: 43_700 * 2, source: 'test' })).toBe(30);
+  it('scales a time limit up by node:http CPU per response over the reference machine\'s 22 µs, never down', () => {
+    expect(limitOnThisMachine(30, { nodeHttpRps: 10_000, nodeHttpUsPerRequest: 44, source: 'test' })).toBeCloseTo(60);
+    expect(limitOnThisMachine(30, { nodeHttpRps: 90_000, nodeHttpUsPerRequest: 11, source: 'test' })).toBe(30);
   });
 
   it('judges every reporting read at 50 ms p99 unless it carries a stricter limit of its own', () => {
