@@ -1,6 +1,6 @@
 /**
  * Names and descriptions of the zod schemas, for the OpenAPI documents. A schema registered with an
- * `id` becomes a named component; a `description` is copied into its JSON Schema. `wire` replaces
+ * `id` becomes a named component; a `description` or `examples` is copied into its JSON Schema. `wire` replaces
  * the JSON Schema zod derives, for text that stands for another type: a query parameter parsed
  * from a string into a whole number or a time is documented as one (with its default and
  * examples, which zod drops from the input side of a transform).
@@ -14,6 +14,7 @@ import { z } from 'zod';
 export interface ApiDocMeta {
   id?: string;
   description?: string;
+  examples?: unknown[];
   wire?: Record<string, unknown>;
 }
 

@@ -22,10 +22,16 @@ const ANSWERS = {
     "Anything else, or no answer within 10 seconds, is retried under the same `X-Service-Delivery` after 30 s, 2 min, 10 min, 1 h and 6 h of the emulator's clock; then the delivery fails (it can still be replayed).",
 };
 
+const DeliveryId = z.string().regex(/^dlv_[0-9a-f]{24}$/).register(apiDocs, { examples: ['dlv_5e0c1f9a2b7d43e8a61c0d9f'] });
+const Signature = z
+  .string()
+  .regex(/^t=\d+,v1=[0-9a-f]{64}$/)
+  .register(apiDocs, { examples: ['t=1795255200,v1=6a1f0c3e9b2d4f8a7c5e1b0d3f9a2c4e6b8d0f1a3c5e7b9d2f4a6c8e0b1d3f5a'] });
+
 const headers = (event: WebhookEvent): Record<string, HeaderDoc> => ({
   'X-Service-Event': { description: 'The event name.', schema: z.literal(event) },
-  'X-Service-Delivery': { description: 'This delivery: the same on every retry, so dedupe on it. A replay is a new delivery of the same envelope.', schema: z.string().regex(/^dlv_[0-9a-f]{24}$/) },
-  'X-Service-Signature': { description: SIGNATURE, schema: z.string().regex(/^t=\d+,v1=[0-9a-f]{64}$/) },
+  'X-Service-Delivery': { description: 'This delivery: the same on every retry, so dedupe on it. A replay is a new delivery of the same envelope.', schema: DeliveryId },
+  'X-Service-Signature': { description: SIGNATURE, schema: Signature },
   'User-Agent': { description: 'The sender.', schema: z.literal('service-webhooks/1.0') },
   'Content-Type': { description: 'The body is the JSON envelope.', schema: z.literal('application/json') },
 });

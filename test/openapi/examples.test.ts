@@ -59,7 +59,7 @@ describe.each([['experience', EXPERIENCE_API], ['reporting', REPORTING_API]] as 
   });
 
   it('give each parameter example in the type the parameter states', () => {
-    const parameters = Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => op.parameters ?? []));
+    const parameters = [...Object.values(doc.paths).flatMap((item) => Object.values(item)), ...Object.values(doc.webhooks ?? {}).map((item) => item.post)].flatMap((op) => op.parameters ?? []);
     for (const parameter of parameters.filter((candidate) => candidate.example !== undefined)) {
       expect(validatorOf(doc, parameter.schema).safeParse(parameter.example).error, parameter.name).toBeUndefined();
     }
