@@ -15,12 +15,29 @@
  * installed, the browser is the one the harness finds (HARNESS_CHROMIUM, then the system's).
  */
 import { existsSync } from 'node:fs';
-import { test as base } from '@playwright/test';
+import { createRequire } from 'node:module';
 import { chromiumPath } from '../harness/browser/chromium.js';
 import { type AgencyUrls, type PromoEmulator, type StartAgency, workerEmulator } from './emulator.js';
 import { Journey } from './journey.js';
 
-export { expect } from '@playwright/test';
+/**
+ * The Playwright Test that runs the tests: it refuses a second copy of itself, which this package's
+ * own would be when the package is linked from a checkout (`npm install /path/to/promo-emulator`).
+ * `process.argv[1]` is the running Playwright's command or worker.
+ */
+function runningPlaywrightTest(): typeof import('@playwright/test') {
+  for (const from of [process.argv[1], import.meta.url]) {
+    try {
+      if (from) return createRequire(from)('@playwright/test') as typeof import('@playwright/test');
+    } catch {
+      // not installed beside it: try the next
+    }
+  }
+  throw new Error('[promo-emulator] promo-emulator/playwright needs @playwright/test: npm install --save-dev @playwright/test');
+}
+
+const { test: base, expect } = runningPlaywrightTest();
+export { expect };
 export type { AgencyUrls, Env, FaultSpec, Pack, PackOutcome, PromoEmulator, StartAgency } from './emulator.js';
 export type { Journey, ScanOptions } from './journey.js';
 
