@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { SinkDelivery } from '../webhooks/sink.js';
 import { signatureHeader } from '../webhooks/signing.js';
 import { CliError } from './cli-error.js';
 import { type Instance, control, requireRunning } from './instance.js';
@@ -21,17 +22,6 @@ const POLL_EVERY_MS = 250;
 const FORWARD_TIMEOUT_MS = 10_000;
 /** The headers a receiver reads, passed on as received; the signature is made anew. */
 const FORWARDED = ['content-type', 'user-agent', 'x-service-event', 'x-service-delivery'];
-
-interface Delivery {
-  id: number;
-  received_at: string;
-  event: string | null;
-  delivery: string | null;
-  verdict: 'valid' | 'invalid' | 'too_old';
-  problem: string | null;
-  headers: Record<string, string>;
-  body: string;
-}
 
 export interface ListenOptions {
   data: string;
@@ -54,9 +44,9 @@ export async function listen(options: ListenOptions): Promise<void> {
   say(`  The same deliveries in a browser: ${instance.base_url}/_emulator/sink/${SINK}. Ctrl-C to stop.`);
 
   while (!stopping.signal.aborted) {
-    let arrived: Delivery[];
+    let arrived: SinkDelivery[];
     try {
-      arrived = ((await control(instance, 'GET', `/sink/${SINK}/deliveries?after=${after}&limit=1000`)) as { data: Delivery[] }).data;
+      arrived = ((await control(instance, 'GET', `/sink/${SINK}/deliveries?after=${after}&limit=1000`)) as { data: SinkDelivery[] }).data;
     } catch (error) {
       // `emulator reset` empties the sinks: make ours again and start from its first delivery.
       if (!(await sinkExists(instance))) {
@@ -76,7 +66,7 @@ export async function listen(options: ListenOptions): Promise<void> {
   say('[emulator] stopped listening');
 }
 
-async function show(delivery: Delivery, how: { target: string | undefined; secret: string; printBody: boolean }): Promise<void> {
+async function show(delivery: SinkDelivery, how: { target: string | undefined; secret: string; printBody: boolean }): Promise<void> {
   const verdict = delivery.verdict === 'valid' ? 'signature valid' : `signature ${delivery.verdict.replace('_', ' ')}: ${delivery.problem}`;
   say(`${delivery.received_at}  --> ${delivery.event ?? '(no event)'}  ${delivery.delivery ?? '(no delivery id)'}  ${verdict}`);
   if (how.printBody) say(delivery.body);
@@ -86,7 +76,7 @@ async function show(delivery: Delivery, how: { target: string | undefined; secre
   say(`${delivery.received_at}  <-- ${await forward(delivery, how.target, signatureHeader(how.secret, Number(t), delivery.body))}`);
 }
 
-async function forward(delivery: Delivery, target: string, signature: string): Promise<string> {
+async function forward(delivery: SinkDelivery, target: string, signature: string): Promise<string> {
   const headers = Object.fromEntries(FORWARDED.flatMap((name) => (delivery.headers[name] ? [[name, delivery.headers[name]]] : [])));
   try {
     const res = await fetch(target, {

@@ -85,6 +85,9 @@ function receivedHeaders(headers: express.Request['headers']): Record<string, st
   );
 }
 
+/** A delivery as `GET /:name/deliveries` answers it in JSON. */
+export type SinkDelivery = ReturnType<typeof deliveryJson>;
+
 function deliveryJson(event: SinkEvent) {
   return {
     id: event.id, received_at: new Date(event.received_at).toISOString(), event: event.event, delivery: event.delivery,

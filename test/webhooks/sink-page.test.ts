@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, expect, test } from 'vitest';
 import { openDb } from '../../emulator/store/db.js';
 import { MIGRATIONS } from '../../emulator/store/schema.js';
+import type { SinkDelivery } from '../../emulator/webhooks/sink.js';
 import { signatureHeader } from '../../emulator/webhooks/signing.js';
 import { type CreatedSink, type RunningEmulator, recordScan, runningEmulator } from './emulator.js';
 
@@ -15,18 +16,7 @@ afterEach(async () => {
   for (const dir of temp.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-interface Delivery {
-  id: number;
-  received_at: string;
-  event: string | null;
-  delivery: string | null;
-  verdict: 'valid' | 'invalid' | 'too_old';
-  problem: string | null;
-  headers: Record<string, string>;
-  body: string;
-}
-
-const deliveries = async (name: string, after = 0) => (await t.api.get(`/_emulator/sink/${name}/deliveries?after=${after}`).expect(200)).body.data as Delivery[];
+const deliveries = async (name: string, after = 0) => (await t.api.get(`/_emulator/sink/${name}/deliveries?after=${after}`).expect(200)).body.data as SinkDelivery[];
 const unixNow = () => Math.floor(t.world.clock.now() / 1000);
 
 /** A POST to the sink signed as the emulator signs, with the sink's own secret and the given time. */
