@@ -87,12 +87,15 @@ export interface WorkerShare {
 
 export async function workerEmulator(options: EmulatorOptions, share: WorkerShare): Promise<WorkerEmulator> {
   const started = options.url ? undefined : await startEmulator(options);
+  let ownAgency: Awaited<ReturnType<StartAgency>> | undefined;
   try {
     const client = started ? new EmulatorClient(started.running.baseUrl) : new SharedClient(options.url!, options.controlToken, share);
     const url = client.origin;
-    await client.health();
+    await client.health().catch(() => {
+      throw new Error(`[promo-emulator] no emulator answers at ${url} (emulatorUrl, or PROMO_EMULATOR_URL): start it with \`npx emulator start\`, or leave emulatorUrl unset to start one per worker`);
+    });
     const env = await client.env();
-    const ownAgency = typeof options.agency === 'function' ? await options.agency({ url, env }) : undefined;
+    ownAgency = typeof options.agency === 'function' ? await options.agency({ url, env }) : undefined;
     const agency = ownAgency ?? (options.agency as AgencyUrls | undefined);
     const approve = async () => {
       if (agency && options.approve) await approveAgency(client, env, agency);
@@ -129,6 +132,7 @@ export async function workerEmulator(options: EmulatorOptions, share: WorkerShar
       },
     };
   } catch (error) {
+    await ownAgency?.close?.();
     await started?.close();
     throw error;
   }

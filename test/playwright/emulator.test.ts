@@ -112,3 +112,9 @@ test('a started emulator seeds with the seed given; an attached one has no data 
   expect(attached.env.sandbox_key).toBe(plain.env.sandbox_key);
   expect(attached.dataDir).toBeUndefined();
 });
+
+test('attaching where no emulator answers fails in one line that says what to do', async () => {
+  await expect(workerEmulator({ url: 'http://127.0.0.1:9', approve: true }, ALONE)).rejects.toThrow(
+    '[promo-emulator] no emulator answers at http://127.0.0.1:9 (emulatorUrl, or PROMO_EMULATOR_URL): start it with `npx emulator start`, or leave emulatorUrl unset to start one per worker',
+  );
+});
