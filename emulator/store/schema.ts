@@ -4,6 +4,6 @@
  */
 import { CORE_SCHEMA } from './schema-core.js';
 import { JOURNEY_SCHEMA } from './schema-journey.js';
-import { REPORTING_SCHEMA } from './schema-reporting.js';
+import { REPORTING_SCHEMA, SINK_HEADERS_SCHEMA } from './schema-reporting.js';
 
-export const MIGRATIONS: string[] = [CORE_SCHEMA, JOURNEY_SCHEMA, REPORTING_SCHEMA];
+export const MIGRATIONS: string[] = [CORE_SCHEMA, JOURNEY_SCHEMA, REPORTING_SCHEMA, SINK_HEADERS_SCHEMA];
