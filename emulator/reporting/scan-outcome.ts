@@ -2,16 +2,17 @@
  * The scan outcome, the one serializer behind the scan read, the scan list, a collector's recent
  * scans and the `scan.processed` payload, so one parser serves them all. @see spec §2.7, §6
  *
- * `eligibility` has one element per activation (promotion) of the brand that applied to the scan:
+ * `eligibility` has one element per activation (promotion) of the brand that applied to the scan,
+ * as the admission rule (domain/admission.ts) judges it at the scan's time and country:
  * - the pack was entered by this scan's collector: `won` (the prize, whatever its delivery state)
  *   or `lost`, with `entry_id` and `reward` (null when lost);
- * - the promotion was live for the scan's time and country but there is no entry (yet):
- *   `not_signed_in` for an anonymous scan, `needs_terms` for a signed-in one (terms not accepted);
+ * - open, no entry (yet): `not_signed_in` for an anonymous scan, `needs_terms` for a signed-in one
+ *   (terms not accepted);
  * - the pack was entered by someone else, or the promotion did not apply: no element, so no other
  *   collector's result is disclosed.
  * An anonymous scan has `collector: null` (the public reference: "present if signed in").
  */
-import { availability, countryRefusal } from '../domain/eligibility.js';
+import { admit } from '../domain/admission.js';
 import type { Db } from '../store/db.js';
 import { type Prize, type Promotion, getPromotion, listPrizes } from '../store/promotions.js';
 import { type PackEntry, type ScanRow, entriesOnPacks } from '../store/scan-reads.js';
@@ -87,15 +88,14 @@ export function scanOutcome(db: Db, row: ScanRow): ScanOutcome {
 }
 
 function eligibilityOf({ promotion, prizes }: Activation, scan: ScanRow, entry: PackEntry | undefined): EligibilityItem[] {
+  // The admission rule at the scan's time and country; routing pauses hand scans to the hosted page, which still enters.
+  const admission = admit({ promotion, channel: 'service', now: scan.scanned_at, collectorId: scan.collector_id, country: scan.country, existing: entry });
   const activation = activationJson(promotion);
-  if (entry) {
-    if (entry.collector_id !== scan.collector_id) return [];
-    const prize = entry.prize_id === null ? undefined : prizes.get(entry.prize_id);
-    const won = entry.state !== 'lost' && prize !== undefined;
-    return [{ activation, outcome: won ? 'won' : 'lost', entry_id: entry.id, reward: won ? rewardJson(prize, entry.prize_name) : null }];
+  if (admission.kind === 'entered') {
+    const prize = entry!.prize_id === null ? undefined : prizes.get(entry!.prize_id);
+    const won = entry!.state !== 'lost' && prize !== undefined;
+    return [{ activation, outcome: won ? 'won' : 'lost', entry_id: entry!.id, reward: won ? rewardJson(prize, entry!.prize_name) : null }];
   }
-  // Routing pauses hand scans to the hosted page, which still enters: only status and dates count here.
-  if (!availability({ ...promotion.content, routingPaused: false }, scan.scanned_at).available) return [];
-  if (countryRefusal(promotion.content.countries, scan.country)) return [];
+  if (admission.kind !== 'open') return [];
   return [{ activation, outcome: scan.collector_id === null ? 'not_signed_in' : 'needs_terms', entry_id: null, reward: null }];
 }

@@ -12,10 +12,9 @@
  * insertEntry) would cost more than the inserts themselves at a million scans.
  */
 import type { Statement } from 'better-sqlite3';
+import { admit } from '../domain/admission.js';
 import { drawNumber, prizeForNumber } from '../domain/draw.js';
-import { availability, countryRefusal } from '../domain/eligibility.js';
 import { deriveBytes } from '../domain/secrets.js';
-import { termsFor } from '../experience/serialize.js';
 import { advanceBatch, createBatch, generateLot } from './batches.js';
 import { type Db, nextSerial } from './db.js';
 import { type Prize, type Promotion, getPromotion, listPrizes } from './promotions.js';
@@ -81,7 +80,8 @@ export function historyRun(db: Db, seed: string, now: number, total: number): Hi
   const shoppers = collectors.filter((collector) => !collector.tester);
   const testers = collectors.filter((collector) => collector.tester);
   const promotions = brandPromotions(db, seed, now);
-  const entered = new Set<number>();
+  /** Pack → the collector who entered it in this run. */
+  const entered = new Map<number, number>();
   const insertScan: Statement = db.prepare(`INSERT INTO scans (unit_id, brand_id, collector_id, tester, country, city, device_type, scanned_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertEntry: Statement = db.prepare(`INSERT INTO entries (promotion_id, session_id, sandbox, collector_id, unit_id, country, state,
@@ -93,10 +93,15 @@ export function historyRun(db: Db, seed: string, now: number, total: number): Hi
 
   const enter = (pack: Pack, collector: Shopper, country: string | null, scannedAt: number) => {
     const brand = promotions.get(pack.brandId);
-    if (!brand || entered.has(pack.id) || random() >= SHARE.enters) return;
+    if (!brand || random() >= SHARE.enters) return;
     const { promotion, prizes, sessionId } = brand;
-    if (!availability({ ...promotion.content, routingPaused: false }, scannedAt).available || countryRefusal(promotion.content.countries, country)) return;
-    entered.add(pack.id);
+    const enteredBy = entered.get(pack.id);
+    const admission = admit({
+      promotion, channel: 'service', now: scannedAt, collectorId: collector.id, country,
+      existing: enteredBy === undefined ? undefined : { collector_id: enteredBy },
+    });
+    if (admission.kind !== 'open') return;
+    entered.set(pack.id, collector.id);
     const at = scannedAt + ENTRY_AFTER_MS;
     const prize = prizeForNumber(drawNumber(seed, promotion.id, pack.id), prizes);
     const delivered = prize?.delivery === 'instant' || prize?.delivery === 'delayed';
@@ -104,7 +109,7 @@ export function historyRun(db: Db, seed: string, now: number, total: number): Hi
     const code = prize ? JSON.stringify([prizeCode(seed, brand.brandPrefix, pack.id)]) : '[]';
     const entryId = insertEntry.run(
       promotion.id, sessionId, collector.id, pack.id, country, state, prize?.id ?? null, prize?.name ?? null, code,
-      prize?.redemption_url ?? null, deliveryState, termsFor(promotion, country).version, at,
+      prize?.redemption_url ?? null, deliveryState, admission.terms.version, at,
     ).lastInsertRowid;
     const redeemedAt = at + Math.floor(random() * 10 * DAY_MS);
     if (prize && delivered && random() < SHARE.redeems && redeemedAt < now) insertRedemption.run(entryId, redeemedAt, prize.redemption_url ? 'online' : 'in_store');

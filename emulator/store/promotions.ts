@@ -35,6 +35,18 @@ export interface Brand {
   prefix: string;
 }
 
+/** What a request about one promotion reads: loaded once, then passed down. */
+export interface Campaign {
+  promotion: Promotion;
+  prizes: Prize[];
+  brand: Brand;
+}
+
+export function loadCampaign(db: Db, promotionId: number): Campaign {
+  const promotion = getPromotion(db, promotionId);
+  return { promotion, prizes: listPrizes(db, promotionId), brand: getBrand(db, promotion.brand_id) };
+}
+
 interface PromotionRow extends Omit<Promotion, 'content' | 'routing_paused'> {
   content: string;
   routing_paused: number;
