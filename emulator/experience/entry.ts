@@ -1,12 +1,13 @@
 /** Submitting an entry: sandbox scenarios and the production draw. @see spec §4.1, §4.2, §2.5 */
 import type { Context } from '../context.js';
 import { type Closed, admitEntry } from '../domain/admission.js';
+import { DELIVERED_CODE } from '../domain/mechanics.js';
 import { recordSandboxEntry } from '../store/coverage.js';
 import { type Entry, findEntryForSession, findProductionEntryForPack } from '../store/entries.js';
 import { type EntrySubject, type Writer, drawEntry, insertOutcome } from '../store/outcomes.js';
 import { type Campaign, loadCampaign } from '../store/promotions.js';
 import type { Session } from '../store/sessions.js';
-import { codeSuffix } from '../store/world.js';
+import { codeSuffix } from '../store/code-text.js';
 import { ApiError } from './errors.js';
 import type { Consent } from './schemas.js';
 import type { SessionView } from './serialize.js';
@@ -43,7 +44,8 @@ function sandboxEntry(ctx: Context, session: Session, campaign: Campaign): Sessi
       if (existing) return sessionView(ctx, session, campaign, existing);
       const delivery = { won: 'instant', pending: 'delayed', failed: 'failed' } as const;
       const mode = delivery[scenario as keyof typeof delivery];
-      const won = mode && { prize: campaign.prizes[0]!, delivery: mode, code: `SANDBOX-${codeSuffix(ctx.seed, `sandbox-code:${session.id}`, 8)}` };
+      const code = DELIVERED_CODE[campaign.promotion.content.mechanic] === 'none' ? null : `SANDBOX-${codeSuffix(ctx.seed, `sandbox-code:${session.id}`, 8)}`;
+      const won = mode && { prize: campaign.prizes[0]!, delivery: mode, code };
       return sessionView(ctx, session, campaign, insertOutcome(writerOf(ctx), subjectOf(session, campaign, null), won));
     })
     .immediate();

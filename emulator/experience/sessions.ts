@@ -51,6 +51,7 @@ const ALREADY_USED = 'The authorization code was already used; the session it pr
 const UNKNOWN_CODE = 'Unknown authorization code. Restart from the pack scan.';
 
 function codeProblem(code: AuthCode, key: AgencyKey, verifier: string, now: number): string | undefined {
+  if (code.voided_at !== null) return 'The brand changed where this promotion runs (callback URL, pause or production key) after the code was issued. Restart from the pack scan.';
   if (now >= code.expires_at) return 'The authorization code expired (codes last 5 minutes). Restart from the pack scan.';
   if (code.promotion_id !== key.promotion_id) return 'The authorization code belongs to another promotion.';
   if (!verifierMatches(verifier, code.code_challenge)) return 'The code_verifier does not match the code_challenge (S256). Restart from the pack scan.';

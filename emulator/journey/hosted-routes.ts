@@ -5,7 +5,7 @@ import { entryJson } from '../experience/serialize.js';
 import { csrfValid } from '../pages/csrf.js';
 import { field, formBody, sendPage } from '../pages/http.js';
 import { settleDelivery } from '../store/entries.js';
-import { type Campaign, findPromotionForBrand, loadCampaign } from '../store/promotions.js';
+import { type Campaign, loadCampaign } from '../store/promotions.js';
 import { findUnitByCode, hasScanned } from '../store/units.js';
 import { type HostedEntrant, type HostedOutcome, enterHosted, hostedState } from './hosted-entry.js';
 import { HOSTED_REASON_TEXT } from './routing.js';
@@ -35,12 +35,12 @@ export function hostedRoutes(ctx: Context): Router {
   const entrant = (page: PageContext, code: string): Entrant | 'scan_first' | 'agency' => {
     const unit = findUnitByCode(ctx.db, code);
     if (!unit || unit.recalled || !page.collector || !hasScanned(ctx.db, page.collector.id, unit.id)) return 'scan_first';
-    const promotion = findPromotionForBrand(ctx.db, unit.brand_id);
-    if (!promotion) return 'scan_first';
-    const route = routeFor(ctx, promotion, unit, page.collector);
+    if (unit.promotion_id === null) return 'scan_first';
+    const campaign = loadCampaign(ctx.db, unit.promotion_id);
+    const route = routeFor(ctx, campaign.promotion, unit, page.collector);
     if (route.to === 'agency') return 'agency';
     const reasons = route.reasons.map((reason) => HOSTED_REASON_TEXT[reason]);
-    return { campaign: loadCampaign(ctx.db, promotion.id), unit, collector: page.collector, reasons };
+    return { campaign, unit, collector: page.collector, reasons };
   };
 
   const show = (page: PageContext, who: Entrant, outcome: HostedOutcome) => {
