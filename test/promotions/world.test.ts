@@ -68,7 +68,7 @@ describe('the default world (issue 13, spec §1, §2.1, public reference §2)', 
 
   it("never lets one company read another company's brands (404, public reference §2)", async () => {
     const t = testWorld();
-    const [alpine, baltic] = t.env.companies as [{ reporting_token: string }, { reporting_token: string }];
+    const [alpine, baltic] = [t.env.companies[0]!, t.env.companies[1]!];
     const get = (path: string, token: string) => t.api.get(`${API}${path}`).set('Authorization', `Bearer ${token}`);
     expect((await get('/brands', alpine.reporting_token).expect(200)).body.data.map((brand: { slug: string }) => brand.slug)).toEqual(['alpenmilch', 'nordkakao']);
     expect((await get('/brands', baltic.reporting_token).expect(200)).body.data.map((brand: { slug: string }) => brand.slug)).toEqual(['krispa']);
