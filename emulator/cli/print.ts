@@ -7,17 +7,21 @@ export type Env = Pick<EnvValues, 'base_url' | 'dashboard_url' | 'sandbox_key' |
 
 const OUTCOMES = ['won', 'lost', 'pending', 'failed'];
 
-/** Everything an agency needs to point its backend at this emulator; secrets included, as that is the point. */
-export function startSummary(env: Env, pid: number, dir: string): string {
+/**
+ * Everything an agency needs to point its backend at this emulator; secrets included, as that is
+ * the point. `localUrl` is where it listens, shown when its public URL is another.
+ */
+export function startSummary(env: Env, pid: number, dir: string, localUrl = env.base_url): string {
   const row = (label: string, value: string | null) => `  ${label.padEnd(17)}${value ?? '(none in this fixture)'}`;
   const codes = (list: string[]) => (list.length ? list.join('  ') : '(none)');
   const outcomes = [...new Set(env.packs.map((pack) => pack.outcome))].sort((a, b) => OUTCOMES.indexOf(a) - OUTCOMES.indexOf(b));
   const packRows = outcomes.map((outcome) => row(`  ${outcome}`, codes(env.packs.filter((pack) => pack.outcome === outcome).map((pack) => pack.code))));
   const data = dataFlag(dir);
   return [
-    `[emulator] running at ${env.base_url} (pid ${pid}), data in ${dir}`,
+    `[emulator] running at ${localUrl} (pid ${pid}), data in ${dir}`,
     '',
     row('Base URL', env.base_url),
+    ...(localUrl === env.base_url ? [] : [row('Listens on', `${localUrl} (the base URL is the public URL; the CLI calls here)`)]),
     row('Dashboard', env.dashboard_url),
     row('Sandbox key', env.sandbox_key),
     row('Production key', env.production_key),

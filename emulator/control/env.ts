@@ -21,7 +21,8 @@ export function envValues(ctx: Context, promotionId = defaultPromotionId(ctx.db)
     promotions.find((promotion) => promotion.id === promotionId)!;
   return {
     base_url: ctx.config.baseUrl,
-    dashboard_url: `${ctx.config.baseUrl}/`,
+    // The dashboard answers loopback callers only: where the emulator listens, not its public URL.
+    dashboard_url: `${ctx.config.localUrl ?? ctx.config.baseUrl}/`,
     sandbox_key,
     production_key,
     reporting_token,
