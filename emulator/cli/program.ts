@@ -4,7 +4,7 @@
  */
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { CliError } from './cli-error.js';
-import { consoleCommands } from './console.js';
+import { consoleCommands, promotionOption } from './console.js';
 import { parsePublicUrl } from './public-url.js';
 import { seedCommand } from './seed.js';
 import { webhooksCommand } from './webhooks.js';
@@ -50,9 +50,10 @@ program
 
 program
   .command('env')
-  .description(`connection values as shell exports: eval "$(${CLI} env)"`)
+  .description(`a promotion's connection values as shell exports: eval "$(${CLI} env)"`)
+  .addOption(promotionOption())
   .addOption(dataOption())
-  .option('--json', 'everything /_emulator/env returns, as JSON')
+  .option('--json', 'everything /_emulator/env returns (every promotion and company too), as JSON')
   .action(async ({ data, ...options }) => (await import('./commands.js')).env(data, options));
 
 program

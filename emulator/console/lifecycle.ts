@@ -5,6 +5,7 @@
  * @see spec §1 lifecycle and rules, §2.1
  */
 import type { Context } from '../context.js';
+import { availability } from '../domain/admission.js';
 import { type Route, isLive } from '../journey/routing.js';
 import { promotionRoute } from '../journey/scan.js';
 import { type ApprovalEvent, approvalHistory, recordApprovalEvent } from '../store/approvals.js';
@@ -49,11 +50,20 @@ export function promotionSummaries(ctx: Context) {
     mechanic: promotion.content.mechanic,
     status: promotion.content.status,
     live: isLive(promotion, now),
+    state: stateOf(promotion, now),
     dates: promotion.content.dates,
     callbacks: { production: promotion.production_callback, preview: promotion.preview_callback },
     approved_at: iso(promotion.approved_at),
     routing: promotionRoute(ctx, promotion),
   }));
+}
+
+const STATES = { not_started: 'scheduled', ended: 'ended', not_live: 'draft', paused: 'live' } as const;
+
+/** Live, scheduled to start, ended, or a draft: routing aside. */
+function stateOf(promotion: Promotion, now: number): 'live' | (typeof STATES)[keyof typeof STATES] {
+  const open = availability(promotion.content, false, now);
+  return open.available ? 'live' : STATES[open.reason];
 }
 
 export function checklist(ctx: Context, promotionId?: number): Checklist {

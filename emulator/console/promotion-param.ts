@@ -10,6 +10,6 @@ export function promotionParam(ctx: Context, query: unknown): number {
   const ref = (query as Record<string, unknown> | undefined)?.promotion;
   if (ref === undefined) return defaultPromotionId(ctx.db);
   const found = typeof ref === 'string' && ref.length <= 64 ? findPromotion(ctx.db, ref) : undefined;
-  if (!found) throw new ApiError('not_found', { message: `No promotion ${JSON.stringify(ref)}: name one by its id or slug, as GET /_emulator/promotions lists them.` });
+  if (!found) throw new ApiError('not_found', { message: `No promotion ${JSON.stringify(ref)}: name one by its id or slug, as \`emulator env --json\` and GET /_emulator/promotions list them.` });
   return found.id;
 }
