@@ -42,7 +42,7 @@ export const PromotionSchema = z.strictObject({
    */
   skus: z.array(z.string().regex(SKU_PREFIX)).min(1).optional(),
   name: z.string().min(1),
-  /** instant_win draws a prize by its odds; code_unlock and content give their one prize to every admitted entry (decisions 007 to 009). */
+  /** instant_win draws a prize by its odds; code_unlock and content give one of their prizes to every admitted entry (decisions 007 to 009). */
   mechanic: z.enum(['instant_win', 'code_unlock', 'content']),
   status: z.enum(['live', 'draft']),
   dates: z.strictObject({ start: isoDate, end: isoDate }),
@@ -54,7 +54,7 @@ export const PromotionSchema = z.strictObject({
   prizes: z.array(PrizeSchema).min(1),
   terms: z.strictObject({ default: TermsSchema, by_country: z.record(z.string(), TermsSchema) }),
   routing_paused: z.boolean().default(false),
-  /** code_unlock only: the pool's codes are this prefix, a hyphen and ten characters; it holds the prize's `stock` codes. */
+  /** code_unlock only: the pool's codes are this prefix, a hyphen and ten characters; it holds as many codes as its prizes' stock. */
   code_pool: z.strictObject({ prefix: z.string().regex(/^[A-Z0-9]{2,12}$/) }).optional(),
 });
 
@@ -148,11 +148,14 @@ function checkPromotion(ctx: z.RefinementCtx, promotion: PromotionContent, path:
     if (promotion.code_pool) issue(['code_pool'], 'only a code_unlock promotion has a code pool');
     return;
   }
-  // Code unlock and content give their one prize to every admitted entry. decisions 008, 009
-  if (promotion.prizes.length !== 1 || promotion.prizes[0]!.odds !== 1) issue(['prizes'], `a ${promotion.mechanic} promotion has exactly one prize, with odds 1: every admitted entry gets it`);
+  // Code unlock and content give one of their prizes to every admitted entry. decisions 008, 009
+  if (Math.abs(odds - 1) > 1e-9) issue(['prizes'], `the odds of a ${promotion.mechanic} promotion's prizes add up to 1: every admitted entry gets one (they add up to ${odds})`);
   if (promotion.mechanic === 'code_unlock' && !promotion.code_pool) issue(['code_pool'], 'a code_unlock promotion needs a code_pool: {"prefix": "..."}');
-  if (promotion.mechanic === 'content' && promotion.code_pool) issue(['code_pool'], 'only a code_unlock promotion has a code pool');
-  if (promotion.mechanic === 'content' && !promotion.prizes[0]?.redemption_url) issue(['prizes', 0, 'redemption_url'], 'a content promotion unlocks its content at the prize\'s redemption_url');
+  if (promotion.mechanic !== 'content') return;
+  if (promotion.code_pool) issue(['code_pool'], 'only a code_unlock promotion has a code pool');
+  promotion.prizes.forEach((prize, index) => {
+    if (!prize.redemption_url) issue(['prizes', index, 'redemption_url'], 'a content promotion unlocks its content at the prize\'s redemption_url');
+  });
 }
 
 function unique(ctx: z.RefinementCtx, values: string[], what: string, path: PropertyKey[]): void {

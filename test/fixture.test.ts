@@ -40,8 +40,8 @@ describe('fixture validation', () => {
     ['a SKU of another brand', () => withChange((f) => (f.promotions[3].skus = ['NK-DRK'])), /promotions\.3\.skus: brand "krispa" has no SKU NK-DRK/],
     ['two promotions of a brand without a skus list', () => withChange((f) => delete f.promotions[2].skus), /promotions\.2\.skus: brand "alpenmilch" already has a promotion without a skus list/],
     ['a code unlock without a pool', () => withChange((f) => delete f.promotions[0].code_pool), /promotions\.0\.code_pool: a code_unlock promotion needs a code_pool/],
-    ['a code unlock with odds below 1', () => withChange((f) => (f.promotions[0].prizes[0].odds = 0.5)), /promotions\.0\.prizes: a code_unlock promotion has exactly one prize, with odds 1/],
-    ['a content promotion with two prizes', () => withChange((f) => f.promotions[1].prizes.push({ ...f.promotions[1].prizes[0], odds: 0 })), /promotions\.1\.prizes: a content promotion has exactly one prize/],
+    ['a code unlock whose odds add up to less than 1', () => withChange((f) => (f.promotions[0].prizes[0].odds = 0.5)), /promotions\.0\.prizes: the odds of a code_unlock promotion's prizes add up to 1: every admitted entry gets one \(they add up to 0\.7\)/],
+    ['a content promotion whose odds add up to less than 1', () => withChange((f) => (f.promotions[1].prizes[0].odds = 0.9)), /promotions\.1\.prizes: the odds of a content promotion's prizes add up to 1/],
     ['a content promotion without a redemption_url', () => withChange((f) => delete f.promotions[1].prizes[0].redemption_url), /promotions\.1\.prizes\.0\.redemption_url: a content promotion unlocks its content/],
     ['an instant win with a code pool', () => withChange((f) => (f.promotion.code_pool = { prefix: 'AMX' })), /promotion\.code_pool: only a code_unlock promotion has a code pool/],
   ])('refuses %s with one line naming the file', (_name, text, message) => {

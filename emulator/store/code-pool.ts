@@ -1,6 +1,6 @@
 /**
  * A code-unlock promotion's pool: a finite list of codes, each handed to one pack's entry, in
- * order. The pool holds as many codes as the prize's stock, and each award takes one of each.
+ * order. The pool holds as many codes as its prizes' stock, and each award takes one of each.
  * @see decisions/008-code-unlock-gives-one-code-from-a-pool.md
  */
 import { poolCode } from './code-text.js';

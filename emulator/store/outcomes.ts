@@ -31,7 +31,8 @@ export interface EntrySubject {
 
 /**
  * The production draw for a pack: its seeded number picks a prize (a code-unlock or content
- * promotion's one prize has odds 1), awarded while stock, budget and, for a code unlock, the pool last.
+ * promotion's odds add up to 1, so one is always drawn), awarded while stock, budget and, for a
+ * code unlock, the pool last.
  */
 export function drawEntry(writer: Writer, subject: EntrySubject & { unitId: number }): Entry {
   const { campaign, unitId } = subject;

@@ -91,7 +91,7 @@ function seedPromotion(db: Db, seed: string, content: PromotionContent, brandId:
   );
   const claim = db.prepare('UPDATE skus SET promotion_id = ? WHERE prefix = ? AND brand_id = ?');
   for (const prefix of content.skus ?? []) claim.run(promotionId, prefix, brandId);
-  if (content.code_pool) seedCodePool(db, seed, { promotionId, slug, prefix: content.code_pool.prefix, size: content.prizes[0]!.stock });
+  if (content.code_pool) seedCodePool(db, seed, { promotionId, slug, prefix: content.code_pool.prefix, size: content.prizes.reduce((sum, prize) => sum + prize.stock, 0) });
   return promotionId;
 }
 

@@ -5,8 +5,10 @@ import { type TestWorld, consentFor, productionSession, promotionEnv, testWorld 
 
 const SLUG = 'nordkakao-cafe-codes';
 
+/** The promotion with one prize, delivered at once, and a pool of `size` codes. */
 const poolOf = (size: number) => (f: Fixture): Fixture => {
-  f.promotions.find((promotion) => promotion.slug === SLUG)!.prizes[0]!.stock = size;
+  const promotion = f.promotions.find((candidate) => candidate.slug === SLUG)!;
+  promotion.prizes = [{ ...promotion.prizes[0]!, odds: 1, stock: size }];
   return f;
 };
 
@@ -22,13 +24,19 @@ async function enter(t: TestWorld, packIndex: number, email = 'anna.weber@exampl
 }
 
 describe('code unlock (spec §1, decision 008)', () => {
-  it('seeds a pool of as many codes as the prize has stock; seeded history takes none of them', () => {
+  it('seeds a pool of as many codes as its prizes have stock (320 and 80); seeded history takes none of them', () => {
     const t = testWorld();
     expect(freeCodes(t)).toBe(400);
+    expect(testWorld({ fixture: poolOf(25) }).world.db.prepare('SELECT count(*) AS n FROM pool_codes').get()).toEqual({ n: 25 });
+  });
+
+  it('every admitted entry wins one of its prizes, drawn by their odds: none is lost while the pool lasts', () => {
+    const t = testWorld();
+    expect(new Set(promotionEnv(t, SLUG).packs.map((pack) => `${pack.outcome}:${pack.settles_as ?? ''}`))).toEqual(new Set(['won:', 'pending:won']));
   });
 
   it('gives each admitted entry the next code of the pool, a different one each time, and takes it from the pool', async () => {
-    const t = testWorld();
+    const t = testWorld({ fixture: poolOf(400) });
     const codes = [];
     for (let pack = 0; pack < 3; pack++) codes.push((await enter(t, pack)).codes[0]);
     expect(new Set(codes).size).toBe(3);
@@ -41,7 +49,7 @@ describe('code unlock (spec §1, decision 008)', () => {
   it('a retry returns the same code, never a second one', async () => {
     const t = testWorld();
     const promotion = promotionEnv(t, SLUG);
-    const token = await productionSession(t, { promotion, packCode: promotion.packs[0]!.code });
+    const token = await productionSession(t, { promotion, packCode: promotion.packs.find((pack) => pack.outcome === 'won')!.code });
     const terms = (await t.experience('get', '/session', promotion.production_key, token)).body.terms;
     const first = (await t.experience('post', '/session/entry', promotion.production_key, token).send(consentFor(terms))).body.entry;
     const again = (await t.experience('post', '/session/entry', promotion.production_key, token).send(consentFor(terms))).body.entry;

@@ -47,7 +47,7 @@ describe('the default world (issue 13, spec §1, §2.1, public reference §2)', 
 
   it('knows in advance what each type gives: every admitted code-unlock or content entry wins', () => {
     const t = testWorld();
-    expect(new Set(promotionEnv(t, 'nordkakao-cafe-codes').packs.map((pack) => pack.outcome))).toEqual(new Set(['won']));
+    expect(new Set(promotionEnv(t, 'nordkakao-cafe-codes').packs.map((pack) => pack.settles_as ?? pack.outcome))).toEqual(new Set(['won']));
     expect(new Set(promotionEnv(t, 'krispa-behind-the-crunch').packs.map((pack) => pack.outcome))).toEqual(new Set(['won']));
     expect(new Set(promotionEnv(t, 'spring-instant-win').packs.map((pack) => pack.outcome))).toEqual(new Set(['won', 'lost', 'pending', 'failed']));
   });
