@@ -4,7 +4,8 @@
  */
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { CliError } from './cli-error.js';
-import { consoleCommands } from './console.js';
+import { consoleCommands, promotionOption } from './console.js';
+import { parsePublicUrl } from './public-url.js';
 import { seedCommand } from './seed.js';
 import { webhooksCommand } from './webhooks.js';
 import { CLI, DEFAULT_DATA, packageVersion } from './paths.js';
@@ -29,6 +30,11 @@ program
   .option('--watch', 'apply edits of the fixture\'s campaign content live; report edits that need a reset')
   .addOption(new Option('--control-token <token>', 'lets non-loopback callers use /_emulator with this bearer token').env('EMULATOR_CONTROL_TOKEN'))
   .option('--allow-link-local-webhooks', 'let webhooks go to link-local addresses (169.254.0.0/16, fe80::/10), where cloud metadata services answer')
+  .addOption(
+    new Option('--public-url <url>', 'the origin agencies and browsers reach it at, if not the bind address (Docker, tunnel): pages, authorize_url, links, CSV and webhooks carry it')
+      .env('EMULATOR_PUBLIC_URL')
+      .argParser(parsePublicUrl),
+  )
   .action(async (options) => (await import('./start.js')).start(options));
 
 program
@@ -45,9 +51,10 @@ program
 
 program
   .command('env')
-  .description(`connection values as shell exports: eval "$(${CLI} env)"`)
+  .description(`a promotion's connection values as shell exports: eval "$(${CLI} env)"`)
+  .addOption(promotionOption())
   .addOption(dataOption())
-  .option('--json', 'everything /_emulator/env returns, as JSON')
+  .option('--json', 'everything /_emulator/env returns (every promotion and company too), as JSON')
   .action(async ({ data, ...options }) => (await import('./commands.js')).env(data, options));
 
 program

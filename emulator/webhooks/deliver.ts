@@ -27,7 +27,8 @@ export async function attemptDelivery(ctx: Context, delivery: Delivery, stopping
   let status: number | null = null;
   let response: string | null = null;
   let error: string | null = null;
-  const url = new URL(delivery.url, ctx.config.baseUrl);
+  // A sink's path is the emulator's own: reached where it listens, whatever its public URL.
+  const url = new URL(delivery.url, ctx.config.localUrl ?? ctx.config.baseUrl);
   const refusal = ctx.config.allowLinkLocalWebhooks ? undefined : await resolvedLinkLocalProblem(url);
   if (refusal) error = refusal;
   else {

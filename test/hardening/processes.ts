@@ -133,8 +133,15 @@ export interface CliRun {
 
 /** One run of the built `emulator` command, to its end. */
 export function runCli(...args: string[]): Promise<CliRun> {
+  return runCliWith({}, ...args);
+}
+
+/** The CLI with these environment variables set (and the control token and public URL unset unless given). */
+export function runCliWith(variables: Record<string, string>, ...args: string[]): Promise<CliRun> {
   const env = { ...process.env };
   delete env.EMULATOR_CONTROL_TOKEN;
+  delete env.EMULATOR_PUBLIC_URL;
+  Object.assign(env, variables);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
