@@ -89,7 +89,7 @@ export class EmulatorClient {
   }
 
   overview(): Promise<{
-    promotion: { live: boolean };
+    promotion: { name: string; live: boolean };
     experience: { approved_at: string | null; routing_paused: boolean; routing: { to: 'agency' | 'hosted'; reasons?: string[] } };
   }> {
     return this.get('/_emulator/console');
