@@ -12,6 +12,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
 import { envValues } from '../../emulator/control/env.js';
+import type { Fixture } from '../../emulator/fixture.js';
 import { createLogger } from '../../emulator/logger.js';
 import { startServer } from '../../emulator/server.js';
 import type { DefectName } from '../../fixtures/agency-reference/defects.js';
@@ -26,11 +27,14 @@ export interface HarnessWorldOptions {
   defects?: DefectName[];
   approved?: boolean;
   config?: Record<string, unknown>;
+  /** Changes to the default world, e.g. a promotion that is not live. */
+  fixture?: (fixture: Fixture) => Fixture;
 }
 
 export async function harnessWorld(options: HarnessWorldOptions = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'harness-world-'));
-  const emulator = await startServer({ fixture: DEFAULT_FIXTURE, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
+  const fixture = options.fixture ? options.fixture(structuredClone(DEFAULT_FIXTURE)) : DEFAULT_FIXTURE;
+  const emulator = await startServer({ fixture, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
   const env = envValues(emulator.world);
   const agencyLog = join(folder, 'agency.log');
   writeFileSync(agencyLog, '');
@@ -53,6 +57,11 @@ export async function harnessWorld(options: HarnessWorldOptions = {}) {
     /** verify() against this world, silent unless reporters are given. */
     verify(more: Partial<VerifyOptions> = {}): Promise<Report> {
       return verify({ ...this.target, reporters: [], stderr: quiet(), ...more });
+    },
+    /** `emulator reset`, through the control plane as the CLI sends it: the same emulator, its world seeded again. */
+    async reset(): Promise<void> {
+      const answer = await fetch(`${emulator.baseUrl}/_emulator/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      if (!answer.ok) throw new Error(`reset answered ${answer.status}`);
     },
     async close() {
       await agency.close();
