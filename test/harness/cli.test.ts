@@ -67,7 +67,15 @@ describe('could not run: exit 2 and one line saying what to fix', () => {
     const run = await harness(['checks']);
     expect(run.code).toBe(0);
     expect(run.stdout.trim().split('\n')).toHaveLength(50);
-    expect(run.stdout).toMatch(/^state\.tampered_rejected +PKCE and state: A callback with a tampered state is rejected$/m);
+    expect(run.stdout).toMatch(/^state\.tampered_rejected +PKCE and state: A callback with a tampered state is rejected \(changed, truncated, extended, halved, case-swapped, empty\)$/m);
+    expect(run.stdout).toMatch(/^journey\.state\.rate_limited +Journey: The service's 429 rate_limited is shown as its own state$/m);
+  });
+
+  test('`harness scenarios` lists every scenario with its phase and the checks it feeds, as the config leaves them', async () => {
+    const run = await harness(['scenarios']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^entry-rate-limited +production: .*\n +feeds behaviour\.retry_after_honoured, journey\.state\.rate_limited/m);
+    expect(run.stdout.match(/^\S/gm)).toHaveLength(19);
   });
 });
 
