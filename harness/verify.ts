@@ -170,7 +170,10 @@ async function productionBlocked(client: EmulatorClient, needsApproval: boolean)
 }
 
 async function prepareEnv(browser: Browser, facts: RunFacts, client: EmulatorClient, config: Config, selected: ReadonlySet<string>): Promise<RunEnv> {
-  const [env, terms, observed, secrets, overview] = await Promise.all([client.env(), client.terms(), client.observed(0, { limit: 1 }), client.secrets(), client.overview()]);
+  const sent = Date.now();
+  const observed = await client.observed(0, { limit: 1 });
+  facts.noteClock(observed.now, sent, Date.now());
+  const [env, terms, secrets, overview] = await Promise.all([client.env(), client.terms(), client.secrets(), client.overview()]);
   facts.terms = terms;
   facts.campaignName = overview.promotion.name;
   const packs = new PackPool(client, env);

@@ -21,9 +21,9 @@ function endpointCheck(id: string, title: string, judge: (facts: RunFacts, probe
   };
 }
 
-/** Entry calls of the probe's pack the service saw from `from` until `to` (harness clock). */
-function enteredBetween(facts: RunFacts, probe: EndpointProbe, from: number, to: number): ObservedCall[] {
-  return facts.callsOf(probe.pack).filter((call) => isEntry(call) && call.at >= facts.onEmulatorClock(from) - 50 && call.at < facts.onEmulatorClock(to));
+/** Entry calls of the probe's pack the service saw after observed call `after`, up to `until`. */
+function enteredBetween(facts: RunFacts, probe: EndpointProbe, after: number, until = Number.POSITIVE_INFINITY): ObservedCall[] {
+  return facts.callsOf(probe.pack).filter((call) => isEntry(call) && call.seq > after && call.seq <= until);
 }
 
 export const ENDPOINT_CHECKS: Check[] = [
@@ -35,15 +35,13 @@ export const ENDPOINT_CHECKS: Check[] = [
       const { method, path, tokenParts } = probe.caught!;
       evidence.push({ label: `the consent form sends ${method} ${path}; its token in ${tokenParts.join(', ') || 'nothing the harness could name (sent from another site as caught)'}` });
       for (const [index, attempt] of probe.csrf.entries()) {
-        const until = probe.csrf[index + 1]?.at ?? probe.burst[0]?.at ?? attempt.at + 2000;
-        const entered = enteredBetween(facts, probe, attempt.at, until);
+        const entered = enteredBetween(facts, probe, attempt.after, probe.csrf[index + 1]?.after ?? probe.burstAfter);
         const item = { label: `${method} ${path} from another site, the token ${attempt.variant}: HTTP ${attempt.status}; ${entered.length} entry call(s) reached the service` };
         evidence.push(item);
         if (entered.length) problems.push({ ...item, label: `the request with its CSRF token ${attempt.variant} was entered (HTTP ${attempt.status})` });
       }
       // The control: the same request with its own token enters, so a refused forgery means something.
-      const [first, last] = [probe.burst[0], probe.burst.at(-1)];
-      const own = first && last ? enteredBetween(facts, probe, first.at, last.at + 2000) : [];
+      const own = probe.burstAfter === undefined ? [] : enteredBetween(facts, probe, probe.burstAfter);
       if (own.length) {
         controls += 1;
         evidence.push({ label: `control: the same request with its own token reached the service (${own.length} entry call(s))` });
@@ -55,11 +53,11 @@ export const ENDPOINT_CHECKS: Check[] = [
   }),
   endpointCheck('endpoint.rate_limited', "The agency's entry endpoint is rate-limited", (_facts, probes) => {
     const posts = (probe: EndpointProbe) => probe.burst.length + probe.csrf.length;
-    const evidence = probes.map((probe) => ({ label: `${posts(probe)} requests from one browser: ${summary(probe.burst.map((attempt) => attempt.status))}` }));
-    const unlimited = probes.findIndex((probe) => !probe.burst.some((attempt) => attempt.status === 429));
+    const evidence = probes.map((probe) => ({ label: `${posts(probe)} requests from one browser: ${summary(probe.burst)}` }));
+    const unlimited = probes.findIndex((probe) => !probe.burst.includes(429));
     return unlimited >= 0
       ? fail(`${posts(probes[unlimited]!)} requests in a row from one browser, none refused with 429`, [evidence[unlimited]!, ...evidence])
-      : pass(probes.length, `429 after ${probes[0]!.burst.findIndex((attempt) => attempt.status === 429) + 1 + probes[0]!.csrf.length} requests`, evidence);
+      : pass(probes.length, `429 after ${probes[0]!.burst.indexOf(429) + 1 + probes[0]!.csrf.length} requests`, evidence);
   }),
 ];
 

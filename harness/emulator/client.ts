@@ -132,6 +132,11 @@ export class EmulatorClient {
     return this.get(`/_emulator/observed?${query}`);
   }
 
+  /** The sequence number of the last call observed so far. */
+  async lastObserved(): Promise<number> {
+    return (await this.observed(Number.MAX_SAFE_INTEGER, { limit: 1 })).last;
+  }
+
   advanceClock(advance: string): Promise<unknown> {
     return this.post('/_emulator/clock', { advance });
   }

@@ -17,6 +17,7 @@ import type { ScenarioRun } from './scenario-run.js';
 const TOKEN_NAME = /csrf|xsrf|token|nonce|authenticity/i;
 /** Headers the browser sets itself, or that a cross-site page cannot choose: never replayed as caught. */
 const BROWSER_HEADERS = /^(cookie|host|content-length|connection|origin|referer|user-agent|accept(-.*)?|sec-.*|priority|cache-control|pragma|upgrade-insecure-requests)$/i;
+const AFTER_FORGERY_MS = 500;
 /** A cross-site page: where a forged request comes from. */
 const ATTACKER = 'https://cross-site.example';
 
@@ -54,15 +55,18 @@ export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts
     await answer.dispose();
     return answer.status();
   };
+  // Each request is placed among the calls the emulator observed by their sequence numbers, not by clocks.
   for (const variant of ['missing', 'forged'] as const) {
-    const at = Date.now();
-    record.csrf.push({ variant, at, status: await send(forgery(caught, parts, variant)) });
+    const after = await run.env.client.lastObserved();
+    record.csrf.push({ variant, after, status: await send(forgery(caught, parts, variant)) });
   }
+  // An agency that calls the service after answering has this long to do so before the burst.
+  await sleep(AFTER_FORGERY_MS);
+  record.burstAfter = await run.env.client.lastObserved();
   const own = { headers: { ...replayable(caught.headers), origin: new URL(caught.url).origin, referer: consentUrl }, body: caught.body };
   for (let attempt = 0; attempt < config.entry_endpoint.max_attempts; attempt += 1) {
-    const at = Date.now();
     const status = await send(own);
-    record.burst.push({ at, status });
+    record.burst.push(status);
     if (status === 429) break;
   }
 }

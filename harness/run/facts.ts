@@ -135,10 +135,11 @@ export interface EndpointProbe {
   /** The request caught (its token-bearing parts named, never their values), or why none was. */
   caught?: { method: string; path: string; tokenParts: string[] };
   missed?: string;
-  /** The request again as a cross-site page could send it: its token missing or forged (harness clock). */
-  csrf: Array<{ variant: 'missing' | 'forged'; at: number; status: number }>;
-  /** The request again as it was, in a row, until the agency answers 429. */
-  burst: Array<{ at: number; status: number }>;
+  /** The request again as a cross-site page could send it, its token missing or forged; `after`: the last observed call before it was sent. */
+  csrf: Array<{ variant: 'missing' | 'forged'; after: number; status: number }>;
+  /** Then the request as it was, in a row, until the agency answers 429 (statuses), sent after observed call `burstAfter`. */
+  burst: number[];
+  burstAfter?: number;
 }
 
 export interface Capture {
@@ -230,6 +231,8 @@ export class RunFacts {
   axeProblem: string | undefined;
   /** The emulator's wall clock minus the harness's, in ms: compares the browser's times with the service's. */
   clockOffset = 0;
+  /** The round trip of the reading `clockOffset` comes from: the shortest so far, so the most exact. */
+  private clockRoundTrip = Number.POSITIVE_INFINITY;
 
   constructor(
     readonly config: Config,
@@ -262,6 +265,13 @@ export class RunFacts {
   /** Experience calls of a pack, in order. */
   callsOf(pack: string): ObservedCall[] {
     return this.calls.filter((call) => call.pack === pack);
+  }
+
+  /** The emulator said its clock read `emulatorNow` during a call sent at `sent` and answered at `received` (harness clock). */
+  noteClock(emulatorNow: number, sent: number, received: number): void {
+    if (received - sent >= this.clockRoundTrip) return;
+    this.clockRoundTrip = received - sent;
+    this.clockOffset = emulatorNow - (sent + received) / 2;
   }
 
   /** A time of the harness's clock on the emulator's (the clock of the observed calls). */

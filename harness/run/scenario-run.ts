@@ -88,7 +88,7 @@ export class ScenarioRun {
   async observed(pack?: string): Promise<ObservedCall[]> {
     const sent = Date.now();
     const { now, data } = await this.env.client.observed(this.env.baseline.calls, pack === undefined ? {} : { pack });
-    this.facts.clockOffset = now - (sent + Date.now()) / 2;
+    this.facts.noteClock(now, sent, Date.now());
     return data;
   }
 
