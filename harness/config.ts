@@ -53,8 +53,8 @@ export const ConfigSchema = z.strictObject({
   agency_log: z.string().min(1).optional(),
   /** Origins besides the agency's and the service's that its pages may load from (none by default: spec §4.3). */
   first_party_origins: z.array(HttpUrl).default([]),
-  /** Scenarios run at once, each in its own browser contexts. */
-  concurrency: z.number().int().min(1).max(16).default(6),
+  /** Scenarios run at once, each in its own browser contexts (most of them wait on timers, not the CPU). */
+  concurrency: z.number().int().min(1).max(16).default(10),
   /** axe-core violations of these impacts fail `a11y.axe`; any other violation is a warning. */
   a11y: z.strictObject({ fail_on: z.array(Impact).default(['critical']) }).default({ fail_on: ['critical'] }),
   /** Keep a Playwright trace of the scenarios behind failed checks. */

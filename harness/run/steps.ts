@@ -50,12 +50,8 @@ export const STEPS: Steps = {
   async open_previews(run, step) {
     const preview = run.facts.origins.preview;
     if (!preview) throw new Error('no preview URL: pass --preview or set "preview" in the config');
-    // Three browsers side by side: the previews are independent, and the production journeys wait for them.
-    const queue = [...step.scenarios];
-    await Promise.all([0, 1, 2].map(async (index) => {
-      const session = index === 0 ? await run.session('preview') : await run.fresh(`preview-${index}`);
-      for (let scenario = queue.shift(); scenario; scenario = queue.shift()) await openPreview(run, session, preview, scenario);
-    }));
+    // One browser per scenario, side by side: the production journeys wait for the brand's approval, which waits for all six calls.
+    await Promise.all(step.scenarios.map(async (scenario, index) => openPreview(run, index === 0 ? await run.session('preview') : await run.fresh(`preview-${index}`), preview, scenario)));
   },
 
   async scan(run, step) {
