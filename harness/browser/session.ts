@@ -46,7 +46,8 @@ export class BrowserSession {
   /** `clock`: the pages' timers run on Playwright's clock, which a step can run ahead in virtual time. */
   static async open(browser: Browser, facts: RunFacts, scenario: string, journey: string, options: { trace: boolean; clock?: boolean; timeoutMs?: number }): Promise<BrowserSession> {
     const context = await browser.newContext(MOBILE);
-    context.setDefaultTimeout(options.timeoutMs ?? 10_000);
+    // A cap, not a wait: a loaded machine can take seconds for one click.
+    context.setDefaultTimeout(options.timeoutMs ?? 20_000);
     if (options.trace) await context.tracing.start({ snapshots: true, screenshots: false });
     if (options.clock) await context.clock.install();
     const page = await context.newPage();

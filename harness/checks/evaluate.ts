@@ -3,7 +3,8 @@
  * (harness/README.md, "Evidence", and the report's header say the same):
  *
  * - a check passes (or warns, or asks for a manual review) only on positive evidence: at least one
- *   observation of the thing it judges;
+ *   observation of the thing it judges, with every scenario that feeds it run to its end (one
+ *   that stopped or could not start may have held the violation);
  * - it fails only on evidence of a violation, shown in its evidence;
  * - anything else is `inconclusive`, with why and what to configure: nothing observed, a scenario
  *   that stopped or could not start (no approval, no preview), a check the harness could not
@@ -43,9 +44,12 @@ function verdictOf(facts: RunFacts, check: Check, feeders: readonly Scenario[]):
     return unjudged(`the harness could not evaluate it: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (verdict?.status === 'fail' && verdict.evidence.length > 0) return verdict;
-  if (verdict && verdict.status !== 'fail' && verdict.status !== 'inconclusive' && (verdict.observed ?? 0) >= 1) return verdict;
-  const why = verdict?.status === 'inconclusive' ? verdict : undefined;
   const context = missing(outcomes);
+  if (verdict && verdict.status !== 'fail' && verdict.status !== 'inconclusive' && (verdict.observed ?? 0) >= 1) {
+    if (!context) return verdict;
+    return unjudged(`its evidence is incomplete (${verdict.status} on what was seen: ${verdict.reason}); ${context}`, check.configure, verdict.evidence);
+  }
+  const why = verdict?.status === 'inconclusive' ? verdict : undefined;
   const reason = why?.reason ?? context ?? 'this run observed nothing it judges';
   return unjudged(why && context ? `${reason}; ${context}` : reason, why?.configure ?? check.configure, verdict?.evidence ?? []);
 }
@@ -54,7 +58,7 @@ function unjudged(reason: string, configure?: string, evidence: Evidence[] = [])
   return { status: 'inconclusive', reason, evidence, ...(configure ? { configure } : {}) };
 }
 
-/** Why the scenarios feeding a check may have left it without evidence: skipped, or stopped early. */
+/** Why the scenarios feeding a check may have left it without (all of its) evidence: skipped, or stopped early. */
 function missing(outcomes: readonly ScenarioOutcome[]): string | undefined {
   const skipped = outcomes.find((outcome) => outcome.status === 'skipped');
   if (skipped && outcomes.every((outcome) => outcome.status === 'skipped')) return `its scenarios did not run: ${skipped.error ?? 'skipped'}`;

@@ -27,7 +27,7 @@ export function verdictLine(summary: Record<Status, number>): string {
 
 /** The evidence rules and exit codes, as every report states them. */
 export const LEGEND = [
-  'PASS needs positive evidence: at least one observation of what the check judges.',
+  'PASS needs positive evidence: at least one observation of what the check judges, from scenarios that all ran to their end.',
   'FAIL needs evidence of a violation, shown with the check.',
   'INCONCLUSIVE: the run could not judge the check (nothing observed, a scenario stopped or could not start, approval refused); the reason says what to configure.',
   'WARN and MANUAL pass, with something for the brand to read or review by hand.',

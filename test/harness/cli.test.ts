@@ -143,7 +143,7 @@ describe('against the reference agency', () => {
     expect(normalize(run.stdout, world)).toBe(
       [
         '',
-        'PASS needs positive evidence: at least one observation of what the check judges.',
+        'PASS needs positive evidence: at least one observation of what the check judges, from scenarios that all ran to their end.',
         'FAIL needs evidence of a violation, shown with the check.',
         'INCONCLUSIVE: the run could not judge the check (nothing observed, a scenario stopped or could not start, approval refused); the reason says what to configure.',
         'WARN and MANUAL pass, with something for the brand to read or review by hand.',

@@ -42,6 +42,15 @@ describe('the rules, on made-up facts', () => {
     expect(verdict).toMatchObject({ status: 'inconclusive', reason: 'this run observed nothing it judges', configure: 'markers.states.won' });
   });
 
+  test('a pass on what one scenario showed, while another that feeds the check stopped early, is inconclusive: the stopped one might have shown the violation', () => {
+    const check: Check = { id: 'made.up', title: 'made up', group: 'journey', spec: '§0', kind: 'can_fail', evaluate: () => pass(3, 'three seen') };
+    const facts = emptyRun();
+    const stopped = { ...feeding('made.up'), id: 'stopped-one' };
+    facts.outcomes.set(stopped.id, { id: stopped.id, title: 'stopped', status: 'errored', durationMs: 1, error: 'step 2 (scan): timeout' });
+    const [verdict] = evaluateChecks(facts, [check], [feeding('made.up'), stopped]);
+    expect(verdict).toMatchObject({ status: 'inconclusive', reason: 'its evidence is incomplete (pass on what was seen: three seen); scenario stopped-one stopped before giving evidence: step 2 (scan): timeout' });
+  });
+
   test('a fail without evidence of the violation is not a fail', () => {
     const check: Check = { id: 'made.up', title: 'made up', group: 'journey', spec: '§0', kind: 'can_fail', evaluate: () => ({ status: 'fail', reason: 'says so', evidence: [] }) };
     expect(evaluateChecks(emptyRun(), [check], [feeding('made.up')])[0]!.status).toBe('inconclusive');

@@ -60,7 +60,7 @@ test('a full run does not run into timeouts', () => {
 
 test('the terminal shows progress on stderr, the evidence rules and the checklist on stdout, grouped, with a reason for each non-pass and the verdict', () => {
   expect(terminal.stderr).toMatch(/\[harness\] \[\d+\/19\] sandbox-previews ok/);
-  expect(terminal.stdout).toContain('PASS needs positive evidence: at least one observation of what the check judges.');
+  expect(terminal.stdout).toContain('PASS needs positive evidence: at least one observation of what the check judges, from scenarios that all ran to their end.');
   expect(terminal.stdout).toContain('API coverage\n  PASS         coverage.sandbox_calls');
   expect(terminal.stdout).toMatch(/WARN {9}callback\.cookie_flags .*\n {15}agency_session is not Secure: .*\n {15}evidence: .*evidence\/callback\.cookie_flags\.json/);
   expect(terminal.stdout).toMatch(/50 checks: 48 pass, 0 fail, 1 warn, 1 manual, 0 inconclusive · \d+\.\d s\nexit 0: every check passed on positive evidence/);
