@@ -70,7 +70,3 @@ export const manual = (observed: number, reason: string, evidence: Evidence[] = 
 export const fail = (reason: string, evidence: Violations): Verdict => ({ status: 'fail', reason, evidence });
 export const inconclusive = (reason: string, configure?: string, evidence: Evidence[] = []): Verdict => ({ status: 'inconclusive', reason, evidence, ...(configure ? { configure } : {}) });
 
-/** A fail with its problems as evidence when there are some, else a pass over what was observed. */
-export function judged(problems: Evidence[], observed: number, passReason: string, evidence: Evidence[] = []): Verdict {
-  return problems.length ? fail(problems[0]!.label, [...problems, ...evidence.filter((item) => !problems.includes(item))] as Violations) : pass(observed, passReason, evidence);
-}

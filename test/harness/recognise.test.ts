@@ -62,6 +62,16 @@ test('the consent form is recognised by the box that accepts the terms, in Germa
   expect(await (await consent.submit()).textContent()).toBe('Jetzt teilnehmen');
 });
 
+test('after a 429, the way back to the entry is found by its words (English or German), or by the configured selector', async () => {
+  await page.setContent('<main><p>Bitte warte 8 Sekunden.</p><a href="#x">Zurück zur Teilnahme</a> <a href="#y">Impressum</a></main>');
+  expect(await (await new AgencyPage(page, spa).tryAgain())?.textContent()).toBe('Zurück zur Teilnahme');
+  await page.setContent('<main><p>Please wait.</p><button>Try again</button></main>');
+  expect(await (await new AgencyPage(page, defaults).tryAgain())?.textContent()).toBe('Try again');
+  await page.setContent('<main><p>Bitte warte.</p><a href="#r" data-retry>Weiter</a></main>');
+  expect(await new AgencyPage(page, spa).tryAgain()).toBeUndefined();
+  expect(await (await new AgencyPage(page, { ...spa, try_again: 'a[data-retry]' }).tryAgain())?.textContent()).toBe('Weiter');
+});
+
 test('a page with no box accepting the terms shows no consent form', async () => {
   await page.setContent('<main><label><input type="checkbox"> Newsletter abonnieren</label><button>OK</button></main>');
   expect(await new AgencyPage(page, spa).shows()).toEqual([]);

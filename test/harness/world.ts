@@ -17,7 +17,7 @@ import { createLogger } from '../../emulator/logger.js';
 import { startServer } from '../../emulator/server.js';
 import type { DefectName } from '../../fixtures/agency-reference/defects.js';
 import { createAgencyLogger } from '../../fixtures/agency-reference/logger.js';
-import { startAgency } from '../../fixtures/agency-reference/server.js';
+import { type AgencyOptions, startAgency } from '../../fixtures/agency-reference/server.js';
 import type { Report } from '../../harness/report/types.js';
 import { type VerifyOptions, verify } from '../../harness/verify.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
@@ -29,6 +29,8 @@ export interface HarnessWorldOptions {
   config?: Record<string, unknown>;
   /** Changes to the default world, e.g. a promotion that is not live. */
   fixture?: (fixture: Fixture) => Fixture;
+  /** How the reference agency is built where the spec leaves it open, e.g. what it offers after a 429. */
+  agency?: Pick<AgencyOptions, 'afterRateLimit'>;
 }
 
 export async function harnessWorld(options: HarnessWorldOptions = {}) {
@@ -39,7 +41,7 @@ export async function harnessWorld(options: HarnessWorldOptions = {}) {
   const agencyLog = join(folder, 'agency.log');
   writeFileSync(agencyLog, '');
   const agency = await startAgency({
-    port: 0, emulatorUrl: emulator.baseUrl, defects: options.defects ?? [], keys: { sandbox: env.sandbox_key, production: env.production_key },
+    ...options.agency, port: 0, emulatorUrl: emulator.baseUrl, defects: options.defects ?? [], keys: { sandbox: env.sandbox_key, production: env.production_key },
     logger: createAgencyLogger(pino.destination({ dest: agencyLog, sync: true })),
   });
   const config = join(folder, 'harness.config.json');
