@@ -30,11 +30,18 @@ export function cpuSnapshot(serverPid: number): CpuSnapshot {
   return { machineBusyMs: machineBusyMs(), serverMs: processMs(serverPid), selfMs: (usage.user + usage.system) / 1000, at: performance.now() };
 }
 
-export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot, responses: number): CpuUse {
-  const wallMs = after.at - before.at;
-  const serverMs = after.serverMs - before.serverMs;
-  const others = after.machineBusyMs - before.machineBusyMs - serverMs - (after.selfMs - before.selfMs);
-  return { serverUsPerRequest: (serverMs * 1000) / Math.max(1, responses), serverCores: serverMs / wallMs, otherCores: Math.max(0, others) / wallMs };
+/** CPU use over the spans (before, after) of a server's turns, taken together. */
+export function cpuOver(spans: Array<[CpuSnapshot, CpuSnapshot]>, responses: number): CpuUse {
+  let wallMs = 0;
+  let serverMs = 0;
+  let othersMs = 0;
+  for (const [before, after] of spans) {
+    const server = after.serverMs - before.serverMs;
+    wallMs += after.at - before.at;
+    serverMs += server;
+    othersMs += after.machineBusyMs - before.machineBusyMs - server - (after.selfMs - before.selfMs);
+  }
+  return { serverUsPerRequest: (serverMs * 1000) / Math.max(1, responses), serverCores: serverMs / wallMs, otherCores: Math.max(0, othersMs) / wallMs };
 }
 
 /**

@@ -7,9 +7,7 @@
  * and both servers' resident memory is sampled all along.
  */
 import { readFileSync } from 'node:fs';
-import type autocannon from 'autocannon';
-import { cpuSnapshot, waitForQuiet } from './cpu.js';
-import { type Measurement, SessionPool, loadRun, measured } from './load.js';
+import { type Contender, type LoadRun, type Measurement, type SessionPool, loadRun } from './load.js';
 import type { Answer, ChildServer, IssuedCode } from './servers.js';
 
 const API = '/api/experience/v1';
@@ -17,12 +15,6 @@ const SCENARIOS = ['won', 'lost', 'pending', 'failed'] as const;
 /** Each flow is these four calls; a production flow uses one code. */
 const CALLS_PER_FLOW = 4;
 const RSS_EVERY_MS = 250;
-
-export interface MixedOptions {
-  connections: number;
-  warmupSeconds: number;
-  seconds: number;
-}
 
 export interface AgencyKeySecret {
   environment: 'sandbox' | 'production';
@@ -88,36 +80,53 @@ export async function sampleMixedAnswers(url: string, sandboxKey: string): Promi
   return [campaign, created, entry, poll];
 }
 
-/** A warm-up, `afterWarmup` (to top up codes at the warm-up's pace), then the measured run with CPU and RSS. */
-export async function measureMixed(
-  server: ChildServer,
-  plan: FlowPlan,
-  options: MixedOptions,
-  afterWarmup?: (requestsPerSecond: number) => Promise<void>,
-): Promise<MixedMeasurement> {
-  await waitForQuiet(0.1, 2000);
-  const warmup = await run(server.url, plan, options.connections, options.warmupSeconds);
-  await afterWarmup?.(warmup.result.requests.total / warmup.result.duration);
+/**
+ * The mix against one server, as a contender of load.ts; it samples the server's RSS while it runs.
+ * `startMeasuring` (after the warm-up) sets where RSS and flows are counted from.
+ */
+export class MixedLoad implements Contender {
+  readonly pid: number;
+  private samples: number[] = [];
+  private rssBeforeMb = 0;
+  private flowsBefore = 0;
 
-  const flowsBefore = plan.flows;
-  const rssBefore = rssMb(server.pid);
-  const samples: number[] = [];
-  const sampler = setInterval(() => samples.push(rssMb(server.pid)), RSS_EVERY_MS);
-  const before = cpuSnapshot(server.pid);
-  const { result, latencies } = await run(server.url, plan, options.connections, options.seconds);
-  const after = cpuSnapshot(server.pid);
-  clearInterval(sampler);
-  samples.push(rssMb(server.pid));
+  constructor(
+    private readonly server: ChildServer,
+    readonly plan: FlowPlan,
+    private readonly connections: number,
+  ) {
+    this.pid = server.pid;
+  }
 
-  return {
-    ...measured(result, latencies, before, after),
-    pool: { taken: plan.codes.taken, size: plan.codes.size, reused: plan.codes.reused },
-    rss: { beforeMb: rssBefore, peakMb: Math.max(rssBefore, ...samples), endMb: samples.at(-1)! },
-    flows: plan.flows - flowsBefore,
-  };
+  async run(seconds: number): Promise<LoadRun> {
+    const sampler = setInterval(() => this.samples.push(rssMb(this.pid)), RSS_EVERY_MS);
+    try {
+      return await run(this.server.url, this.plan, this.connections, seconds);
+    } finally {
+      clearInterval(sampler);
+      this.samples.push(rssMb(this.pid));
+    }
+  }
+
+  startMeasuring(): void {
+    this.rssBeforeMb = rssMb(this.pid);
+    this.flowsBefore = this.plan.flows;
+    this.samples = [];
+  }
+
+  /** The measured turns' figures with RSS and flows since `startMeasuring`. */
+  measurement(figures: Omit<Measurement, 'pool'>): MixedMeasurement {
+    const { codes } = this.plan;
+    return {
+      ...figures,
+      pool: { taken: codes.taken, size: codes.size, reused: codes.reused },
+      rss: { beforeMb: this.rssBeforeMb, peakMb: Math.max(this.rssBeforeMb, ...this.samples), endMb: this.samples.at(-1) ?? this.rssBeforeMb },
+      flows: this.plan.flows - this.flowsBefore,
+    };
+  }
 }
 
-function run(url: string, plan: FlowPlan, connections: number, seconds: number): Promise<{ result: autocannon.Result; latencies: number[] }> {
+function run(url: string, plan: FlowPlan, connections: number, seconds: number): Promise<LoadRun> {
   const json = { 'content-type': 'application/json' };
   const flowOf = (context: object) => context as Flow;
   return loadRun(url, connections, seconds, [

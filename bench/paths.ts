@@ -6,4 +6,5 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEFAULT_FIXTURE_PATH = join(ROOT, 'fixtures', 'default.json');
 export const CLI_PATH = join(ROOT, 'dist', 'emulator', 'cli.js');
 export const STAND_IN_PATH = join(ROOT, 'dist', 'bench', 'start-server.js');
+export const BASELINE_STARTER_PATH = join(ROOT, 'dist', 'bench', 'start-baseline.js');
 export const RESULTS_DIR = join(ROOT, 'bench-results');

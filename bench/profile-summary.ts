@@ -1,7 +1,9 @@
 /**
  * Where a CPU profile's time goes: `node dist/bench/profile-summary.js FILE.cpuprofile [N]`.
  * Prints self time by area (emulator file, package, node internals, native) and the N functions
- * with the most self time and, for functions of the emulator, the most inclusive time.
+ * with the most self time and, for functions of the emulator, the most inclusive time; each as a
+ * share of the whole profile and of its busy time (neither idle nor `(program)`), since the bench's
+ * profiles also span the baselines' turns, when the emulator sits idle.
  */
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -51,7 +53,9 @@ profile.samples.forEach((id, i) => {
 });
 
 const idle = (areas.get('(idle)') ?? 0) + (areas.get('(program)') ?? 0);
-console.log(`${file}: ${(total / 1e6).toFixed(2)} s sampled, ${pct(idle)} idle or (program)`);
+const busy = total - idle;
+console.log(`${file}: ${(total / 1e6).toFixed(2)} s sampled, ${pct(idle, total)} idle or (program), ${(busy / 1e6).toFixed(2)} s busy`);
+console.log('columns: share of the whole profile, share of busy time, milliseconds');
 print('self time by area', areas, 15);
 print('self time by function', self, Number(top));
 print('inclusive time, emulator functions', inclusive, Number(top));
@@ -82,11 +86,14 @@ function add(map: Map<string, number>, key: string, us: number): void {
   map.set(key, (map.get(key) ?? 0) + us);
 }
 
-function pct(us: number): string {
-  return `${((100 * us) / total).toFixed(1)}%`;
+function pct(us: number, of: number): string {
+  return `${((100 * us) / of).toFixed(1)}%`;
 }
 
 function print(title: string, map: Map<string, number>, count: number): void {
   console.log(`\n${title}`);
-  for (const [key, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, count)) console.log(`  ${pct(us).padStart(6)} ${`${(us / 1000).toFixed(0)} ms`.padStart(9)}  ${key}`);
+  for (const [key, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, count)) {
+    const ofBusy = key === '(idle)' || key === '(program)' ? '' : pct(us, busy);
+    console.log(`  ${pct(us, total).padStart(6)} ${ofBusy.padStart(6)} ${`${(us / 1000).toFixed(0)} ms`.padStart(9)}  ${key}`);
+  }
 }

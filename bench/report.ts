@@ -4,28 +4,32 @@ import type { ReportingFigures } from './reporting.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadOptions } from './load.js';
+import { type Machine, REFERENCE, slowerBy } from './machine.js';
 import { RESULTS_DIR } from './paths.js';
 import { SERVER_LABELS } from './servers.js';
-import type { StartupResult } from './startup.js';
-import { type Row, type TargetResult, whole } from './targets.js';
+import type { StartupKind, StartupResult } from './startup.js';
+import { type ReportingRead, type Row, type TargetResult, whole } from './targets.js';
 
 export interface BenchReport {
   at: string;
-  machine: { node: string; cpus: number; cpuModel: string };
+  machine: { node: string; cpus: number; cpuModel: string } & Machine;
   load: LoadOptions & { generator: string };
   notes: string[];
   rows: Row[];
   startup?: StartupResult;
   startupError?: string;
-  reporting?: ReportingFigures;
-  verify?: VerifyMeasurement;
+  /** Each timed section with the machine's speed measured around it. */
+  reporting?: ReportingFigures & { machine: Machine };
+  reportingReads?: ReportingRead[];
+  verify?: VerifyMeasurement & { machine: Machine };
   targets: TargetResult[];
 }
 
 export function formatReport(report: BenchReport): string {
   const lines = [
     `promo-emulator bench · ${report.at} · Node ${report.machine.node} · ${report.machine.cpus} × ${report.machine.cpuModel}`,
-    `load: ${report.load.generator}, ${report.load.connections} connections, ${report.load.warmupSeconds} s warm-up + ${report.load.seconds} s measured per row, 127.0.0.1`,
+    `load: ${report.load.generator}, ${report.load.connections} connections, ${report.load.warmupSeconds} s warm-up + ${report.load.seconds} s measured per server and row, in ${report.load.turns} turns, 127.0.0.1`,
+    machineLine(report.machine),
     ...report.notes.map((note) => `note: ${note}`),
     'columns: CPU µs/req = server process CPU time per response (steady when the machine is busy, unlike req/s); emulator ÷ this = emulator req/s over this server\'s; by CPU = this server\'s CPU µs/req over the emulator\'s',
     '',
@@ -33,13 +37,23 @@ export function formatReport(report: BenchReport): string {
     '',
     ...(report.startup || report.startupError ? [startupLines(report), ''] : []),
     ...(report.reporting ? [reportingLines(report.reporting), ''] : []),
-    ...(report.targets.length === 0
-      ? []
-      : [table(['target', 'measured', 'needed', 'result'], report.targets.map((target) => [target.target, target.measured, target.needed, target.pass ? 'pass' : 'MISS']), 'llll')]),
+    ...(report.targets.length === 0 ? [] : [targetTable(report.targets)]),
   ];
   const flagged = report.rows.filter((row) => row.flags.length > 0);
   lines.push('', flagged.length === 0 ? 'every measured response was 2xx; no connection errors' : `FLAGGED: ${flagged.length} row(s) had errors, see the flag column`);
   return lines.join('\n');
+}
+
+/** The machine's bare node:http figures, by which a reader scales every absolute figure of the run. */
+function machineLine(machine: BenchReport['machine']): string {
+  const slower = slowerBy(machine);
+  const speed = slower > 1 ? `${slower.toFixed(2)}× the reference machine's` : 'no more than the reference machine\'s';
+  return `machine: bare node:http ${whole(machine.nodeHttpRps)} req/s, ${whole(machine.nodeHttpUsPerRequest)} µs of CPU per response (${machine.source}): ${speed} ${REFERENCE.nodeHttpUsPerRequest} µs (${whole(REFERENCE.nodeHttpRps)} req/s, quiet), on which the time limits were set; absolute figures are information, targets judge ratios`;
+}
+
+function targetTable(targets: TargetResult[]): string {
+  const rows = targets.map((target) => [target.target, target.ratio === null ? 'n/a' : target.ratio.toFixed(2), target.needed, target.pass ? 'PASS' : 'MISS', target.figures]);
+  return table(['target (ratio judged)', 'ratio', 'needed', 'result', 'figures (information)'], rows, 'lrlll');
 }
 
 function reportingLines(figures: ReportingFigures): string {
@@ -69,15 +83,20 @@ function throughputTable(rows: Row[]): string {
 /** Other processes using this much of the machine during a row make its req/s unreliable. */
 const NOISY_CORES = 0.2;
 
+const STARTUP_LABELS: Record<StartupKind, string> = { emulator: 'emulator', 'node-http': 'node:http', 'express-sqlite': 'express+sqlite' };
+
 function startupLines(report: BenchReport): string {
   const s = report.startup;
   if (!s) return `start to healthy: not measured (${report.startupError ?? 'unknown error'})`;
   const runs = (values: number[]) => values.map((ms) => whole(ms)).join(', ');
+  const rows = Object.entries(s.servers).map(([kind, f]) => [
+    STARTUP_LABELS[kind as StartupKind], whole(f.bestFreshMs), whole(f.medianFreshMs), whole(f.bestExistingMs), whole(f.medianExistingMs), whole(f.medianFreshCpuMs), whole(f.medianExistingCpuMs),
+    f.idleRssMb.toFixed(1), f.laterRssMb.toFixed(1), `${f.launcher}; fresh ${runs(f.freshMs)}; existing ${runs(f.existingMs)}`,
+  ]);
+  const headers = ['server', 'fresh best', 'median', 'existing best', 'median', 'CPU fresh', 'CPU existing', `RSS ${s.idleSeconds} s MB`, `RSS ${s.laterSeconds} s MB`, 'command; runs (ms)'];
   return [
-    `start to healthy: ${s.launcher}, spawn until GET /_emulator/health answers 200${s.otherCores >= NOISY_CORES ? ` (noisy: other processes used ${s.otherCores.toFixed(2)} cores meanwhile)` : ''}`,
-    `  fresh data folder:    median ${whole(s.medianFreshMs)} ms (runs: ${runs(s.freshMs)} ms; CPU until healthy: median ${whole(s.medianFreshCpuMs)} ms)`,
-    `  existing data folder: median ${whole(s.medianExistingMs)} ms (runs: ${runs(s.existingMs)} ms; CPU until healthy: median ${whole(s.medianExistingCpuMs)} ms)`,
-    `  idle RSS after ${s.idleSeconds} s: ${s.idleRssMb.toFixed(1)} MB (peak ${s.peakRssMb.toFixed(1)} MB); after ${s.laterSeconds} s: ${s.laterRssMb.toFixed(1)} MB`,
+    `start to healthy (ms): spawn until GET /_emulator/health answers 200, ${Object.values(s.servers)[0]?.freshMs.length ?? 0} runs each, the servers in turn; CPU = median CPU time until healthy${s.otherCores >= NOISY_CORES ? ` (noisy: other processes used ${s.otherCores.toFixed(2)} cores meanwhile)` : ''}`,
+    table(headers, rows, 'lrrrrrrrrl'),
   ].join('\n');
 }
 

@@ -1,7 +1,9 @@
 /**
- * Start-to-healthy time and idle memory of the real command: from spawn until
- * GET /_emulator/health answers 200, with a fresh data folder and with one that already exists;
- * then the resident memory (VmRSS) of the serving process after it has sat idle.
+ * Start-to-healthy time and idle memory of the real command, next to baselines started the same
+ * way (a bare node:http server, and a plain Express + better-sqlite3 app, start-baseline.ts): from
+ * spawn until GET /_emulator/health answers 200, with a fresh data folder and with one that already
+ * exists; then the resident memory (VmRSS) of each serving process after it has sat idle. The
+ * servers take turns, run by run, so a busy spell on a shared machine falls on all of them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -10,26 +12,37 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { otherCoresMeter, processMs, waitForQuiet } from './cpu.js';
-import { CLI_PATH, STAND_IN_PATH } from './paths.js';
+import { turnOrder } from './load.js';
+import { BASELINE_STARTER_PATH, CLI_PATH, STAND_IN_PATH } from './paths.js';
+
+export type StartupKind = 'emulator' | 'node-http' | 'express-sqlite';
 
 export interface Launcher {
+  kind: StartupKind;
   label: string;
   args(dataDir: string, port: number): string[];
 }
 
-export interface StartupResult {
+/** One server's starts: each run's wall time, the fastest and the median, the median CPU time until healthy; then its idle memory. */
+export interface StartupFigures {
   launcher: string;
   freshMs: number[];
   existingMs: number[];
+  bestFreshMs: number;
+  bestExistingMs: number;
   medianFreshMs: number;
   medianExistingMs: number;
   medianFreshCpuMs: number;
   medianExistingCpuMs: number;
-  idleSeconds: number;
   idleRssMb: number;
   peakRssMb: number;
-  laterSeconds: number;
   laterRssMb: number;
+}
+
+export interface StartupResult {
+  servers: Record<StartupKind, StartupFigures>;
+  idleSeconds: number;
+  laterSeconds: number;
   /** CPU other processes used while these runs went on, in cores (noise). */
   otherCores: number;
 }
@@ -37,40 +50,73 @@ export interface StartupResult {
 const POLL_EVERY_MS = 2;
 const GIVE_UP_MS = 15_000;
 
-/** The CLI once it is built; until then a stand-in that calls startServer the same way. */
-export function chooseLauncher(): Launcher {
-  if (existsSync(CLI_PATH)) {
-    return { label: 'node dist/emulator/cli.js start --foreground', args: (data, port) => [CLI_PATH, 'start', '--foreground', '--data', data, '--port', String(port)] };
-  }
-  return { label: 'node dist/bench/start-server.js (stand-in: dist/emulator/cli.js not built yet)', args: (data, port) => [STAND_IN_PATH, '--data', data, '--port', String(port)] };
+/** The emulator's command and the two baselines, in the order of the first run. */
+export function startupLaunchers(): Launcher[] {
+  const baseline = (kind: Exclude<StartupKind, 'emulator'>, label: string): Launcher => ({
+    kind, label, args: (data, port) => [BASELINE_STARTER_PATH, kind, '--data', data, '--port', String(port)],
+  });
+  return [emulatorLauncher(), baseline('node-http', 'bare node:http'), baseline('express-sqlite', 'Express + better-sqlite3')];
 }
 
-/** RSS is read after `idleSeconds` (the target's figure) and again after `laterSeconds`, once V8's memory reducer has run. */
-export async function measureStartup(launcher: Launcher, workDir: string, options: { runs: number; idleSeconds: number; laterSeconds: number }): Promise<StartupResult> {
+/** The CLI once it is built; until then a stand-in that calls startServer the same way. */
+function emulatorLauncher(): Launcher {
+  if (existsSync(CLI_PATH)) {
+    return { kind: 'emulator', label: 'node dist/emulator/cli.js start --foreground', args: (data, port) => [CLI_PATH, 'start', '--foreground', '--data', data, '--port', String(port)] };
+  }
+  return { kind: 'emulator', label: 'node dist/bench/start-server.js (stand-in: dist/emulator/cli.js not built yet)', args: (data, port) => [STAND_IN_PATH, '--data', data, '--port', String(port)] };
+}
+
+/**
+ * `runs` fresh starts of each server, then `runs` on the folder of its first; the servers take turns
+ * within each run, each run beginning with the next one. The last start of each then sits idle:
+ * RSS is read after `idleSeconds` (the target's figure) and again after `laterSeconds`, once V8's
+ * memory reducer has run.
+ */
+export async function measureStartup(launchers: Launcher[], workDir: string, options: { runs: number; idleSeconds: number; laterSeconds: number }): Promise<StartupResult> {
   const others = otherCoresMeter();
-  const fresh: Started[] = [];
-  for (let i = 0; i < options.runs; i++) {
-    fresh.push(await startToHealthy(launcher, join(workDir, `fresh-${i}`)));
-    await fresh.at(-1)!.stop();
+  const fresh = new Map<Launcher, Started[]>(launchers.map((launcher) => [launcher, []]));
+  const existing = new Map<Launcher, Started[]>(launchers.map((launcher) => [launcher, []]));
+  const serving: Started[] = [];
+  let idle: Array<{ idleRssMb: number; peakRssMb: number }>;
+  let later: typeof idle;
+  try {
+    for (let run = 0; run < options.runs; run++) {
+      for (const launcher of turnOrder(launchers, run)) {
+        const started = await startToHealthy(launcher, join(workDir, launcher.kind, `fresh-${run}`));
+        fresh.get(launcher)!.push(started);
+        await started.stop();
+      }
+    }
+    for (let run = 0; run < options.runs; run++) {
+      for (const launcher of turnOrder(launchers, run)) {
+        const started = await startToHealthy(launcher, join(workDir, launcher.kind, 'fresh-0'));
+        existing.get(launcher)!.push(started);
+        if (run < options.runs - 1) await started.stop();
+        else serving.push(started);
+      }
+    }
+    const pids = launchers.map((launcher) => existing.get(launcher)!.at(-1)!.servingPid);
+    await sleep(options.idleSeconds * 1000);
+    idle = pids.map(memoryOf);
+    await sleep((options.laterSeconds - options.idleSeconds) * 1000);
+    later = pids.map(memoryOf);
+  } finally {
+    await Promise.all(serving.map((started) => started.stop()));
   }
-  const existing: Started[] = [];
-  for (let i = 0; i < options.runs; i++) {
-    existing.push(await startToHealthy(launcher, join(workDir, 'fresh-0')));
-    if (i < options.runs - 1) await existing.at(-1)!.stop();
-  }
-  const last = existing.at(-1)!;
-  await sleep(options.idleSeconds * 1000);
-  const memory = memoryOf(last.servingPid);
-  await sleep((options.laterSeconds - options.idleSeconds) * 1000);
-  const later = memoryOf(last.servingPid);
-  await last.stop();
-  return {
-    launcher: launcher.label,
-    freshMs: fresh.map((run) => run.ms), existingMs: existing.map((run) => run.ms),
-    medianFreshMs: median(fresh.map((run) => run.ms)), medianExistingMs: median(existing.map((run) => run.ms)),
-    medianFreshCpuMs: median(fresh.map((run) => run.cpuMs)), medianExistingCpuMs: median(existing.map((run) => run.cpuMs)),
-    idleSeconds: options.idleSeconds, ...memory, laterSeconds: options.laterSeconds, laterRssMb: later.idleRssMb, otherCores: others(),
-  };
+
+  const figures = launchers.map((launcher, i): [StartupKind, StartupFigures] => {
+    const freshRuns = fresh.get(launcher)!;
+    const existingRuns = existing.get(launcher)!;
+    return [launcher.kind, {
+      launcher: launcher.label,
+      freshMs: freshRuns.map((run) => run.ms), existingMs: existingRuns.map((run) => run.ms),
+      bestFreshMs: Math.min(...freshRuns.map((run) => run.ms)), bestExistingMs: Math.min(...existingRuns.map((run) => run.ms)),
+      medianFreshMs: median(freshRuns.map((run) => run.ms)), medianExistingMs: median(existingRuns.map((run) => run.ms)),
+      medianFreshCpuMs: median(freshRuns.map((run) => run.cpuMs)), medianExistingCpuMs: median(existingRuns.map((run) => run.cpuMs)),
+      ...idle[i]!, laterRssMb: later[i]!.idleRssMb,
+    }];
+  });
+  return { servers: Object.fromEntries(figures) as Record<StartupKind, StartupFigures>, idleSeconds: options.idleSeconds, laterSeconds: options.laterSeconds, otherCores: others() };
 }
 
 interface Started {

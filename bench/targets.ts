@@ -1,8 +1,14 @@
-/** The issue's targets, each checked against this run's figures. */
-import { VERIFY_TARGET_MS, type VerifyMeasurement } from '../harness/bench.js';
-import type { ReportingFigures } from './reporting.js';
+/**
+ * The targets (issue 17), each judged as a ratio measured in this run, so the same code gets the
+ * same verdict on any machine: the emulator over a baseline measured alongside it, or, for the few
+ * limits that are times by nature, the time over its limit as it applies on this machine
+ * (machine.ts). The absolute figures behind each ratio are printed as information only.
+ */
+import type { VerifyMeasurement } from '../harness/bench.js';
 import type { CaseId } from './cases.js';
 import type { Measurement } from './load.js';
+import { type Machine, limitOnThisMachine } from './machine.js';
+import type { ReportingFigures } from './reporting.js';
 import type { ServerKind } from './servers.js';
 import type { StartupResult } from './startup.js';
 
@@ -22,56 +28,134 @@ export interface Row {
 
 export interface TargetResult {
   target: string;
-  measured: string;
+  /** What is judged: emulator ÷ baseline, or a time ÷ its limit on this machine; null when not measured. */
+  ratio: number | null;
   needed: string;
-  value: number | null;
   pass: boolean;
+  /** The absolute figures behind the ratio: information, not judged. */
+  figures: string;
 }
 
-/** Issue 4's scale targets: scan list p99, batch generation time, RSS while the batch downloads. */
-export function reportingTargets(figures: ReportingFigures): TargetResult[] {
-  const target = (name: string, value: number, unit: string, limit: number): TargetResult => ({
-    target: name, measured: `${value.toFixed(1)} ${unit}`, needed: `< ${limit} ${unit}`, value, pass: value < limit,
+/**
+ * One reporting read at scale, p99 over sequential requests. The scan list comes from reporting.ts;
+ * the reporting-at-scale module (issue 14: collectors?limit=1000 and every other reporting read)
+ * hands its reads to run.ts in this shape, and each is judged by `reportingReadTargets`.
+ */
+export interface ReportingRead {
+  read: string;
+  scans: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** The p99 limit on the reference machine when stricter than issue 17's 50 ms for every read. */
+  limitMs?: number;
+}
+
+/** Throughput targets: emulator req/s over the named baseline's, in the same run. */
+const THROUGHPUT: Array<{ case: CaseId; baseline: ServerKind; atLeast: number; target: string }> = [
+  { case: 'campaign', baseline: 'node-http', atLeast: 0.8, target: 'GET /campaign ÷ bare node:http' },
+  { case: 'production-entry', baseline: 'express-sqlite', atLeast: 1.2, target: 'production entry ÷ Express + SQLite insert per request' },
+  { case: 'sandbox-session', baseline: 'express', atLeast: 1.0, target: 'sandbox POST /sessions ÷ plain Express, same JSON' },
+  { case: 'mixed', baseline: 'express-sqlite', atLeast: 1.2, target: 'mixed load ÷ Express + SQLite flow' },
+];
+
+/**
+ * Start to healthy over the Express + SQLite baseline started the same way, by the median CPU time
+ * each start took until healthy. Starts are CPU-bound (on the quiet 2-core machine: 190 ms of CPU,
+ * 200 ms of wall time), so that ratio is the quiet machine's wall-time ratio; on a busy machine wall
+ * times follow the scheduler (two runs of the same code on the shared 2-core machine, existing
+ * folder: 0.76 and 1.61 by the fastest wall times, 1.47 and 1.65 by CPU). Wall times stay in the
+ * figures, to show a start that would wait rather than compute. Throughput targets keep req/s,
+ * the figure the issue names: their rows take turns, which shares a busy machine out fairly.
+ */
+const START = { existing: 1.0, fresh: 1.2 };
+/**
+ * Idle RSS over the Express + SQLite baseline's, both after the same idle seconds: issue 2's 70 MB
+ * over the 60 MB the baseline holds on the 2-core machine, rounded down.
+ */
+const IDLE_RSS = 1.15;
+
+/** Time limits, as stated for the reference machine (machine.ts) and scaled to this one. */
+const LIMITS = {
+  /** Issue 17: every reporting read at 1M scans. */
+  readP99Ms: 50,
+  /** Issue 4: a 1M-code batch, from POST to a downloadable CSV. */
+  batchReadySeconds: 15,
+  /** Issue 17: harness verify on the reference agency, every scenario. */
+  verifySeconds: 30,
+};
+/** Issue 4: the CSV download streams: the emulator's peak RSS while serving it over its RSS before. */
+const DOWNLOAD_RSS = 1.2;
+
+export function throughputTargets(rows: Row[]): TargetResult[] {
+  const row = (id: CaseId, server: ServerKind) => rows.find((each) => each.case === id && each.server === server);
+  return THROUGHPUT.map(({ case: id, baseline, atLeast: min, target }) => {
+    const emulator = row(id, 'emulator');
+    const base = row(id, baseline);
+    if (!emulator || !base) return atLeast(target, null, min, 'not measured');
+    const [e, b] = [emulator.measurement, base.measurement];
+    const figures = `${whole(e.requestsPerSecond)} vs ${whole(b.requestsPerSecond)} req/s; by CPU ${(b.cpu.serverUsPerRequest / e.cpu.serverUsPerRequest).toFixed(2)} (${whole(e.cpu.serverUsPerRequest)} vs ${whole(b.cpu.serverUsPerRequest)} µs/req)`;
+    return atLeast(target, e.requestsPerSecond / b.requestsPerSecond, min, figures);
   });
+}
+
+export function startupTargets(startup: StartupResult | undefined): TargetResult[] {
+  const emulator = startup?.servers.emulator;
+  const base = startup?.servers['express-sqlite'];
+  const ms = (value: number) => `${whole(value)} ms`;
+  const over = (pick: (figures: NonNullable<typeof base>) => number) => (emulator && base ? pick(emulator) / pick(base) : null);
+  const versus = (pick: (figures: NonNullable<typeof base>) => number, unit: (value: number) => string) => (emulator && base ? `${unit(pick(emulator))} vs ${unit(pick(base))}` : 'not measured');
   return [
-    target(`scan list p99, 100 rows with since, ${figures.scans.toLocaleString('en')} scans`, figures.scanListP99Ms, 'ms', 20),
-    target(`${figures.batchCodes.toLocaleString('en')}-code batch, POST to export_ready`, figures.batchReadySeconds, 's', 15),
-    target('emulator RSS during its CSV download (peak)', figures.rssPeakDuringDownloadMb, 'MB', 150),
+    atMost('start to healthy, existing folder ÷ Express + SQLite opening its database (CPU until healthy)', over((s) => s.medianExistingCpuMs), START.existing,
+      `CPU ${versus((s) => s.medianExistingCpuMs, ms)}; wall: fastest ${versus((s) => s.bestExistingMs, ms)}, medians ${versus((s) => s.medianExistingMs, ms)}`),
+    atMost('start to healthy, fresh folder ÷ Express + SQLite creating and seeding its schema (CPU until healthy)', over((s) => s.medianFreshCpuMs), START.fresh,
+      `CPU ${versus((s) => s.medianFreshCpuMs, ms)}; wall: fastest ${versus((s) => s.bestFreshMs, ms)}, medians ${versus((s) => s.medianFreshMs, ms)}`),
+    atMost(`idle RSS after ${startup?.idleSeconds ?? '?'} s ÷ Express + SQLite's`, over((s) => s.idleRssMb), IDLE_RSS, versus((s) => s.idleRssMb, (mb) => `${mb.toFixed(1)} MB`)),
   ];
 }
 
-/** Issue 6: a full `harness verify` on the reference agency; a run with stopped scenarios does not count. */
-export function verifyTarget(run: VerifyMeasurement): TargetResult {
-  const seconds = run.wallMs / 1000;
-  const stopped = run.stopped.length > 0 ? ` (${run.stopped.length} scenario(s) stopped early)` : '';
-  return { target: `harness verify, ${run.scenarios} scenarios, wall time`, measured: `${seconds.toFixed(1)} s${stopped}`, needed: `< ${VERIFY_TARGET_MS / 1000} s`, value: seconds, pass: run.wallMs < VERIFY_TARGET_MS && stopped === '' };
+/** Issue 4's scale figures: the batch against its time limit scaled to this machine, the download's memory as a ratio. */
+export function reportingTargets(figures: ReportingFigures, machine: Machine): TargetResult[] {
+  return [
+    withinTime(`${figures.batchCodes.toLocaleString('en')}-code batch, POST to export_ready`, figures.batchReadySeconds, LIMITS.batchReadySeconds, 's', machine),
+    atMost('emulator RSS peak during its CSV download ÷ its RSS before', figures.rssPeakDuringDownloadMb / figures.rssBeforeDownloadMb, DOWNLOAD_RSS,
+      `${figures.rssPeakDuringDownloadMb.toFixed(0)} vs ${figures.rssBeforeDownloadMb.toFixed(0)} MB; CSV ${figures.csvMegabytes.toFixed(0)} MB`),
+  ];
 }
 
-export function checkTargets(rows: Row[], startup: StartupResult | undefined): TargetResult[] {
-  const rate = (id: CaseId, server: ServerKind) => rows.find((row) => row.case === id && row.server === server)?.measurement.requestsPerSecond;
-  const campaign = rate('campaign', 'emulator');
-  const express = rate('campaign', 'express');
-  const ratio = campaign !== undefined && express ? campaign / express : null;
-  const entries = rate('production-entry', 'emulator') ?? null;
-  const results: TargetResult[] = [
-    { target: 'GET /campaign ÷ plain Express', value: ratio, measured: fixed(ratio, 2), needed: '≥ 0.80', pass: ratio !== null && ratio >= 0.8 },
-    { target: 'production entries per second', value: entries, measured: entries === null ? 'n/a' : `${whole(entries)} /s`, needed: '≥ 4,000 /s', pass: entries !== null && entries >= 4000 },
-  ];
-  const fresh = startup?.medianFreshMs ?? null;
-  const existing = startup?.medianExistingMs ?? null;
-  const rss = startup?.idleRssMb ?? null;
-  results.push(
-    { target: 'start to healthy, fresh data folder (median)', value: fresh, measured: fresh === null ? 'n/a' : `${whole(fresh)} ms`, needed: '< 300 ms', pass: fresh !== null && fresh < 300 },
-    { target: 'start to healthy, existing data folder (median)', value: existing, measured: existing === null ? 'n/a' : `${whole(existing)} ms`, needed: '< 300 ms', pass: existing !== null && existing < 300 },
-    { target: `idle RSS after ${startup?.idleSeconds ?? '?'} s`, value: rss, measured: rss === null ? 'n/a' : `${rss.toFixed(1)} MB`, needed: '< 70 MB', pass: rss !== null && rss < 70 },
-  );
-  return results;
+/** Issue 4's scan list as a reporting read: 100 rows with since, p99 under 20 ms on the reference machine. */
+export function scanListRead(figures: ReportingFigures): ReportingRead {
+  return { read: 'scan list, 100 rows with since', scans: figures.scans, p50Ms: figures.scanListP50Ms, p99Ms: figures.scanListP99Ms, limitMs: 20 };
+}
+
+/** Issue 17: every reporting read at scale, p99 under 50 ms on the reference machine (or its own stricter limit). */
+export function reportingReadTargets(reads: ReportingRead[], machine: Machine): TargetResult[] {
+  return reads.map((read) =>
+    withinTime(`reporting read p99: ${read.read}, ${read.scans.toLocaleString('en')} scans`, read.p99Ms, read.limitMs ?? LIMITS.readP99Ms, 'ms', machine));
+}
+
+/** A full `harness verify` on the reference agency; a run with stopped scenarios does not count. */
+export function verifyTarget(run: VerifyMeasurement, machine: Machine): TargetResult {
+  const target = withinTime(`harness verify, ${run.scenarios} scenarios, wall time`, run.wallMs / 1000, LIMITS.verifySeconds, 's', machine);
+  if (run.stopped.length === 0) return target;
+  return { ...target, pass: false, figures: `${target.figures}; ${run.stopped.length} scenario(s) stopped early: not comparable` };
+}
+
+/** A time over its limit on this machine (the limit scaled by how much slower than the reference the machine measured). */
+function withinTime(target: string, value: number, limit: number, unit: string, machine: Machine): TargetResult {
+  const here = limitOnThisMachine(limit, machine);
+  const scaled = here > limit ? `, ${here.toFixed(1)} ${unit} here (node:http ${machine.nodeHttpUsPerRequest.toFixed(0)} µs per response around it)` : '';
+  const figures = `${value.toFixed(1)} ${unit}; limit ${limit} ${unit}${scaled}`;
+  return atMost(`${target} ÷ limit`, value / here, 1, figures);
+}
+
+function atLeast(target: string, ratio: number | null, min: number, figures: string): TargetResult {
+  return { target, ratio, needed: `≥ ${min.toFixed(2)}`, pass: ratio !== null && ratio >= min, figures };
+}
+
+function atMost(target: string, ratio: number | null, max: number, figures: string): TargetResult {
+  return { target, ratio, needed: `≤ ${max.toFixed(2)}`, pass: ratio !== null && ratio <= max, figures };
 }
 
 export function whole(value: number): string {
   return Math.round(value).toLocaleString('en-US');
-}
-
-function fixed(value: number | null, digits: number): string {
-  return value === null ? 'n/a' : value.toFixed(digits);
 }
