@@ -6,6 +6,8 @@
 import type { ConsentBox } from '../run/facts.js';
 
 declare const document: any;
+declare const window: any;
+declare const MutationObserver: any;
 declare const localStorage: any;
 declare const sessionStorage: any;
 declare const FormData: any;
@@ -25,6 +27,42 @@ export function readPage(): { links: string[]; title: string; text: string; html
     html: String(document.documentElement.outerHTML),
     storage,
   };
+}
+
+/**
+ * Installed before any script of a page: records every change of what the page shows (its CSS
+ * selectors that match), so a state shown only for a moment (a wait page that retries by itself)
+ * is not missed by a harness that looks a little late. Playwright-only selectors are not recorded.
+ */
+export function recordShown(selectors: string[]): void {
+  const seen: number[][] = [];
+  window.__harnessShown = { document: Math.random(), seen };
+  let last = '';
+  const note = () => {
+    const hits = selectors.flatMap((selector, index) => {
+      try {
+        return document.querySelector(selector) ? [index] : [];
+      } catch {
+        return [];
+      }
+    });
+    if (hits.join() !== last) seen.push(hits);
+    last = hits.join();
+  };
+  new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true });
+}
+
+/** Where the page's record stands now: its document, and how many changes it holds. */
+export function shownMark(): { document: number; at: number } {
+  const record = window.__harnessShown;
+  return { document: record?.document ?? 0, at: record?.seen.length ?? 0 };
+}
+
+/** The selectors (by index) the page's record saw match since a mark; the whole record of a document loaded since. */
+export function shownSince(mark: { document: number; at: number }): number[] {
+  const record = window.__harnessShown;
+  if (!record) return [];
+  return [...new Set<number>(record.seen.slice(record.document === mark.document ? mark.at : 0).flat())];
 }
 
 /** The label text that marks the box accepting the terms (English and German), shared by the functions below. */

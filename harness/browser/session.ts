@@ -7,9 +7,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
-import type { AgencyPage } from '../pages/agency.js';
+import type { AgencyPage, ShownMark } from '../pages/agency.js';
 import type { Environment, PageSeen, RunFacts } from '../run/facts.js';
-import { readPage } from './in-page.js';
+import { readPage, recordShown, shownMark } from './in-page.js';
 
 /** A phone, as most collectors scan; desktop screenshots resize the same page. */
 export const MOBILE = {
@@ -33,6 +33,8 @@ export class BrowserSession {
   private lastActivity = 0;
   /** Status of the last main-frame document. */
   lastStatus: number | undefined;
+  /** Where the page's record of what it shows stood when the last action began. */
+  lastMark: ShownMark = { document: 0, at: 0 };
 
   private constructor(
     readonly context: BrowserContext,
@@ -43,13 +45,17 @@ export class BrowserSession {
     readonly tracing: boolean,
   ) {}
 
-  /** `clock`: the pages' timers run on Playwright's clock, which a step can run ahead in virtual time. */
-  static async open(browser: Browser, facts: RunFacts, scenario: string, journey: string, options: { trace: boolean; clock?: boolean; timeoutMs?: number }): Promise<BrowserSession> {
+  /**
+   * `clock`: the pages' timers run on Playwright's clock, which a step can run ahead in virtual
+   * time. `recorded`: the selectors every page records its changes of (`recordShown`).
+   */
+  static async open(browser: Browser, facts: RunFacts, scenario: string, journey: string, options: { trace: boolean; clock?: boolean; recorded: string[]; timeoutMs?: number }): Promise<BrowserSession> {
     const context = await browser.newContext(MOBILE);
     // A cap, not a wait: a loaded machine can take seconds for one click.
     context.setDefaultTimeout(options.timeoutMs ?? 20_000);
     if (options.trace) await context.tracing.start({ snapshots: true, screenshots: false });
     if (options.clock) await context.clock.install();
+    await context.addInitScript(recordShown, options.recorded);
     const page = await context.newPage();
     const session = new BrowserSession(context, page, facts, scenario, journey, options.trace);
     session.record();
@@ -112,6 +118,7 @@ export class BrowserSession {
    * that is then shown has loaded. Gives up waiting after `timeoutMs`, whatever the page does.
    */
   async act(action: () => Promise<void>, timeoutMs = 8000): Promise<void> {
+    this.lastMark = await this.page.evaluate(shownMark).catch(() => ({ document: 0, at: 0 }));
     const deadline = Date.now() + timeoutMs;
     this.lastActivity = Date.now();
     await action();

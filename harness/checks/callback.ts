@@ -26,13 +26,15 @@ export const CALLBACK_CHECKS: Check[] = [
         const { status, location, landed } = journey.completion!;
         const redirected = status >= 300 && status < 400;
         const dirty = [landed, location ?? ''].some((url) => JOURNEY_PARAMS.some((name) => hasParam(url, name)));
-        const item = { label: `${where(journey)}: the callback answered ${status}${location ? ` → ${redactUrl(location)}` : ''}, the browser landed on ${redactUrl(landed)}${redirected ? '' : ' (its address replaced by the page)'}` };
-        if (dirty) problems.push(item);
+        const item = { label: `${where(journey)}: the callback answered ${status}${location ? ` → ${redactUrl(location)}` : ''}, the browser landed on ${redactUrl(landed)}` };
+        // A page that answers 200 and then hides the parameters from its address has had them in its URL while its scripts ran: not a redirect.
+        if (!redirected) problems.push({ label: `${where(journey)}: the callback answered ${status} instead of redirecting` });
+        else if (dirty) problems.push({ label: `${where(journey)}: the page after the callback still carries journey parameters` });
         return item;
       });
       return problems.length
-        ? fail(`after processing, the page still carries journey parameters: ${problems[0]!.label}`, [problems[0]!, ...evidence])
-        : pass(done.length, 'the callback ends on a URL without service_code or state', evidence);
+        ? fail(problems[0]!.label, [problems[0]!, ...evidence])
+        : pass(done.length, 'a redirect straight to a URL without service_code or state', evidence);
     },
   },
   {

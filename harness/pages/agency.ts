@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Locator, Page } from 'playwright-core';
-import { TERMS_LABEL, disableValidation, readConsent, recognise } from '../browser/in-page.js';
+import { TERMS_LABEL, disableValidation, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
 import type { Config } from '../config.js';
 import { PAGES, type PageName, STATES, type Shown, type StateName } from '../intents.js';
 import type { ConsentBox } from '../run/facts.js';
@@ -28,7 +28,14 @@ const RECOGNISED: Array<{ shown: Shown; kind: 'page' | 'state'; name: PageName |
   ...STATES.map((name) => ({ shown: `state:${name}` as Shown, kind: 'state' as const, name })),
 ];
 
-/** Any agency page: what it shows now, and waiting until it shows something. */
+/** Every selector that recognises a page kind or state, in one order. */
+export function recognisedSelectors(markers: MarkerConfig): string[] {
+  return RECOGNISED.map(({ kind, name }) => selectorFor(markers, kind, name));
+}
+
+export type ShownMark = { document: number; at: number };
+
+/** Any agency page: what it shows now, what it showed since a moment, and waiting until it shows something. */
 export class AgencyPage {
   private readonly selectors: string[];
 
@@ -36,7 +43,18 @@ export class AgencyPage {
     readonly page: Page,
     readonly markers: MarkerConfig,
   ) {
-    this.selectors = RECOGNISED.map(({ kind, name }) => selectorFor(markers, kind, name));
+    this.selectors = recognisedSelectors(markers);
+  }
+
+  /** A moment to ask about later with `shownSince` (the browser session records them: `recordShown`). */
+  mark(): Promise<ShownMark> {
+    return this.page.evaluate(shownMark).catch(() => ({ document: 0, at: 0 }));
+  }
+
+  /** What the page showed at some time since the mark, as its record of changes saw it (CSS markers only). */
+  async shownSince(mark: ShownMark): Promise<Shown[]> {
+    const indices = await this.page.evaluate(shownSince, mark).catch((): number[] => []);
+    return indices.map((index) => RECOGNISED[index]!.shown);
   }
 
   /** Every page kind and state whose marker matches, and the consent form when its boxes are there. */
@@ -67,7 +85,7 @@ export class AgencyPage {
 
   /** A link or button back to the entry after a refusal ("try again"), when the page offers one. */
   tryAgain(): Promise<Locator | undefined> {
-    const name = /try again|again|retry|back to|zurück|erneut|nochmal|noch einmal|wiederholen/i;
+    const name = /try again|again|retry|back to (the )?(entry|form)|erneut|nochmal|noch einmal|wiederholen|zurück zu[rm] (teilnahme|formular|eingabe)/i;
     return firstFound(this.markers.try_again ? [this.page.locator(this.markers.try_again)] : [this.page.getByRole('link', { name }), this.page.getByRole('button', { name })]);
   }
 }

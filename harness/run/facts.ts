@@ -97,6 +97,8 @@ export interface JourneyFacts {
   completion?: { at: number; status: number; location: string | undefined; landed: string };
   consent: ConsentView[];
   submissions: Submission[];
+  /** When a step last changed the journey's world (a fault armed, a delivery settled): watches run from then. */
+  changedAt?: number;
 }
 
 export type ProbeKind = 'tampered_state' | 'other_browser' | 'unsolicited' | 'replay';

@@ -9,7 +9,7 @@ import { BrowserSession } from '../browser/session.js';
 import type { Config } from '../config.js';
 import type { EmulatorClient, ObservedCall } from '../emulator/client.js';
 import type { PackPool } from '../emulator/packs.js';
-import { AgencyPage } from '../pages/agency.js';
+import { AgencyPage, recognisedSelectors } from '../pages/agency.js';
 import type { Scenario, Step } from '../scenarios/schema.js';
 import type { Capturer } from './capture.js';
 import type { JourneyFacts, PageSeen, RunFacts } from './facts.js';
@@ -73,7 +73,7 @@ export class ScenarioRun {
     let session = this.sessions.get(name);
     if (!session) {
       const clock = this.scenario.steps.some((step) => step.do === 'watch_polling' && step.journey === name);
-      session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, name, { trace: this.env.config.trace !== 'off', clock });
+      session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, name, { trace: this.env.config.trace !== 'off', clock, recorded: recognisedSelectors(this.env.config.markers) });
       this.sessions.set(name, session);
     }
     return session;
@@ -94,7 +94,7 @@ export class ScenarioRun {
 
   /** Another browser with no cookies: the place an attacker or a second device opens a link. */
   async fresh(label: string): Promise<BrowserSession> {
-    const session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace !== 'off' });
+    const session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace !== 'off', recorded: recognisedSelectors(this.env.config.markers) });
     this.extras.push(session);
     return session;
   }

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
+import type { ObservedCall } from '../emulator/client.js';
 import { type Shown, type StateName, showsState, statesShown } from '../intents.js';
 import { ConsentPage, PreviewPage } from '../pages/agency.js';
 import { AuthorizePage, SignInPage } from '../pages/emulator.js';
@@ -28,6 +29,8 @@ const FAULT_TARGETS = {
   session_read: { method: 'GET', path: '/session' },
 } as const;
 
+/** How long a preview scenario may take to make its calls and show its state (a slow single-page app on a loaded machine). */
+const PREVIEW_WAIT_MS = 15_000;
 /** After Retry-After, a little more: the agency times the wait from when its answer arrived. */
 const RETRY_AFTER_MARGIN_MS = 300;
 /** How far the page's timers run ahead, in virtual time, once polling should have stopped. */
@@ -162,7 +165,9 @@ export const STEPS: Steps = {
   async try_again(run, step) {
     const journey = run.journey(step.journey);
     const session = await run.session(step.journey);
-    const started = Date.now();
+    const isEntry = (call: ObservedCall) => call.method === 'POST' && call.path === '/session/entry';
+    // The entry the service refused last: an accepted one after it is the entry sent again, whoever sent it (the harness, or the page by itself).
+    const refused = (await run.observed(journey.pack.code)).filter((call) => isEntry(call) && call.status !== 200).at(-1)?.seq ?? 0;
     const view = run.view(session);
     if (!(await view.shows()).includes('page:consent')) {
       const back = await view.tryAgain();
@@ -170,8 +175,7 @@ export const STEPS: Steps = {
     }
     if ((await view.shows()).includes('page:consent')) await submitConsent(run, session, { accept_terms: true, confirm_age: true, marketing: false, bypass_validation: false });
     if (!step.until_entered) return;
-    const since = run.facts.onEmulatorClock(started) - 50;
-    const entered = await waitForCall(run, (call) => call.method === 'POST' && call.path === '/session/entry' && call.status === 200 && call.at >= since, { pack: journey.pack.code, timeoutMs: step.timeout_s * 1000 });
+    const entered = await waitForCall(run, (call) => isEntry(call) && call.status === 200 && call.seq > refused, { pack: journey.pack.code, timeoutMs: step.timeout_s * 1000 });
     await session.act(async () => undefined);
     await run.observe(session);
     if (!entered) throw new Error(`the entry did not reach the service again within ${step.timeout_s} s: the page offered no consent form, no link back and retried nothing by itself`);
@@ -188,7 +192,9 @@ export const STEPS: Steps = {
       const codes = state === 'won' ? ((await run.observed(journey.pack.code)).filter((call) => call.answer?.entry_state === 'won').at(-1)?.answer?.codes ?? []) : [];
       // A won page also shows itself by the codes the service delivered, whatever its markers.
       const showsCodes = async () => codes.length > 0 && (await session.page.locator('body').innerText().catch(() => '')).includes(codes[0]!);
-      met = (await view.waitFor((shown) => showsState(shown, state), { timeoutMs, other: settledElsewhere(state), graceMs: 3000 })).met || (await showsCodes());
+      // A state the page showed only for a while since the last action (a wait page that retried by itself) counts too.
+      met = (await view.waitFor((shown) => showsState(shown, state), { timeoutMs, other: settledElsewhere(state), graceMs: 3000 })).met
+        || showsState(await view.shownSince(session.lastMark), state) || (await showsCodes());
     } else {
       const wanted: Shown = step.shows === 'consent_form' ? 'page:consent' : `page:${step.shows!}`;
       met = (await view.waitFor((shown) => shown.includes(wanted), { timeoutMs })).met;
@@ -211,8 +217,9 @@ export const STEPS: Steps = {
     await run.env.client.arm({
       ...target, status: step.status, error: step.error, retry_after: step.retry_after, drop: step.drop, times: step.times, match: { pack: journey.pack.code },
     });
+    journey.changedAt = Date.now();
     run.facts.faults.push({
-      scenario: run.scenario.id, journey: step.journey, pack: journey.pack.code, on: step.on, at: Date.now(), status: step.status, error: step.error, retryAfter: step.retry_after, drop: step.drop,
+      scenario: run.scenario.id, journey: step.journey, pack: journey.pack.code, on: step.on, at: journey.changedAt, status: step.status, error: step.error, retryAfter: step.retry_after, drop: step.drop,
     });
   },
 
@@ -228,13 +235,15 @@ export const STEPS: Steps = {
     const journey = run.journey(step.journey);
     await entryCall(run, journey);
     await run.env.client.settle(journey.pack.code, step.outcome);
+    journey.changedAt = Date.now();
   },
 
   async watch_polling(run, step) {
     const journey = run.journey(step.journey);
     const session = await run.session(step.journey);
     const entry = await entryCall(run, journey);
-    let until = entry.at + step.seconds * 1000;
+    // The window runs from the entry, or from the last change the harness made (a settled delivery, a fault), whichever is later.
+    let until = Math.max(entry.at, journey.changedAt === undefined ? 0 : run.facts.onEmulatorClock(journey.changedAt)) + step.seconds * 1000;
     for (;;) {
       await sleep(300);
       const { now, data } = await run.env.client.observed(run.env.baseline.calls, { pack: journey.pack.code });
@@ -294,9 +303,9 @@ async function openPreview(run: ScenarioRun, session: BrowserSession, preview: s
   await session.act(() => link.click());
   run.facts.previewed.push(scenario);
   // The concrete signal: the service saw the preview's entry (or, without one, the page settles on its own).
-  const entry = await sandboxEntry(run, scenario, 5000);
+  const entry = await sandboxEntry(run, scenario, PREVIEW_WAIT_MS);
   expectation.answer = answerOf(entry);
-  expectation.met = (await run.view(session).waitFor((shown) => showsState(shown, scenario), { timeoutMs: 5000, other: settledElsewhere(scenario), graceMs: 1500 })).met;
+  expectation.met = (await run.view(session).waitFor((shown) => showsState(shown, scenario), { timeoutMs: PREVIEW_WAIT_MS, other: settledElsewhere(scenario), graceMs: 1500 })).met;
   expectation.page = await run.observe(session);
   run.facts.expectations.push(expectation);
 }
