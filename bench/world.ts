@@ -10,7 +10,7 @@ import type { Limits } from '../emulator/context.js';
 import { envValues } from '../emulator/control/env.js';
 import { s256 } from '../emulator/domain/pkce.js';
 import { createSandboxSession, exchangeCode } from '../emulator/experience/sessions.js';
-import { termsFor } from '../emulator/experience/serialize.js';
+import { termsFor } from '../emulator/domain/terms.js';
 import { loadFixture } from '../emulator/fixture.js';
 import { createLogger } from '../emulator/logger.js';
 import { type Running, startServer } from '../emulator/server.js';

@@ -42,6 +42,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   }));
   app.use('/_emulator', controlGuard(ctx.config.controlToken));
   app.use('/_emulator/sink', lazy(async () => (await import('./webhooks/sink.js')).sinkReceiver(ctx)));
+  app.use('/_emulator/api-docs', lazy(async () => (await import('./openapi/reference.js')).apiReferenceRouter()));
   app.use('/_emulator', faultsRouter(ctx), errorWriter(ctx.logger));
   app.use('/_emulator/console', lazy(async () => (await import('./console/api-routes.js')).consoleApiRouter(ctx)), notFound, errorWriter(ctx.logger));
   app.use(

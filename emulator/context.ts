@@ -14,8 +14,15 @@ export interface Limits {
 export const SPEC_LIMITS: Limits = { perSession: 60, perKey: 3000, windowMs: 60_000 };
 
 export interface Config {
-  /** The origin pages and `authorize_url` are built from, e.g. http://127.0.0.1:4010 */
+  /**
+   * The origin the emulator advertises: journey pages, `authorize_url`, links, CSV and webhook
+   * payloads. The bind address unless `--public-url` names another, e.g. a tunnel or Docker's host port.
+   */
   baseUrl: string;
+  /** The origin this process listens on, for calls it makes to itself (the CLI, deliveries to its own sinks). */
+  localUrl?: string;
+  /** `--public-url`: when set, `baseUrl` is this. */
+  publicUrl?: string;
   limits: Limits;
   /** Token that lets non-loopback callers use the control plane; none means loopback only. */
   controlToken?: string;

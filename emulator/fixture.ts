@@ -29,9 +29,20 @@ export const PrizeSchema = z.strictObject({
   redemption_url: z.url().optional(),
 });
 
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SKU_PREFIX = /^[A-Z0-9-]{2,12}$/;
+
 export const PromotionSchema = z.strictObject({
+  /** How the CLI, the control plane and the dashboard name it; derived from the name when absent. */
+  slug: z.string().regex(SLUG, 'must be lower-case letters and digits joined by hyphens').max(64).optional(),
   brand: z.string().min(1),
+  /**
+   * The SKUs (by prefix) whose packs enter this promotion. Absent: every SKU of its brand that no
+   * other promotion lists, including SKUs created later through the reporting API.
+   */
+  skus: z.array(z.string().regex(SKU_PREFIX)).min(1).optional(),
   name: z.string().min(1),
+  /** instant_win draws a prize by its odds; code_unlock and content give one of their prizes to every admitted entry (decisions 007 to 009). */
   mechanic: z.enum(['instant_win', 'code_unlock', 'content']),
   status: z.enum(['live', 'draft']),
   dates: z.strictObject({ start: isoDate, end: isoDate }),
@@ -43,36 +54,48 @@ export const PromotionSchema = z.strictObject({
   prizes: z.array(PrizeSchema).min(1),
   terms: z.strictObject({ default: TermsSchema, by_country: z.record(z.string(), TermsSchema) }),
   routing_paused: z.boolean().default(false),
+  /** code_unlock only: the pool's codes are this prefix, a hyphen and ten characters; it holds as many codes as its prizes' stock. */
+  code_pool: z.strictObject({ prefix: z.string().regex(/^[A-Z0-9]{2,12}$/) }).optional(),
 });
 
+const AgencyKeysSchema = z.array(z.enum(['sandbox', 'production']));
+
+/** A promotion beyond the default one, with the agency keys it is seeded with. */
+const MorePromotionSchema = PromotionSchema.extend({ agency_keys: AgencyKeysSchema.default(['sandbox', 'production']) });
+
+const BrandSchema = z.strictObject({
+  slug: z.string().regex(/^[a-z0-9-]+$/),
+  name: z.string().min(1),
+  prefix: z.string().regex(/^[A-Z]{2,4}$/),
+  skus: z.array(
+    z.strictObject({
+      name: z.string().min(1),
+      prefix: z.string().regex(SKU_PREFIX),
+      batches: z.array(
+        z.strictObject({
+          purpose: z.string().min(1),
+          produced_on: z.iso.date(),
+          kind: z.enum(['production', 'test', 'preview']).default('production'),
+          packs: z.number().int().positive().max(10_000),
+          recalled: z.number().int().min(0).default(0),
+        }),
+      ),
+    }),
+  ),
+});
+
+/**
+ * A world: companies with their brands, SKUs and packs; collectors; promotions. `company` and
+ * `brands` are the first company; `companies` adds more, each with its own reporting token.
+ * `promotion` is the default promotion (what `emulator env` shows at its top level and the CLI
+ * acts on without --promotion); `promotions` adds more, each with its own keys and lifecycle.
+ */
 export const FixtureSchema = z
   .strictObject({
     seed: z.string().min(1),
     company: z.strictObject({ name: z.string().min(1) }),
-    brands: z
-      .array(
-        z.strictObject({
-          slug: z.string().regex(/^[a-z0-9-]+$/),
-          name: z.string().min(1),
-          prefix: z.string().regex(/^[A-Z]{2,4}$/),
-          skus: z.array(
-            z.strictObject({
-              name: z.string().min(1),
-              prefix: z.string().regex(/^[A-Z0-9-]{2,12}$/),
-              batches: z.array(
-                z.strictObject({
-                  purpose: z.string().min(1),
-                  produced_on: z.iso.date(),
-                  kind: z.enum(['production', 'test', 'preview']).default('production'),
-                  packs: z.number().int().positive().max(10_000),
-                  recalled: z.number().int().min(0).default(0),
-                }),
-              ),
-            }),
-          ),
-        }),
-      )
-      .min(1),
+    brands: z.array(BrandSchema).min(1),
+    companies: z.array(z.strictObject({ name: z.string().min(1), brands: z.array(BrandSchema).min(1) })).default([]),
     collectors: z
       .array(
         z.strictObject({
@@ -84,23 +107,72 @@ export const FixtureSchema = z
       )
       .min(1),
     promotion: PromotionSchema,
-    agency_keys: z.array(z.enum(['sandbox', 'production'])),
+    promotions: z.array(MorePromotionSchema).default([]),
+    /** The default promotion's seeded agency keys. */
+    agency_keys: AgencyKeysSchema,
     /** Seeded scan history for the reporting API; absent means DEFAULT_HISTORY_SCANS (store/history.ts). */
     history: z.strictObject({ scans: z.number().int().min(0).max(100_000) }).optional(),
   })
   .superRefine((fixture, ctx) => {
-    if (!fixture.brands.some((brand) => brand.slug === fixture.promotion.brand)) {
-      ctx.addIssue({ code: 'custom', path: ['promotion', 'brand'], message: `no brand has the slug "${fixture.promotion.brand}"` });
-    }
-    const odds = fixture.promotion.prizes.reduce((sum, prize) => sum + prize.odds, 0);
-    if (odds > 1 + 1e-9) ctx.addIssue({ code: 'custom', path: ['promotion', 'prizes'], message: `odds add up to ${odds}, more than 1` });
-    if (Date.parse(fixture.promotion.dates.end) <= Date.parse(fixture.promotion.dates.start)) {
-      ctx.addIssue({ code: 'custom', path: ['promotion', 'dates', 'end'], message: 'must be after dates.start' });
+    const brands = [...fixture.brands, ...fixture.companies.flatMap((company) => company.brands)];
+    unique(ctx, brands.map((brand) => brand.slug), 'brand slug', ['brands']);
+    unique(ctx, brands.flatMap((brand) => brand.skus.map((sku) => sku.prefix)), 'SKU prefix', ['brands']);
+    const promotions: Array<[PromotionContent, PropertyKey[]]> = [[fixture.promotion, ['promotion']], ...fixture.promotions.map((promotion, i): [PromotionContent, PropertyKey[]] => [promotion, ['promotions', i]])];
+    unique(ctx, promotions.map(([promotion]) => promotionSlug(promotion)), 'promotion slug', ['promotions']);
+    const listed = new Set<string>();
+    const coversRest = new Set<string>();
+    for (const [promotion, path] of promotions) {
+      checkPromotion(ctx, promotion, path, brands.find((brand) => brand.slug === promotion.brand));
+      for (const sku of promotion.skus ?? []) {
+        if (listed.has(sku)) ctx.addIssue({ code: 'custom', path: [...path, 'skus'], message: `SKU ${sku} is listed by another promotion: a pack enters one promotion` });
+        listed.add(sku);
+      }
+      if (!promotion.skus && coversRest.has(promotion.brand)) {
+        ctx.addIssue({ code: 'custom', path: [...path, 'skus'], message: `brand "${promotion.brand}" already has a promotion without a skus list: list this one's SKUs` });
+      }
+      if (!promotion.skus) coversRest.add(promotion.brand);
     }
   });
 
+/** One promotion's own rules: its brand, its SKUs, its odds, its dates, and what its type needs. */
+function checkPromotion(ctx: z.RefinementCtx, promotion: PromotionContent, path: PropertyKey[], brand: z.infer<typeof BrandSchema> | undefined): void {
+  const issue = (where: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path: [...path, ...where], message });
+  if (!brand) issue(['brand'], `no brand has the slug "${promotion.brand}"`);
+  for (const sku of promotion.skus ?? []) {
+    if (brand && !brand.skus.some((candidate) => candidate.prefix === sku)) issue(['skus'], `brand "${promotion.brand}" has no SKU ${sku}`);
+  }
+  const odds = promotion.prizes.reduce((sum, prize) => sum + prize.odds, 0);
+  if (odds > 1 + 1e-9) issue(['prizes'], `odds add up to ${odds}, more than 1`);
+  if (Date.parse(promotion.dates.end) <= Date.parse(promotion.dates.start)) issue(['dates', 'end'], 'must be after dates.start');
+  if (promotion.mechanic === 'instant_win') {
+    if (promotion.code_pool) issue(['code_pool'], 'only a code_unlock promotion has a code pool');
+    return;
+  }
+  // Code unlock and content give one of their prizes to every admitted entry. decisions 008, 009
+  if (Math.abs(odds - 1) > 1e-9) issue(['prizes'], `the odds of a ${promotion.mechanic} promotion's prizes add up to 1: every admitted entry gets one (they add up to ${odds})`);
+  if (promotion.mechanic === 'code_unlock' && !promotion.code_pool) issue(['code_pool'], 'a code_unlock promotion needs a code_pool: {"prefix": "..."}');
+  if (promotion.mechanic !== 'content') return;
+  if (promotion.code_pool) issue(['code_pool'], 'only a code_unlock promotion has a code pool');
+  promotion.prizes.forEach((prize, index) => {
+    if (!prize.redemption_url) issue(['prizes', index, 'redemption_url'], 'a content promotion unlocks its content at the prize\'s redemption_url');
+  });
+}
+
+function unique(ctx: z.RefinementCtx, values: string[], what: string, path: PropertyKey[]): void {
+  const seen = new Set<string>();
+  for (const value of values) {
+    if (seen.has(value)) ctx.addIssue({ code: 'custom', path, message: `${what} "${value}" is used twice` });
+    seen.add(value);
+  }
+}
+
+/** The promotion's slug: its own, or its name in lower case with hyphens. */
+export function promotionSlug(promotion: Pick<PromotionContent, 'slug' | 'name'>): string {
+  return promotion.slug ?? (promotion.name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64) || 'promotion');
+}
+
 export type Fixture = z.infer<typeof FixtureSchema>;
-export type PromotionContent = Fixture['promotion'];
+export type PromotionContent = z.infer<typeof PromotionSchema>;
 export type Terms = z.infer<typeof TermsSchema>;
 
 export class FixtureError extends Error {}

@@ -1,6 +1,7 @@
 /**
  * The single executable (`npm run build:sea`, scripts/build-sea.mjs) carries the files the CLI reads
- * at runtime as assets: package.json, the default fixture and better-sqlite3's native binding.
+ * at runtime as assets: package.json, the default fixture, better-sqlite3's native binding and the
+ * API reference's Swagger UI.
  * Everywhere else `inSea` is false and the CLI reads the installed package.
  */
 import { createHash } from 'node:crypto';

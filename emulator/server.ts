@@ -39,7 +39,7 @@ export function openWorld(options: WorldOptions): Context & { fixture: Fixture }
     world = { seed, clock };
   });
   const { seed, clock } = world!;
-  const config: Config = { baseUrl: DEFAULT_BASE_URL, limits: SPEC_LIMITS, ...options.config };
+  const config: Config = { limits: SPEC_LIMITS, ...options.config, baseUrl: options.config?.publicUrl ?? options.config?.baseUrl ?? DEFAULT_BASE_URL };
   return { db, clock, seed, logger: options.logger, config, fixture: options.fixture, events: createEventBus() };
 }
 
@@ -58,7 +58,10 @@ function restoreClock(db: Db, requested: ClockState | undefined): Clock {
 
 export interface Running {
   server: Server;
+  /** What the emulator advertises (its public URL when it has one). */
   baseUrl: string;
+  /** Where it listens. */
+  localUrl: string;
   world: Context & { fixture: Fixture };
   close(): Promise<void>;
 }
@@ -76,7 +79,8 @@ export function startServer(options: WorldOptions & { host: string; port: number
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : options.port;
       const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-      const baseUrl = options.config?.baseUrl ?? `http://${host}:${port}`;
+      world.config.localUrl = `http://${host}:${port}`;
+      const baseUrl = options.config?.publicUrl ?? options.config?.baseUrl ?? world.config.localUrl;
       world.config.baseUrl = baseUrl;
       const webhooks = startWebhooks(world);
       resumeBatchJobs(world);
@@ -91,7 +95,7 @@ export function startServer(options: WorldOptions & { host: string; port: number
             done();
           });
         });
-      resolve({ server, baseUrl, world, close });
+      resolve({ server, baseUrl, localUrl: world.config.localUrl, world, close });
     });
   });
 }

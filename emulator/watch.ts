@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Context } from './context.js';
 import { type Fixture, FixtureError, type PromotionContent, parseFixture } from './fixture.js';
 import { getMeta, setMeta } from './store/db.js';
-import { firstPromotionId, updatePromotionContent } from './store/promotions.js';
+import { defaultPromotionId, updatePromotionContent } from './store/promotions.js';
 import { CLI } from './cli/paths.js';
 
 /** Promotion fields `updatePromotionContent` can change on a running world; any other field needs a reset. */
@@ -77,7 +77,7 @@ export async function watchFixture(path: string, world: Context & { fixture: Fix
     const change = classifyChange(seededFrom, next);
     replaceInPlace(world.fixture, next);
     if (change.kind === 'content') {
-      updatePromotionContent(world.db, firstPromotionId(world.db), next.promotion);
+      updatePromotionContent(world.db, defaultPromotionId(world.db), next.promotion);
       seededFrom = structuredClone(next);
       world.logger.info({ fields: change.fields }, `fixture edit applied live: ${change.fields.join(', ')}`);
     } else if (change.kind === 'reset') {

@@ -50,6 +50,8 @@ try {
       'package.json': join(root, 'package.json'),
       'default.json': join(root, 'fixtures', 'default.json'),
       'better_sqlite3.node': join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node'),
+      // Swagger UI for the API reference pages (emulator/openapi/reference.ts).
+      ...Object.fromEntries(['swagger-ui-bundle.js', 'swagger-ui.css'].map((name) => [name, join(dirname(require.resolve('swagger-ui-dist/package.json')), name)])),
     },
   }));
   node('--experimental-sea-config', config);

@@ -19,8 +19,15 @@ interface Run {
 }
 
 function emulator(...args: string[]): Promise<Run> {
+  return emulatorWith({}, ...args);
+}
+
+/** The CLI with these environment variables set (and the control token and public URL unset unless given). */
+function emulatorWith(variables: Record<string, string>, ...args: string[]): Promise<Run> {
   const env = { ...process.env };
   delete env.EMULATOR_CONTROL_TOKEN;
+  delete env.EMULATOR_PUBLIC_URL;
+  Object.assign(env, variables);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -195,4 +202,47 @@ test('with --watch a copy edit applies live and a keys or packs edit is reported
   await expect.poll(log, { timeout: 5000 }).toContain('brands, agency_keys need a reset; run `npx emulator reset`');
   expect(await it.env()).toEqual(env);
   expect((await it.campaign(env.sandbox_key!)).status).toBe(200);
+});
+
+test('--promotion: env exports another promotion\'s values and says which promotion they are for', async () => {
+  const it = await instance();
+  expect((await it.start()).code).toBe(0);
+  const started = await it.env();
+  const codes = started.promotions.find((promotion) => promotion.slug === 'nordkakao-cafe-codes')!;
+  const exports = (await it.run('env', '--promotion', 'nordkakao-cafe-codes')).stdout;
+  expect(exports.split('\n')[0]).toBe('# promotion #2 nordkakao-cafe-codes (Nordkakao Café Codes)');
+  expect(exports).toContain(`export PROMO_SANDBOX_KEY='${codes.sandbox_key}'\n`);
+  expect(exports).toContain("export PROMO_BRAND_SLUG='nordkakao'\n");
+  expect((await it.run('env')).stdout.split('\n')[0]).toBe('# promotion #1 spring-instant-win (Spring Instant Win), the default: name another with --promotion');
+  expectOneLineFailure(await it.run('env', '--promotion', 'nope'), 'No promotion "nope"');
+});
+
+test('--public-url: pages and links carry it, the CLI keeps calling where the emulator listens, and EMULATOR_PUBLIC_URL works too', async () => {
+  const it = await instance();
+  const started = await it.start('--public-url', 'https://promo-tunnel.example.test/');
+  expect(started.code).toBe(0);
+  expect(started.stdout).toContain('Base URL         https://promo-tunnel.example.test\n');
+  expect(started.stdout).toContain(`Listens on       ${it.baseUrl} (the base URL is the public URL; the CLI calls here)`);
+  const env = await it.env();
+  expect(env.base_url).toBe('https://promo-tunnel.example.test');
+  expect(env.dashboard_url).toBe(`${it.baseUrl}/`);
+  const campaign = (await (await it.campaign(env.sandbox_key!)).json()) as { authorize_url: string };
+  expect(campaign.authorize_url).toBe('https://promo-tunnel.example.test/authorize');
+  expect((await it.run('stop')).code).toBe(0);
+
+  const other = await instance();
+  const byVariable = await emulatorWith({ EMULATOR_PUBLIC_URL: 'http://localhost:8080' }, 'start', '--port', String(other.port), '--data', other.data);
+  expect(byVariable.code).toBe(0);
+  expect((await other.env()).base_url).toBe('http://localhost:8080');
+  expect((await other.run('stop')).code).toBe(0);
+});
+
+test('--public-url refuses what is not an http(s) origin, with one line', async () => {
+  const it = await instance();
+  const run = await it.start('--public-url', 'https://promo.example.test/emulator');
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain('A public URL is an origin only');
+  const bad = await emulatorWith({ EMULATOR_PUBLIC_URL: 'ftp://promo.example.test' }, 'start', '--port', String(it.port), '--data', it.data);
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toContain('A public URL uses http or https');
 });

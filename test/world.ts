@@ -35,16 +35,26 @@ export function testWorld(options: { fixture?: (fixture: Fixture) => Fixture; co
 
 export type TestWorld = ReturnType<typeof testWorld>;
 
+export type PromotionEnv = TestWorld['env']['promotions'][number];
+
+/** One promotion's values in `emulator env --json`, by slug. */
+export function promotionEnv(t: TestWorld, slug: string): PromotionEnv {
+  const found = t.env.promotions.find((promotion) => promotion.slug === slug);
+  if (!found) throw new Error(`no promotion ${slug} in the test world`);
+  return found;
+}
+
 export const VERIFIER = 'v'.repeat(20) + '-verifier-0123456789abcdefghij';
 
-/** What the journey does before the agency's exchange: a code bound to a collector, a pack and a challenge. */
-export function issueCodeFor(t: TestWorld, options: { packCode?: string; collectorEmail?: string; country?: string | null; verifier?: string } = {}) {
+/** What the journey does before the agency's exchange: a code bound to a collector, a pack (of the default promotion unless said) and a challenge. */
+export function issueCodeFor(t: TestWorld, options: { packCode?: string; collectorEmail?: string; country?: string | null; verifier?: string; promotion?: PromotionEnv } = {}) {
   const { db, clock, seed } = t.world;
-  const packCode = options.packCode ?? t.env.packs.find((pack) => pack.outcome === 'won')!.code;
+  const promotion = options.promotion ?? t.env;
+  const packCode = options.packCode ?? promotion.packs.find((pack) => pack.outcome === 'won')!.code;
   const unit = db.prepare('SELECT id FROM units WHERE code = ?').get(packCode) as { id: number };
   const collector = db.prepare('SELECT id, country FROM collectors WHERE email = ?').get(options.collectorEmail ?? 'anna.weber@example.test') as { id: number; country: string | null };
   return issueAuthCode(db, seed, {
-    promotionId: t.env.promotion_id, collectorId: collector.id, unitId: unit.id,
+    promotionId: options.promotion?.id ?? t.env.promotion_id, collectorId: collector.id, unitId: unit.id,
     country: options.country === undefined ? collector.country : options.country,
     codeChallenge: s256(options.verifier ?? VERIFIER), now: clock.now(),
   });
@@ -53,7 +63,7 @@ export function issueCodeFor(t: TestWorld, options: { packCode?: string; collect
 /** A production session for a collector and pack, through the real exchange endpoint. */
 export async function productionSession(t: TestWorld, options: Parameters<typeof issueCodeFor>[1] = {}): Promise<string> {
   const code = issueCodeFor(t, options);
-  const res = await t.experience('post', '/sessions', t.env.production_key).send({ authorization_code: code, code_verifier: options.verifier ?? VERIFIER });
+  const res = await t.experience('post', '/sessions', (options.promotion ?? t.env).production_key).send({ authorization_code: code, code_verifier: options.verifier ?? VERIFIER });
   if (res.status !== 201) throw new Error(`exchange failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.session_token as string;
 }

@@ -34,10 +34,12 @@ export async function status(data: string): Promise<void> {
   process.exitCode = 1;
 }
 
-export async function env(data: string, options: { json?: boolean }): Promise<void> {
+/** The default promotion's values, or those of the one `--promotion` names; the exports say which in a comment. */
+export async function env(data: string, options: { json?: boolean; promotion?: string }): Promise<void> {
   const instance = await requireRunning(dataPaths(data));
-  const values = (await control(instance, 'GET', '/env')) as EnvValues;
-  process.stdout.write(options.json ? `${JSON.stringify(values, null, 2)}\n` : envExports(values));
+  const query = options.promotion === undefined ? '' : `?${new URLSearchParams({ promotion: options.promotion })}`;
+  const values = (await control(instance, 'GET', `/env${query}`)) as EnvValues;
+  process.stdout.write(options.json ? `${JSON.stringify(values, null, 2)}\n` : envExports(values, options.promotion !== undefined));
 }
 
 export async function reset(data: string): Promise<void> {

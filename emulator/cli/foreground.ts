@@ -20,6 +20,8 @@ export interface ServeOptions {
   seed?: string;
   watch: boolean;
   controlToken?: string;
+  /** `--public-url`: what pages, links and payloads carry instead of the bind address. */
+  publicUrl?: string;
 }
 
 const WILDCARD_HOSTS: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '[::1]', '': '127.0.0.1' };
@@ -32,13 +34,16 @@ export async function serveForeground(options: ServeOptions): Promise<void> {
   restoreHeapGrowth();
   const { port } = running.server.address() as AddressInfo;
   const loopback = WILDCARD_HOSTS[options.host];
-  // Bound to every interface: advertise the loopback address, not 0.0.0.0, which no agency can call.
-  if (loopback) running.world.config.baseUrl = `http://${loopback}:${port}`;
+  // Bound to every interface: the CLI calls, and without a public URL pages carry, the loopback address, not 0.0.0.0.
+  const localUrl = loopback ? `http://${loopback}:${port}` : running.localUrl;
+  running.world.config.localUrl = localUrl;
+  if (!options.publicUrl) running.world.config.baseUrl = localUrl;
   const baseUrl = running.world.config.baseUrl;
 
   const watcher = options.watch ? await (await import('../watch.js')).watchFixture(options.fixturePath, running.world) : undefined;
   const instance: Instance = {
-    pid: process.pid, base_url: baseUrl,
+    pid: process.pid, base_url: localUrl,
+    ...(options.publicUrl ? { public_url: options.publicUrl } : {}),
     ...(options.controlToken ? { control_token: options.controlToken } : {}),
     fixture: options.fixturePath, started_at: new Date(performance.timeOrigin).toISOString(),
   };
@@ -46,8 +51,9 @@ export async function serveForeground(options: ServeOptions): Promise<void> {
   if (running.world.seed !== (options.seed ?? options.fixture.seed)) {
     logger.warn(`${paths.dir} was seeded with another seed, which it keeps; use a fresh --data folder for a new seed`);
   }
-  say(terminal ? startSummary(envValues(running.world), process.pid, paths.dir) : `[emulator] running at ${baseUrl} (pid ${process.pid})`);
-  logger.info({ base_url: baseUrl, data: paths.dir, fixture: options.fixturePath, watch: options.watch }, 'emulator started');
+  const publicNote = baseUrl === localUrl ? '' : `, public URL ${baseUrl}`;
+  say(terminal ? startSummary(envValues(running.world), process.pid, paths.dir, localUrl) : `[emulator] running at ${localUrl} (pid ${process.pid}${publicNote})`);
+  logger.info({ base_url: baseUrl, local_url: localUrl, data: paths.dir, fixture: options.fixturePath, watch: options.watch }, 'emulator started');
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
@@ -76,7 +82,7 @@ async function listen(options: ServeOptions, logger: Logger): Promise<Running> {
   try {
     return await startServer({
       fixture: options.fixture, seed: options.seed, data: options.paths.dir, logger, host: options.host, port: options.port,
-      config: options.controlToken ? { controlToken: options.controlToken } : {},
+      config: { ...(options.controlToken ? { controlToken: options.controlToken } : {}), ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) },
     });
   } catch (error) {
     throw new CliError(listenProblem(error as NodeJS.ErrnoException, options));

@@ -7,8 +7,10 @@ import { CLI } from './paths.js';
 
 export interface Instance {
   pid: number;
-  /** What agencies call, as printed by `start`; the CLI calls the control plane there too. */
+  /** Where the emulator listens; the CLI calls the control plane there. */
   base_url: string;
+  /** `--public-url`, when the address agencies and browsers use is another. */
+  public_url?: string;
   control_token?: string;
   fixture: string;
   started_at: string;

@@ -37,11 +37,13 @@ export interface DataPaths {
   log: string;
   /** What a background emulator prints: its one-line error if it fails to start. */
   output: string;
+  /** The secret `webhooks listen` signs forwarded deliveries with. */
+  listenSecret: string;
 }
 
 export function dataPaths(data: string): DataPaths {
   const dir = resolve(data);
-  return { dir, instance: join(dir, 'instance.json'), log: join(dir, 'emulator.log'), output: join(dir, 'emulator.out') };
+  return { dir, instance: join(dir, 'instance.json'), log: join(dir, 'emulator.log'), output: join(dir, 'emulator.out'), listenSecret: join(dir, 'listen-secret') };
 }
 
 /** The `--data` flag to repeat in hints, empty for the default folder. */

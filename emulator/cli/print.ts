@@ -3,22 +3,31 @@ import type { ClockState } from '../clock.js';
 import type { EnvValues } from '../control/env.js';
 import { CLI, dataFlag } from './paths.js';
 
-export type Env = Pick<EnvValues, 'base_url' | 'dashboard_url' | 'sandbox_key' | 'production_key' | 'reporting_token' | 'brand_slug' | 'packs' | 'test_packs' | 'preview_packs' | 'recalled_packs'>;
+export type Env = Pick<
+  EnvValues,
+  'base_url' | 'dashboard_url' | 'sandbox_key' | 'production_key' | 'reporting_token' | 'brand_slug' | 'promotion' | 'promotions' | 'packs' | 'test_packs' | 'preview_packs' | 'recalled_packs'
+>;
 
 const OUTCOMES = ['won', 'lost', 'pending', 'failed'];
 
-/** Everything an agency needs to point its backend at this emulator; secrets included, as that is the point. */
-export function startSummary(env: Env, pid: number, dir: string): string {
+/**
+ * Everything an agency needs to point its backend at this emulator; secrets included, as that is
+ * the point. `localUrl` is where it listens, shown when its public URL is another.
+ */
+export function startSummary(env: Env, pid: number, dir: string, localUrl = env.base_url): string {
   const row = (label: string, value: string | null) => `  ${label.padEnd(17)}${value ?? '(none in this fixture)'}`;
   const codes = (list: string[]) => (list.length ? list.join('  ') : '(none)');
   const outcomes = [...new Set(env.packs.map((pack) => pack.outcome))].sort((a, b) => OUTCOMES.indexOf(a) - OUTCOMES.indexOf(b));
   const packRows = outcomes.map((outcome) => row(`  ${outcome}`, codes(env.packs.filter((pack) => pack.outcome === outcome).map((pack) => pack.code))));
   const data = dataFlag(dir);
+  const others = env.promotions.filter((promotion) => promotion.id !== env.promotion.id).map((promotion) => `${promotion.slug} (${promotion.mechanic})`);
   return [
-    `[emulator] running at ${env.base_url} (pid ${pid}), data in ${dir}`,
+    `[emulator] running at ${localUrl} (pid ${pid}), data in ${dir}`,
     '',
     row('Base URL', env.base_url),
+    ...(localUrl === env.base_url ? [] : [row('Listens on', `${localUrl} (the base URL is the public URL; the CLI calls here)`)]),
     row('Dashboard', env.dashboard_url),
+    row('Promotion', `${env.promotion.name} (${env.promotion.slug}, ${env.promotion.mechanic}), the default`),
     row('Sandbox key', env.sandbox_key),
     row('Production key', env.production_key),
     row('Reporting token', env.reporting_token),
@@ -29,6 +38,7 @@ export function startSummary(env: Env, pid: number, dir: string): string {
     row('Tester packs', codes(env.test_packs)),
     row('Preview packs', codes(env.preview_packs)),
     row('Recalled packs', codes(env.recalled_packs)),
+    ...(others.length ? ['', `  Other promotions: ${others.join(', ')}`, `  Their keys and packs: ${CLI} env --json --promotion SLUG${data}; console commands take --promotion SLUG`] : []),
     '',
     `  Export these to your shell with: eval "$(${CLI} env${data})"`,
     `  Logs: ${CLI} logs${data}    Stop: ${CLI} stop${data}`,
@@ -44,8 +54,12 @@ export const ENV_VARIABLES = {
   PROMO_BRAND_SLUG: 'brand_slug',
 } as const;
 
-export function envExports(env: Pick<EnvValues, (typeof ENV_VARIABLES)[keyof typeof ENV_VARIABLES]>): string {
-  return Object.entries(ENV_VARIABLES).map(([name, field]) => `export ${name}=${shellQuote(env[field] ?? '')}\n`).join('');
+/** The exports, after a comment naming the promotion they are for (a shell skips it). */
+export function envExports(env: Pick<EnvValues, (typeof ENV_VARIABLES)[keyof typeof ENV_VARIABLES] | 'promotion'>, named = false): string {
+  const { id, slug, name } = env.promotion;
+  // A name is fixture text: no control character may end the comment and start a command.
+  const which = `# promotion #${id} ${slug} (${name.replace(/[\u0000-\u001f\u007f]/g, ' ')})${named ? '' : ', the default: name another with --promotion'}\n`;
+  return which + Object.entries(ENV_VARIABLES).map(([variable, field]) => `export ${variable}=${shellQuote(env[field] ?? '')}\n`).join('');
 }
 
 /** Single quotes for POSIX shells: nothing inside is expanded; a quote is closed, escaped and reopened. */

@@ -4,7 +4,8 @@
  */
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { CliError } from './cli-error.js';
-import { consoleCommands } from './console.js';
+import { consoleCommands, promotionOption } from './console.js';
+import { parsePublicUrl } from './public-url.js';
 import { seedCommand } from './seed.js';
 import { webhooksCommand } from './webhooks.js';
 import { CLI, DEFAULT_DATA, packageVersion } from './paths.js';
@@ -28,6 +29,11 @@ program
   .option('--foreground', 'run in this process and log to the terminal (what Docker runs)')
   .option('--watch', 'apply edits of the fixture\'s campaign content live; report edits that need a reset')
   .addOption(new Option('--control-token <token>', 'lets non-loopback callers use /_emulator with this bearer token').env('EMULATOR_CONTROL_TOKEN'))
+  .addOption(
+    new Option('--public-url <url>', 'the origin agencies and browsers reach it at, if not the bind address (Docker, tunnel): pages, authorize_url, links, CSV and webhooks carry it')
+      .env('EMULATOR_PUBLIC_URL')
+      .argParser(parsePublicUrl),
+  )
   .action(async (options) => (await import('./start.js')).start(options));
 
 program
@@ -44,9 +50,10 @@ program
 
 program
   .command('env')
-  .description(`connection values as shell exports: eval "$(${CLI} env)"`)
+  .description(`a promotion's connection values as shell exports: eval "$(${CLI} env)"`)
+  .addOption(promotionOption())
   .addOption(dataOption())
-  .option('--json', 'everything /_emulator/env returns, as JSON')
+  .option('--json', 'everything /_emulator/env returns (every promotion and company too), as JSON')
   .action(async ({ data, ...options }) => (await import('./commands.js')).env(data, options));
 
 program

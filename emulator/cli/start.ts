@@ -23,6 +23,7 @@ export interface StartOptions {
   foreground?: boolean;
   watch?: boolean;
   controlToken?: string;
+  publicUrl?: string;
 }
 
 const HEALTHY_WITHIN_MS = 10_000;
@@ -40,8 +41,8 @@ export async function start(options: StartOptions): Promise<void> {
   ensureWritableFolder(paths.dir);
   if (options.foreground) {
     const { serveForeground } = await import('./foreground.js');
-    const { host, port, seed, controlToken } = options;
-    return serveForeground({ paths, fixture, fixturePath, host, port, seed, controlToken, watch: options.watch === true });
+    const { host, port, seed, controlToken, publicUrl } = options;
+    return serveForeground({ paths, fixture, fixturePath, host, port, seed, controlToken, publicUrl, watch: options.watch === true });
   }
   await startInBackground(options, paths, fixturePath);
 }
@@ -70,6 +71,7 @@ async function startInBackground(options: StartOptions, paths: DataPaths, fixtur
   const args = ['start', '--foreground', '--port', String(options.port), '--host', options.host, '--data', paths.dir, '--fixture', fixturePath];
   if (options.seed !== undefined) args.push('--seed', options.seed);
   if (options.watch) args.push('--watch');
+  if (options.publicUrl) args.push('--public-url', options.publicUrl);
   const output = openSync(paths.output, 'w');
   // The token travels in the environment, not in argv where `ps` would show it.
   const env = options.controlToken ? { ...process.env, EMULATOR_CONTROL_TOKEN: options.controlToken } : process.env;
@@ -92,7 +94,7 @@ async function startInBackground(options: StartOptions, paths: DataPaths, fixtur
   }
   const values = (await control(instance, 'GET', '/env')) as Env;
   child.unref();
-  say(startSummary(values, instance.pid, paths.dir));
+  say(startSummary(values, instance.pid, paths.dir, instance.base_url));
 }
 
 /** The child's own one-line explanation when it has one, else where to look. */

@@ -1,6 +1,7 @@
 /**
- * `emulator webhooks add URL [--events ...] [--json] | list [--json] | remove ID`: the running
- * emulator's webhook endpoints, through its control plane. Loads no express or SQLite.
+ * `emulator webhooks add URL [--events ...] [--json] | list [--json] | remove ID | listen
+ * [--forward-to URL]`: the running emulator's webhook endpoints, through its control plane, and
+ * its events as they happen (listen.ts). Loads no express or SQLite.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { WEBHOOK_EVENTS } from '../store/webhooks.js';
@@ -59,6 +60,15 @@ export function webhooksCommand(): Command {
       await control(await running(options.data), 'POST', `/webhooks/${id}/remove`);
       say(`[emulator] removed webhook endpoint ${id}`);
     });
+
+  command
+    .command('listen')
+    .description('print each webhook delivery as it happens and forward it, signed, to a URL (like `stripe listen`)')
+    .option('--forward-to <url>', 'POST each delivery here, signed with the secret this command prints')
+    .addOption(new Option('--events <names...>', 'only these events (default: all)').choices(WEBHOOK_EVENTS))
+    .option('--print-body', 'print each delivery\'s JSON body too')
+    .addOption(dataOption())
+    .action(async (options: { forwardTo?: string; events?: string[]; printBody?: boolean; data: string }) => (await import('./listen.js')).listen(options));
 
   return command;
 }

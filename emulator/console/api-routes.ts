@@ -1,15 +1,18 @@
 /**
  * The brand's console as a JSON control API under `/_emulator/console`, for the CLI and tools.
- * Mutations require `Content-Type: application/json`, which another website cannot send
- * without a CORS preflight that this API never answers.
+ * Every call acts on the default promotion, or on the one `?promotion=ID|slug` names, and its
+ * answer says which (`promotion`). Mutations require `Content-Type: application/json`, which
+ * another website cannot send without a CORS preflight that this API never answers.
  */
-import { Router, json, type RequestHandler, type Response } from 'express';
+import { Router, json, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { ApiError } from '../experience/errors.js';
 import { detailsOf } from '../experience/schemas.js';
 import { listInteractions } from '../store/interactions.js';
-import { type KeyChange, approve, checklist, createKey, keys, logRows, overview, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
+import { getPromotion } from '../store/promotions.js';
+import { type KeyChange, type PromotionRef, approve, checklist, createKey, keys, logRows, overview, promotionRef, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
+import { promotionParam } from './promotion-param.js';
 
 const KeyBody = z.strictObject({ environment: z.enum(['sandbox', 'production']) });
 const CallbackBody = z.strictObject({ production: z.string().max(4096), preview: z.string().max(4096).optional() });
@@ -21,35 +24,62 @@ export function consoleApiRouter(ctx: Context): Router {
   router.use(json({ limit: '100kb' }));
   router.post(/.*/, requireJson);
 
-  router.get('/', (_req, res) => res.json(overview(ctx)));
-  router.get('/keys', (_req, res) => res.json({ data: keys(ctx) }));
-  router.get('/checklist', (_req, res) => res.json(checklist(ctx)));
+  /** The promotion the call names (404 for an unknown one) and how answers name it. */
+  const promotionOf = (req: Request) => {
+    const id = promotionParam(ctx, req.query);
+    return { id, promotion: promotionRef(ctx, getPromotion(ctx.db, id)) };
+  };
+
+  router.get('/', (req, res) => res.json(overview(ctx, promotionOf(req).id)));
+  router.get('/keys', (req, res) => {
+    const { id, promotion } = promotionOf(req);
+    res.json({ data: keys(ctx, id), promotion });
+  });
+  router.get('/checklist', (req, res) => {
+    const { id, promotion } = promotionOf(req);
+    res.json({ ...checklist(ctx, id), promotion });
+  });
 
   router.post('/keys', (req, res) => {
+    const { id, promotion } = promotionOf(req);
     const { environment } = parse(KeyBody, req.body);
-    res.status(201).json(createKey(ctx, environment));
+    res.status(201).json({ ...createKey(ctx, environment, id), promotion });
   });
 
-  router.post('/keys/:id/rotate', (req, res) => send(res, 201, rotateKey(ctx, keyId(req.params.id))));
-  router.post('/keys/:id/revoke', (req, res) => send(res, 200, revokeKey(ctx, keyId(req.params.id))));
+  router.post('/keys/:id/rotate', (req, res) => {
+    const { id, promotion } = promotionOf(req);
+    send(res, 201, rotateKey(ctx, keyId(req.params.id), id), promotion);
+  });
+  router.post('/keys/:id/revoke', (req, res) => {
+    const { id, promotion } = promotionOf(req);
+    send(res, 200, revokeKey(ctx, keyId(req.params.id), id), promotion);
+  });
 
   router.post('/callbacks', (req, res) => {
-    const change = setCallbacks(ctx, parse(CallbackBody, req.body));
+    const { id, promotion } = promotionOf(req);
+    const change = setCallbacks(ctx, parse(CallbackBody, req.body), id);
     if (!change.ok) throw new ApiError('invalid_request', { message: `Refused: ${listed(change.problems)}.`, details: change.problems });
     const { ok: _ok, ...body } = change;
-    res.json(body);
+    res.json({ ...body, promotion });
   });
 
-  router.post('/approve', (_req, res) => {
-    const approval = approve(ctx);
+  router.post('/approve', (req, res) => {
+    const { id, promotion } = promotionOf(req);
+    const approval = approve(ctx, id);
     if (!approval.ok) {
       return res.status(409).json({ error: 'approval_refused', message: `Not approved yet. Missing: ${listed(approval.missing)}.`, details: approval.missing });
     }
-    res.json({ approved_at: approval.approved_at });
+    res.json({ approved_at: approval.approved_at, promotion });
   });
 
-  router.post('/pause', (_req, res) => res.json({ routing: setRouting(ctx, true) }));
-  router.post('/resume', (_req, res) => res.json({ routing: setRouting(ctx, false) }));
+  router.post('/pause', (req, res) => {
+    const { id, promotion } = promotionOf(req);
+    res.json({ routing: setRouting(ctx, true, id), promotion });
+  });
+  router.post('/resume', (req, res) => {
+    const { id, promotion } = promotionOf(req);
+    res.json({ routing: setRouting(ctx, false, id), promotion });
+  });
 
   /** The interaction log with each key shown masked, for the dashboard's live view. */
   router.get('/log', (req, res) => {
@@ -79,11 +109,11 @@ function keyId(text: string | undefined): number {
   return parse(KeyId, text);
 }
 
-function send<T>(res: Response, status: number, change: KeyChange<T>): void {
+function send<T extends object>(res: Response, status: number, change: KeyChange<T>, promotion: PromotionRef): void {
   if (change.ok) {
-    res.status(status).json(change.value);
+    res.status(status).json({ ...change.value, promotion });
     return;
   }
-  if (change.problem === 'unknown_key') throw new ApiError('not_found', { message: 'This promotion has no agency key with that id. List them with `emulator keys list`.' });
+  if (change.problem === 'unknown_key') throw new ApiError('not_found', { message: `Promotion ${promotion.slug} has no agency key with that id. List them with \`emulator keys list --promotion ${promotion.slug}\`.` });
   throw new ApiError('key_revoked', { status: 409, message: 'That key is revoked and cannot be rotated; create a new key instead.' });
 }

@@ -1,6 +1,8 @@
 /**
- * The dashboard's pages and forms. Forms post here, call the same lifecycle functions as the
- * JSON API, and come back to `/` (a one-time secret or a refusal is shown at once instead).
+ * The dashboard's pages and forms: every promotion listed, each opened at `/?promotion=<slug>`
+ * (the default one at `/`). Forms post here with the same `?promotion=`, call the same lifecycle
+ * functions as the JSON API, and come back to the promotion's page (a one-time secret or a
+ * refusal is shown at once instead).
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Context } from '../context.js';
@@ -9,10 +11,17 @@ import { field, formBody, pageErrors, sendPage } from '../pages/http.js';
 import { html } from '../pages/html.js';
 import { layout } from '../pages/layout.js';
 import { latestInteractions } from '../store/interaction-tail.js';
+import { type Promotion, defaultPromotionId, findPromotion } from '../store/promotions.js';
 import { trustedCaller } from '../control/guard.js';
-import { type KeyChange, approve, createKey, logRows, overview, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
+import { type KeyChange, approve, createKey, logRows, overview, promotionRef, promotionSummaries, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
 import { LIVE_LOG_SCRIPT } from './live-log.js';
-import { DASHBOARD_NAV, type Notice, dashboardPage } from './views/dashboard.js';
+import { DASHBOARD_NAV, type Notice, dashboardPage, pageQuery } from './views/dashboard.js';
+
+interface DashboardRequest {
+  req: Request;
+  res: Response;
+  promotion: Promotion;
+}
 
 const LOG_ROWS = 25;
 
@@ -39,64 +48,81 @@ export function dashboardRouter(ctx: Context): Router {
     sendPage(res, 403, message('Dashboard not available', 'The dashboard answers on loopback only. Open it at 127.0.0.1 or localhost on the machine that runs the emulator, or use the CLI with --control-token.'));
   };
 
-  const render = (req: Request, res: Response, status: number, notice?: Notice, callbackInput?: { production: string; preview: string }) => {
-    sendPage(res, status, dashboardPage(req, res, overview(ctx), logRows(ctx, latestInteractions(ctx.db, LOG_ROWS)), notice, callbackInput));
+  const render = (page: DashboardRequest, status: number, notice?: Notice, callbackInput?: { production: string; preview: string }) => {
+    const data = overview(ctx, page.promotion.id);
+    sendPage(page.res, status, dashboardPage(page.req, page.res, { data, promotions: promotionSummaries(ctx), log: logRows(ctx, latestInteractions(ctx.db, LOG_ROWS)), notice, callbackInput }));
   };
+
+  /** The promotion a page or form is about: `?promotion=`, or the default one. */
+  const promotionOf = (req: Request): Promotion | undefined => {
+    const ref = field(req.query, 'promotion');
+    return ref === undefined ? findPromotion(ctx.db, String(defaultPromotionId(ctx.db))) : findPromotion(ctx.db, ref);
+  };
+  const noSuchPromotion = (res: Response) => sendPage(res, 404, message('No such promotion', 'The dashboard lists every promotion: open one from there.'));
+  /** The promotion's page, with what just happened. */
+  const back = (page: DashboardRequest, done: keyof typeof DONE) => page.res.redirect(303, `/?${pageQuery(promotionRef(ctx, page.promotion))}done=${done}`);
 
   router.get('/', guard, (req, res) => {
+    const promotion = promotionOf(req);
+    if (!promotion) return noSuchPromotion(res);
     const done = field(req.query, 'done');
-    render(req, res, 200, done && DONE[done] ? { kind: 'success', text: DONE[done] } : undefined);
+    render({ req, res, promotion }, 200, done && DONE[done] ? { kind: 'success', text: DONE[done] } : undefined);
   });
 
-  /** Every form: CSRF first, then the action. */
-  const form = (path: string, action: (req: Request, res: Response) => void) =>
-    router.post(path, guard, formBody, (req, res) => (csrfValid(req) ? action(req, res) : sendPage(res, 403, message('This form has expired', 'Reload the dashboard and send the form again.'))));
+  /** Every form: CSRF first, then the promotion, then the action. */
+  const form = (path: string, action: (page: DashboardRequest) => void) =>
+    router.post(path, guard, formBody, (req, res) => {
+      if (!csrfValid(req)) return sendPage(res, 403, message('This form has expired', 'Reload the dashboard and send the form again.'));
+      const promotion = promotionOf(req);
+      if (!promotion) return noSuchPromotion(res);
+      action({ req, res, promotion });
+    });
 
-  const keyChange = <T>(req: Request, res: Response, change: KeyChange<T>, onDone: (value: T) => void) => {
+  const keyChange = <T>(page: DashboardRequest, change: KeyChange<T>, onDone: (value: T) => void) => {
     if (change.ok) return onDone(change.value);
-    render(req, res, change.problem === 'unknown_key' ? 404 : 409, { kind: 'warning', text: change.problem === 'unknown_key' ? 'No such key.' : 'That key is revoked; create a new key instead.' });
+    render(page, change.problem === 'unknown_key' ? 404 : 409, { kind: 'warning', text: change.problem === 'unknown_key' ? 'No such key.' : 'That key is revoked; create a new key instead.' });
   };
 
-  form('/console/keys', (req, res) => {
-    const environment = field(req.body, 'environment') === 'production' ? 'production' : 'sandbox';
-    const key = createKey(ctx, environment);
-    render(req, res, 201, { kind: 'success', text: `Created ${environment} key #${key.id}.`, secret: key.secret });
+  form('/console/keys', (page) => {
+    const environment = field(page.req.body, 'environment') === 'production' ? 'production' : 'sandbox';
+    const key = createKey(ctx, environment, page.promotion.id);
+    render(page, 201, { kind: 'success', text: `Created ${environment} key #${key.id}.`, secret: key.secret });
   });
 
-  form('/console/keys/:id/rotate', (req, res) =>
-    keyChange(req, res, rotateKey(ctx, Number(req.params.id)), (key) =>
-      render(req, res, 201, { kind: 'success', text: `Created ${key.environment} key #${key.id} to replace #${key.replaces}. Revoke #${key.replaces} once the agency uses the new key.`, secret: key.secret }),
+  form('/console/keys/:id/rotate', (page) =>
+    keyChange(page, rotateKey(ctx, Number(page.req.params.id), page.promotion.id), (key) =>
+      render(page, 201, { kind: 'success', text: `Created ${key.environment} key #${key.id} to replace #${key.replaces}. Revoke #${key.replaces} once the agency uses the new key.`, secret: key.secret }),
     ),
   );
 
-  form('/console/keys/:id/revoke', (req, res) => keyChange(req, res, revokeKey(ctx, Number(req.params.id)), () => res.redirect(303, '/?done=revoked')));
+  form('/console/keys/:id/revoke', (page) => keyChange(page, revokeKey(ctx, Number(page.req.params.id), page.promotion.id), () => back(page, 'revoked')));
 
-  form('/console/callbacks', (req, res) => {
-    const production = field(req.body, 'production') ?? '';
-    const preview = field(req.body, 'preview') ?? '';
-    const change = setCallbacks(ctx, { production, ...(preview.trim() ? { preview } : {}) });
+  form('/console/callbacks', (page) => {
+    const production = field(page.req.body, 'production') ?? '';
+    const preview = field(page.req.body, 'preview') ?? '';
+    const change = setCallbacks(ctx, { production, ...(preview.trim() ? { preview } : {}) }, page.promotion.id);
     if (!change.ok) {
       const items = Object.entries(change.problems).map(([name, reasons]) => `The ${name} callback URL ${reasons.join('; ')}.`);
-      return render(req, res, 400, { kind: 'warning', text: 'The callback URLs were not saved.', items }, { production, preview });
+      return render(page, 400, { kind: 'warning', text: 'The callback URLs were not saved.', items }, { production, preview });
     }
-    res.redirect(303, `/?done=${change.changed ? 'callbacks_cleared' : 'callbacks'}`);
+    back(page, change.changed ? 'callbacks_cleared' : 'callbacks');
   });
 
-  form('/console/approve', (req, res) => {
-    const approval = approve(ctx);
-    if (approval.ok) return res.redirect(303, '/?done=approved');
+  form('/console/approve', (page) => {
+    const approval = approve(ctx, page.promotion.id);
+    if (approval.ok) return back(page, 'approved');
     const items = Object.entries(approval.missing).flatMap(([name, reasons]) => reasons.map((reason) => (name === 'checklist' ? reason : `${name.replace('_', ' ')} ${reason}`)));
-    render(req, res, 409, { kind: 'warning', text: 'Not approved yet. Still missing:', items });
+    render(page, 409, { kind: 'warning', text: 'Not approved yet. Still missing:', items });
   });
 
-  form('/console/pause', (_req, res) => {
-    setRouting(ctx, true);
-    res.redirect(303, '/?done=paused');
+  form('/console/pause', (page) => {
+    setRouting(ctx, true, page.promotion.id);
+    back(page, 'paused');
   });
 
-  form('/console/resume', (_req, res) => {
-    setRouting(ctx, false);
-    res.redirect(303, '/?done=resumed');
+  form('/console/resume', (page) => {
+    setRouting(ctx, false, page.promotion.id);
+    back(page, 'resumed');
   });
 
   router.use(pageErrors(ctx.logger, (title, text) => layout({ title, body: html`<section class="warning">${text}</section>`, nav: DASHBOARD_NAV })));

@@ -1,74 +1,97 @@
-/** The running emulator's connection values, as `emulator env` and `/_emulator/env` show them. */
+/**
+ * The running emulator's connection values, as `emulator env` and `/_emulator/env` show them. The
+ * top-level fields describe one promotion (the default one, or the one asked for); `promotions`
+ * and `companies` list the whole world.
+ */
 import type { Context } from '../context.js';
-import { drawNumber, expectedOutcome, outcomeOf } from '../domain/draw.js';
 import { issueSecret } from '../domain/secrets.js';
-import { getMeta } from '../store/db.js';
-import { type Environment, keySecret } from '../store/keys.js';
-import { firstPromotionId, getBrand, getPromotion, listPrizes } from '../store/promotions.js';
+import { keySecret } from '../store/keys.js';
+import { type KnownPack, unenteredPacks } from '../store/known-packs.js';
+import { type Promotion, defaultPromotionId, listPromotions, loadCampaign } from '../store/promotions.js';
+import { seededKeys } from '../store/world.js';
+
+export type { KnownPack };
 
 const PACKS_PER_OUTCOME = 3;
 
-export interface KnownPack {
-  code: string;
-  outcome: string;
-  /** For a pending pack: what its delivery settles as on the clock. */
-  settles_as?: string;
-}
-
-export function envValues(ctx: Context) {
-  const { db, seed } = ctx;
-  const promotionId = firstPromotionId(db);
-  const promotion = getPromotion(db, promotionId);
-  const brand = getBrand(db, promotion.brand_id);
-  const seededKeys = JSON.parse(getMeta(db, 'seeded_keys') ?? '[]') as Array<{ environment: Environment; serial: number }>;
-  const keyFor = (environment: Environment) => {
-    const seeded = seededKeys.find((key) => key.environment === environment);
-    return seeded ? keySecret(seed, environment, seeded.serial) : null;
-  };
+export function envValues(ctx: Context, promotionId = defaultPromotionId(ctx.db)) {
+  const companies = companiesOf(ctx);
+  const promotions = listPromotions(ctx.db).map((promotion) => promotionEnv(ctx, promotion, companies));
+  const { id, slug, name, mechanic, brand_slug, sandbox_key, production_key, reporting_token, packs, test_packs, preview_packs, recalled_packs } =
+    promotions.find((promotion) => promotion.id === promotionId)!;
   return {
     base_url: ctx.config.baseUrl,
-    dashboard_url: `${ctx.config.baseUrl}/`,
-    sandbox_key: keyFor('sandbox'),
-    production_key: keyFor('production'),
-    reporting_token: issueSecret(seed, 'reporting_token', 1),
-    brand_slug: brand.slug,
-    promotion_id: promotionId,
-    packs: knownPacks(ctx, promotionId, promotion.brand_id),
-    test_packs: unitCodes(ctx, promotion.brand_id, "kind = 'test'"),
-    preview_packs: unitCodes(ctx, promotion.brand_id, "kind = 'preview'"),
-    recalled_packs: unitCodes(ctx, promotion.brand_id, 'recalled = 1'),
-    collectors: db.prepare('SELECT id, email, country, city, tester FROM collectors ORDER BY id').all() as Array<{ id: number; email: string; country: string | null }>,
+    // The dashboard answers loopback callers only: where the emulator listens, not its public URL.
+    dashboard_url: `${ctx.config.localUrl ?? ctx.config.baseUrl}/`,
+    sandbox_key,
+    production_key,
+    reporting_token,
+    brand_slug,
+    promotion_id: id,
+    promotion: { id, slug, name, mechanic },
+    packs,
+    test_packs,
+    preview_packs,
+    recalled_packs,
+    collectors: ctx.db.prepare('SELECT id, email, country, city, tester FROM collectors ORDER BY id').all() as Array<{ id: number; email: string; country: string | null }>,
+    companies: companies.map(({ brandIds: _brandIds, ...company }) => company),
+    promotions,
   };
 }
 
 export type EnvValues = ReturnType<typeof envValues>;
 
-/** Production packs not yet entered whose seeded draw is known: a few of each outcome (pending: of each settlement). */
-function knownPacks(ctx: Context, promotionId: number, brandId: number): KnownPack[] {
-  const prizes = listPrizes(ctx.db, promotionId);
-  // Iterated, not loaded: a brand may hold millions of generated codes, and a few of each outcome is enough.
-  const units = ctx.db
-    .prepare(`SELECT u.id, u.code FROM units u JOIN skus s ON s.id = u.sku_id
-      WHERE s.brand_id = ? AND u.kind = 'production' AND u.recalled = 0
-        AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.promotion_id = ? AND e.unit_id = u.id AND e.sandbox = 0) ORDER BY u.id`)
-    .iterate(brandId, promotionId) as IterableIterator<{ id: number; code: string }>;
-  const wanted = new Set([...prizes, undefined].map((prize) => kindOf(outcomeOf(prize)))).size;
-  const counts = new Map<string, number>();
-  const packs: KnownPack[] = [];
-  for (const unit of units) {
-    const expected = expectedOutcome(drawNumber(ctx.seed, promotionId, unit.id), prizes);
-    const kind = kindOf(expected);
-    if ((counts.get(kind) ?? 0) >= PACKS_PER_OUTCOME) continue;
-    counts.set(kind, (counts.get(kind) ?? 0) + 1);
-    packs.push({ code: unit.code, ...expected });
-    if (counts.size === wanted && [...counts.values()].every((count) => count === PACKS_PER_OUTCOME)) break;
-  }
-  return packs;
+interface CompanyEnv {
+  id: number;
+  name: string;
+  reporting_token: string;
+  brands: string[];
+  brandIds: number[];
 }
 
-const kindOf = (expected: { outcome: string; settles_as?: string }) => `${expected.outcome}:${expected.settles_as ?? ''}`;
+/** Each company's reporting token is the serial of its place in the fixture (store/world.ts). */
+function companiesOf(ctx: Context): CompanyEnv[] {
+  const rows = ctx.db.prepare('SELECT id, name FROM companies ORDER BY id').all() as Array<{ id: number; name: string }>;
+  const brandsOf = ctx.db.prepare('SELECT id, slug FROM brands WHERE company_id = ? ORDER BY id');
+  return rows.map((company, index) => {
+    const brands = brandsOf.all(company.id) as Array<{ id: number; slug: string }>;
+    return {
+      id: company.id, name: company.name, reporting_token: issueSecret(ctx.seed, 'reporting_token', index + 1),
+      brands: brands.map((brand) => brand.slug), brandIds: brands.map((brand) => brand.id),
+    };
+  });
+}
 
-function unitCodes(ctx: Context, brandId: number, where: string): string[] {
-  const rows = ctx.db.prepare(`SELECT u.code FROM units u JOIN skus s ON s.id = u.sku_id WHERE s.brand_id = ? AND ${where} ORDER BY u.id`).all(brandId) as Array<{ code: string }>;
-  return rows.map((row) => row.code);
+/** One promotion's values: its seeded keys, its company's token, its SKUs and packs whose draw is known. */
+function promotionEnv(ctx: Context, promotion: Promotion, companies: CompanyEnv[]) {
+  const campaign = loadCampaign(ctx.db, promotion.id);
+  const keys = seededKeys(ctx.db).filter((key) => key.promotion_id === promotion.id);
+  const keyFor = (environment: 'sandbox' | 'production') => {
+    const seeded = keys.find((key) => key.environment === environment);
+    return seeded ? keySecret(ctx.seed, environment, seeded.serial) : null;
+  };
+  const company = companies.find((candidate) => candidate.brandIds.includes(promotion.brand_id))!;
+  return {
+    id: promotion.id,
+    slug: promotion.slug,
+    name: promotion.content.name,
+    mechanic: promotion.content.mechanic,
+    default: promotion.id === defaultPromotionId(ctx.db),
+    status: promotion.content.status,
+    dates: promotion.content.dates,
+    brand_slug: campaign.brand.slug,
+    company: company.name,
+    sandbox_key: keyFor('sandbox'),
+    production_key: keyFor('production'),
+    reporting_token: company.reporting_token,
+    skus: ctx.db.prepare('SELECT id, prefix FROM skus WHERE promotion_id = ? ORDER BY id').all(promotion.id) as Array<{ id: number; prefix: string }>,
+    packs: unenteredPacks(ctx.db, ctx.seed, campaign, PACKS_PER_OUTCOME),
+    test_packs: unitCodes(ctx, promotion.id, "kind = 'test'"),
+    preview_packs: unitCodes(ctx, promotion.id, "kind = 'preview'"),
+    recalled_packs: unitCodes(ctx, promotion.id, 'recalled = 1'),
+  };
+}
+
+function unitCodes(ctx: Context, promotionId: number, where: string): string[] {
+  return ctx.db.prepare(`SELECT u.code FROM units u JOIN skus s ON s.id = u.sku_id WHERE s.promotion_id = ? AND ${where} ORDER BY u.id`).pluck().all(promotionId) as string[];
 }

@@ -1,6 +1,6 @@
 /**
- * The control plane `/_emulator`, for tools and tests: health, env, clock, reset, interaction log.
- * app.ts puts `controlGuard` in front of it.
+ * The control plane `/_emulator`, for tools and tests: health, env, promotions, clock, reset,
+ * interaction log. app.ts puts `controlGuard` in front of it.
  */
 import { Router, json } from 'express';
 import { z } from 'zod';
@@ -8,6 +8,8 @@ import { parseDuration } from '../clock.js';
 import type { Context } from '../context.js';
 import { ApiError } from '../experience/errors.js';
 import type { Fixture } from '../fixture.js';
+import { promotionParam } from '../console/promotion-param.js';
+import { checkCallbackUrl } from '../console/callback-url.js';
 import { listInteractions } from '../store/interactions.js';
 import { resetWorld } from '../store/reset.js';
 import { envValues } from './env.js';
@@ -18,6 +20,14 @@ const ClockBody = z.union([
   z.strictObject({ freeze: z.union([z.literal(true), z.iso.datetime({ offset: true })]) }),
   z.strictObject({ unfreeze: z.literal(true) }),
 ]);
+
+const PromotionsQuery = z.strictObject({ callback: z.string().min(1).max(4096).optional() });
+
+/** A callback URL as the console stores it (checkCallbackUrl normalizes it), so `https://a.example/cb` finds `https://A.example/cb`. */
+function sameUrl(text: string): string {
+  const check = checkCallbackUrl(text);
+  return check.ok ? check.url : text.trim();
+}
 
 const InteractionsQuery = z.strictObject({
   after: z.coerce.number().int().min(0).default(0),
@@ -32,8 +42,19 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
     res.json({ status: 'ok', base_url: ctx.config.baseUrl, clock: ctx.clock.state(), pid: process.pid });
   });
 
-  router.get('/env', (_req, res) => {
-    res.json(envValues(ctx));
+  router.get('/env', (req, res) => {
+    res.json(envValues(ctx, promotionParam(ctx, req.query)));
+  });
+
+  /** Every promotion; `?callback=URL` keeps those whose production or preview callback is that URL (how the harness finds its promotion). */
+  router.get('/promotions', async (req, res) => {
+    // Loaded on first use, as the console is: start-up pays only for health and the experience API.
+    const { promotionSummaries } = await import('../console/lifecycle.js');
+    const parsed = PromotionsQuery.safeParse(req.query);
+    if (!parsed.success) throw new ApiError('invalid_request', { message: 'callback is an absolute URL such as https://agency.example/callback.' });
+    const wanted = parsed.data.callback === undefined ? undefined : sameUrl(parsed.data.callback);
+    const data = promotionSummaries(ctx).filter(({ callbacks }) => wanted === undefined || [callbacks.production, callbacks.preview].some((url) => url !== null && sameUrl(url) === wanted));
+    res.json({ data });
   });
 
   router.get('/clock', (_req, res) => {

@@ -86,6 +86,7 @@ export const SessionCreatedSchema = z
 
 export type CampaignJson = z.infer<typeof CampaignSchema>;
 export type CampaignReadJson = z.infer<typeof CampaignReadSchema>;
+export type EligibilityJson = z.infer<typeof EligibilitySchema>;
 export type EntryJson = z.infer<typeof EntrySchema>;
 export type SessionReadJson = z.infer<typeof SessionReadSchema>;
 export type SessionCreatedJson = z.infer<typeof SessionCreatedSchema>;

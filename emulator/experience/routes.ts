@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import { OPENAPI_PATH } from '../openapi/document.js';
 import { experienceOpenApi } from '../openapi/experience.js';
-import { getBrand, getPromotion, listPrizes } from '../store/promotions.js';
+import { loadCampaign } from '../store/promotions.js';
 import type { AgencyKey } from '../store/keys.js';
 import type { Session } from '../store/sessions.js';
 import { authenticateKey, authenticateSession } from './auth.js';
@@ -56,9 +56,7 @@ export function experienceRouter(ctx: Context): { router: Router; resetLimits():
 
   router.get('/campaign', (req, res) => {
     const agencyKey = key(req, res);
-    const promotion = getPromotion(ctx.db, agencyKey.promotion_id);
-    const campaign = campaignJson(promotion, getBrand(ctx.db, promotion.brand_id), listPrizes(ctx.db, promotion.id));
-    res.json(campaignReadJson(ctx.config, agencyKey.environment, campaign));
+    res.json(campaignReadJson(ctx.config, agencyKey.environment, campaignJson(loadCampaign(ctx.db, agencyKey.promotion_id))));
   });
 
   router.post('/sessions', (req, res) => {
@@ -81,7 +79,7 @@ export function experienceRouter(ctx: Context): { router: Router; resetLimits():
 
   router.get('/session', (req, res) => {
     const current = session(req, res, key(req, res));
-    res.json(sessionJson(sessionView(ctx, current)));
+    res.json(sessionJson(sessionView(ctx, current, loadCampaign(ctx.db, current.promotion_id))));
   });
 
   return { router, resetLimits };

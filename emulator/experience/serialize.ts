@@ -1,19 +1,19 @@
 /** JSON shapes of the experience API. @see spec §2.2 to §2.5 */
 import type { Config } from '../context.js';
+import type { Admission } from '../domain/admission.js';
+import type { DeliveryState } from '../domain/draw.js';
 import type { Terms } from '../fixture.js';
 import type { Entry } from '../store/entries.js';
-import type { Brand, Prize, Promotion } from '../store/promotions.js';
+import type { Campaign, Prize } from '../store/promotions.js';
 import type { Session } from '../store/sessions.js';
-import type { DeliveryState } from '../domain/draw.js';
-import type { Eligibility } from '../domain/eligibility.js';
 import type { Environment } from '../store/keys.js';
-import type { CampaignJson, CampaignReadJson, EntryJson, SessionCreatedJson, SessionReadJson } from './responses.js';
+import type { CampaignJson, CampaignReadJson, EligibilityJson, EntryJson, SessionCreatedJson, SessionReadJson } from './responses.js';
 import { SANDBOX_SCENARIOS } from './schemas.js';
 
 export const REWARDS_PATH = '/rewards';
 
 /** The campaign read: never customers, pool codes, draw seeds or partner credentials. @see spec §2.2 */
-export function campaignJson(promotion: Promotion, brand: Brand, prizes: Prize[]): CampaignJson {
+export function campaignJson({ promotion, brand, prizes }: Campaign): CampaignJson {
   const { content } = promotion;
   return {
     id: promotion.id,
@@ -31,8 +31,22 @@ export function campaignReadJson(config: Config, environment: Environment, campa
   return { campaign, environment, authorize_url: `${config.baseUrl}/authorize`, sandbox_scenarios: [...SANDBOX_SCENARIOS] };
 }
 
-export function termsFor(promotion: Promotion, country: string | null): Terms {
-  return (country && promotion.content.terms.by_country[country]) || promotion.content.terms.default;
+/**
+ * The session read's eligibility: what the entry would answer now, before consent. Open (consent
+ * still to give) and the collector's own entry are eligible; the refusals carry the entry's reason.
+ */
+export function eligibilityJson(admission: Admission, country: string | null): EligibilityJson {
+  switch (admission.kind) {
+    case 'open':
+    case 'entered':
+      return { eligible: true, reason: null, country };
+    case 'closed':
+      return { eligible: false, reason: 'unavailable', country };
+    case 'taken':
+      return { eligible: false, reason: 'already_entered', country };
+    case 'ineligible':
+      return { eligible: false, reason: admission.reason, country };
+  }
 }
 
 export function entryJson(entry: Entry, prize: Prize | undefined): EntryJson {
@@ -51,7 +65,7 @@ export interface SessionView {
   session: Session;
   campaign: CampaignJson;
   terms: Terms;
-  eligibility: Eligibility;
+  eligibility: EligibilityJson;
   entry: EntryJson | null;
   deliveryState: DeliveryState;
 }

@@ -1,23 +1,25 @@
 /** Creating and reading consumer sessions: sandbox scenarios and the production code exchange. */
 import type { Context } from '../context.js';
-import { availability, countryRefusal, type Eligibility } from '../domain/eligibility.js';
+import { type AdmissionInput, admit } from '../domain/admission.js';
 import { verifierMatches } from '../domain/pkce.js';
+import { termsFor } from '../domain/terms.js';
 import { type AuthCode, consumeAuthCode, linkCodeToSession } from '../store/codes.js';
 import { recordSandboxSession } from '../store/coverage.js';
 import { type Entry, findEntryForSession, findProductionEntryForPack, settleDelivery } from '../store/entries.js';
 import type { AgencyKey } from '../store/keys.js';
-import { getBrand, getPromotion, listPrizes, type Promotion } from '../store/promotions.js';
+import { type Campaign, loadCampaign } from '../store/promotions.js';
 import { type Session, createSession, revokeSession } from '../store/sessions.js';
 import { ApiError } from './errors.js';
+import type { EligibilityJson } from './responses.js';
 import type { Scenario } from './schemas.js';
-import { campaignJson, entryJson, type SessionView, termsFor } from './serialize.js';
+import { campaignJson, eligibilityJson, entryJson, type SessionView } from './serialize.js';
 
 export function createSandboxSession(ctx: Context, key: AgencyKey, scenario: Scenario): { view: SessionView; token: string } {
   const now = ctx.clock.now();
   return ctx.db.transaction(() => {
     const { session, token } = createSession(ctx.db, ctx.seed, { keyId: key.id, promotionId: key.promotion_id, sandbox: true, scenario, now });
     recordSandboxSession(ctx.db, key.id, scenario, now);
-    return { view: sessionView(ctx, session), token };
+    return { view: sessionView(ctx, session, loadCampaign(ctx.db, key.promotion_id)), token };
   })();
 }
 
@@ -39,7 +41,7 @@ export function exchangeCode(ctx: Context, key: AgencyKey, input: { authorizatio
       collectorId: code.collector_id, unitId: code.unit_id, country: code.country, now,
     });
     linkCodeToSession(ctx.db, code.id, session.id);
-    return { created: { view: sessionView(ctx, session), token } };
+    return { created: { view: sessionView(ctx, session, loadCampaign(ctx.db, code.promotion_id)), token } };
   })();
   if (!exchanged.created) throw new ApiError('invalid_grant', { message: exchanged.refusal });
   return exchanged.created;
@@ -49,40 +51,42 @@ const ALREADY_USED = 'The authorization code was already used; the session it pr
 const UNKNOWN_CODE = 'Unknown authorization code. Restart from the pack scan.';
 
 function codeProblem(code: AuthCode, key: AgencyKey, verifier: string, now: number): string | undefined {
+  if (code.voided_at !== null) return 'The brand changed where this promotion runs (callback URL, pause or production key) after the code was issued. Restart from the pack scan.';
   if (now >= code.expires_at) return 'The authorization code expired (codes last 5 minutes). Restart from the pack scan.';
   if (code.promotion_id !== key.promotion_id) return 'The authorization code belongs to another promotion.';
   if (!verifierMatches(verifier, code.code_challenge)) return 'The code_verifier does not match the code_challenge (S256). Restart from the pack scan.';
   return undefined;
 }
 
-export function sessionView(ctx: Context, session: Session, current?: Entry): SessionView {
-  const promotion = getPromotion(ctx.db, session.promotion_id);
-  const prizes = listPrizes(ctx.db, promotion.id);
+/** The session as the read shows it; `current` is its entry when the caller has it already. */
+export function sessionView(ctx: Context, session: Session, campaign: Campaign, current?: Entry): SessionView {
   const stored = current ?? findEntryForSession(ctx.db, session.id);
   const entry = stored && settleDelivery(ctx.db, stored, ctx.clock.now());
   return {
     session,
-    campaign: campaignJson(promotion, getBrand(ctx.db, promotion.brand_id), prizes),
-    terms: termsFor(promotion, session.country),
-    eligibility: eligibilityOf(ctx, session, promotion, stored),
-    entry: entry ? entryJson(entry, prizes.find((prize) => prize.id === entry.prize_id)) : null,
+    campaign: campaignJson(campaign),
+    terms: termsFor(campaign.promotion, session.country),
+    eligibility: session.sandbox ? sandboxEligibility(session) : productionEligibility(ctx, session, campaign, stored),
+    entry: entry ? entryJson(entry, campaign.prizes.find((prize) => prize.id === entry.prize_id)) : null,
     deliveryState: entry?.delivery_state ?? 'none',
   };
 }
 
-/** `entered` is the session's own entry, if any: in production, the one entry of its pack. */
-function eligibilityOf(ctx: Context, session: Session, promotion: Promotion, entered: Entry | undefined): Eligibility {
-  const country = session.country;
-  if (session.sandbox) {
-    if (session.scenario === 'ineligible') return { eligible: false, reason: 'country_restricted', country };
-    if (session.scenario === 'already_entered') return { eligible: false, reason: 'already_entered', country };
-    return { eligible: true, reason: null, country };
-  }
-  const open = availability({ ...promotion.content, routingPaused: promotion.routing_paused }, ctx.clock.now());
-  if (!open.available) return { eligible: false, reason: 'unavailable', country };
-  const refusal = countryRefusal(promotion.content.countries, country);
-  if (refusal) return { eligible: false, reason: refusal, country };
-  const existing = entered ?? findProductionEntryForPack(ctx.db, promotion.id, session.unit_id!);
-  if (existing && existing.collector_id !== session.collector_id) return { eligible: false, reason: 'already_entered', country };
-  return { eligible: true, reason: null, country };
+/** What the entry would answer now, before consent. `entered` is the session's own entry, if known: in production, the one entry of its pack. */
+function productionEligibility(ctx: Context, session: Session, campaign: Campaign, entered: Entry | undefined): EligibilityJson {
+  const existing = entered ?? findProductionEntryForPack(ctx.db, campaign.promotion.id, session.unit_id!);
+  return eligibilityJson(admit(admissionInput(ctx, session, campaign, existing)), session.country);
+}
+
+/** A production session's collector, pack and country before the admission rule; `existing` is its pack's entry. */
+export function admissionInput(ctx: Context, session: Session, { promotion }: Campaign, existing: Entry | undefined): AdmissionInput {
+  return { promotion, channel: 'agency', now: ctx.clock.now(), collectorId: session.collector_id, country: session.country, existing };
+}
+
+const SANDBOX_REFUSALS: Partial<Record<string, EligibilityJson['reason']>> = { ineligible: 'country_restricted', already_entered: 'already_entered' };
+
+/** Sandbox eligibility is the scenario's. @see spec §4.1 rule 4 */
+function sandboxEligibility(session: Session): EligibilityJson {
+  const reason = SANDBOX_REFUSALS[session.scenario ?? ''];
+  return reason ? { eligible: false, reason, country: session.country } : { eligible: true, reason: null, country: session.country };
 }

@@ -18,6 +18,7 @@ export const AUTHORIZE_ERRORS = {
   other_collector: { status: 403, message: 'This request was made for another account. Sign in with that account or scan the pack again.' },
   used_request: { status: 410, message: 'This request was already used. Scan the pack again to start over.' },
   expired_request: { status: 410, message: 'This request has expired (they last 5 minutes). Scan the pack again to start over.' },
+  voided_request: { status: 410, message: 'The brand changed where this promotion runs since this request was made. Scan the pack again to start over.' },
 } as const;
 
 export type AuthorizeError = keyof typeof AUTHORIZE_ERRORS;
@@ -43,11 +44,12 @@ function parseRequest(source: unknown): AuthorizeRequest | string {
   return { requestToken, state, codeChallenge };
 }
 
-/** The request token: known, this collector's, unused, unexpired. @see spec §4.3 step 2, §8 */
+/** The request token: known, this collector's, unused, not voided by a routing change, unexpired. @see spec §4.3 step 2, §8, §1 rules */
 function checkToken(token: RequestToken | undefined, collector: Collector, now: number): AuthorizeError | undefined {
   if (!token) return 'unknown_request';
   if (token.collector_id !== collector.id) return 'other_collector';
   if (token.consumed_at !== null) return 'used_request';
+  if (token.voided_at !== null) return 'voided_request';
   if (now >= token.expires_at) return 'expired_request';
   return undefined;
 }

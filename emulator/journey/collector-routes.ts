@@ -1,6 +1,7 @@
 /** The collector's Rewards wallet and Promotions list. @see spec §1 rules, §2.2 campaign.rewards_path */
 import { Router } from 'express';
 import type { Context } from '../context.js';
+import { availability } from '../domain/admission.js';
 import { REWARDS_PATH, entryJson } from '../experience/serialize.js';
 import { sendPage } from '../pages/http.js';
 import { settleDelivery } from '../store/entries.js';
@@ -25,14 +26,18 @@ export function collectorRoutes(ctx: Context): Router {
     sendPage(res, 200, rewardsPage(page, rewards));
   });
 
+  /** Running and upcoming promotions; each live, approved agency experience links to its callback. @see spec §1 rules */
   router.get('/promotions', (req, res) => {
-    const listings = listPromotions(ctx.db).map((promotion) => {
+    const now = ctx.clock.now();
+    const listings = listPromotions(ctx.db).flatMap((promotion) => {
+      const open = availability(promotion.content, false, now);
+      if (!open.available && open.reason !== 'not_started') return [];
       const route = promotionRoute(ctx, promotion);
       const { content } = promotion;
-      return {
+      return [{
         name: content.name, brand: getBrand(ctx.db, promotion.brand_id).name, headline: content.copy.headline, dates: content.dates,
-        callback: route.to === 'agency' ? route.callback : null,
-      };
+        upcoming: !open.available, callback: route.to === 'agency' ? route.callback : null,
+      }];
     });
     sendPage(res, 200, promotionsPage(pageContext(ctx, req, res), listings));
   });

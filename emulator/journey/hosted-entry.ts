@@ -1,23 +1,20 @@
 /**
- * The service's own entry, run by the hosted fallback page: the same domain rules as an agency's
- * production entry (availability, one entry per pack, country, consent, draw, stock, budget),
- * except that the brand pausing *agency routing* does not close the service's own page.
+ * The service's own entry, run by the hosted fallback page: the admission rule of every entry
+ * (domain/admission.ts) on the service's channel, where the brand pausing *agency routing* does
+ * not close the service's own page; then the same draw as an agency's production entry.
  * @see spec §1 rules (hosted page), §2.4 to §2.6, §4.1 rules 2 and 5
  */
 import type { Context } from '../context.js';
-import { type ConsentInput, consentProblem } from '../domain/consent.js';
-import { type Availability, availability, countryRefusal } from '../domain/eligibility.js';
-import { drawEntry } from '../experience/draw-entry.js';
-import { termsFor } from '../experience/serialize.js';
+import { type Admission, type AdmissionInput, type Closed, type EntryAdmission, admit, admitEntry } from '../domain/admission.js';
+import type { ConsentInput } from '../domain/consent.js';
 import type { Terms } from '../fixture.js';
 import type { Collector } from '../store/collectors.js';
 import { type Entry, findProductionEntryForPack } from '../store/entries.js';
-import type { Promotion } from '../store/promotions.js';
+import { drawEntry } from '../store/outcomes.js';
+import type { Campaign } from '../store/promotions.js';
 import { serviceKeyId } from '../store/service-keys.js';
 import { createSession } from '../store/sessions.js';
 import type { ScannedUnit } from '../store/units.js';
-
-export type Closed = Exclude<Availability, { available: true }>;
 
 /** What the hosted page shows before or instead of the form. */
 export type HostedState =
@@ -30,19 +27,14 @@ export type HostedState =
 export type HostedOutcome = HostedState | { kind: 'consent_required'; terms: Terms; problem: string };
 
 export interface HostedEntrant {
-  promotion: Promotion;
+  campaign: Campaign;
   collector: Collector;
   unit: ScannedUnit;
 }
 
-export function hostedState(ctx: Context, { promotion, collector, unit }: HostedEntrant): HostedState {
-  const open = availability({ ...promotion.content, routingPaused: false }, ctx.clock.now());
-  // One entry per pack: the same collector sees it again, anyone else learns nothing. @see spec §2.5, §4.1 rule 5
-  const existing = findProductionEntryForPack(ctx.db, promotion.id, unit.id);
-  if (existing) return existing.collector_id === collector.id ? { kind: 'entered', entry: existing } : { kind: 'already_entered' };
-  if (!open.available) return { kind: 'unavailable', closed: open };
-  if (countryRefusal(promotion.content.countries, collector.country)) return { kind: 'ineligible' };
-  return { kind: 'open', terms: termsFor(promotion, collector.country) };
+export function hostedState(ctx: Context, entrant: HostedEntrant): HostedState {
+  const existing = packEntry(ctx, entrant);
+  return stateOf(admit(admissionInput(ctx, entrant, existing)), existing) as HostedState;
 }
 
 export function enterHosted(ctx: Context, entrant: HostedEntrant, consent: ConsentInput): HostedOutcome {
@@ -52,19 +44,39 @@ export function enterHosted(ctx: Context, entrant: HostedEntrant, consent: Conse
 }
 
 function draw(ctx: Context, entrant: HostedEntrant, consent: ConsentInput): { outcome: HostedOutcome; created?: Entry } {
-  const state = hostedState(ctx, entrant);
-  if (state.kind !== 'open') return { outcome: state };
-  const problem = consentProblem(state.terms, consent);
-  if (problem) return { outcome: { kind: 'consent_required', terms: state.terms, problem } };
+  const existing = packEntry(ctx, entrant);
+  const admission = admitEntry(admissionInput(ctx, entrant, existing), consent);
+  if (admission.kind !== 'open') return { outcome: stateOf(admission, existing) };
 
-  const { promotion, collector, unit } = entrant;
+  const { campaign, collector, unit } = entrant;
   const now = ctx.clock.now();
   const { session } = createSession(ctx.db, ctx.seed, {
-    keyId: serviceKeyId(ctx.db, promotion.id, now), promotionId: promotion.id, sandbox: false,
+    keyId: serviceKeyId(ctx.db, campaign.promotion.id, now), promotionId: campaign.promotion.id, sandbox: false,
     collectorId: collector.id, unitId: unit.id, country: collector.country, now,
   });
-  const entry = drawEntry(ctx, {
-    promotion, sessionId: session.id, sandbox: false, collectorId: collector.id, unitId: unit.id, country: collector.country, termsVersion: consent.terms_version,
+  const entry = drawEntry({ db: ctx.db, seed: ctx.seed, now }, {
+    campaign, sessionId: session.id, sandbox: false, collectorId: collector.id, unitId: unit.id, country: collector.country, termsVersion: consent.terms_version,
   });
   return { outcome: { kind: 'entered', entry }, created: entry };
+}
+
+function packEntry(ctx: Context, { campaign, unit }: HostedEntrant): Entry | undefined {
+  return findProductionEntryForPack(ctx.db, campaign.promotion.id, unit.id);
+}
+
+function admissionInput(ctx: Context, { campaign, collector }: HostedEntrant, existing: Entry | undefined): AdmissionInput {
+  return { promotion: campaign.promotion, channel: 'service', now: ctx.clock.now(), collectorId: collector.id, country: collector.country, existing };
+}
+
+function stateOf(admission: Admission | EntryAdmission, existing: Entry | undefined): HostedOutcome {
+  switch (admission.kind) {
+    case 'entered':
+      return { kind: 'entered', entry: existing! };
+    case 'taken':
+      return { kind: 'already_entered' };
+    case 'closed':
+      return { kind: 'unavailable', closed: admission.closed };
+    default:
+      return admission;
+  }
 }

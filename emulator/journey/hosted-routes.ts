@@ -5,7 +5,7 @@ import { entryJson } from '../experience/serialize.js';
 import { csrfValid } from '../pages/csrf.js';
 import { field, formBody, sendPage } from '../pages/http.js';
 import { settleDelivery } from '../store/entries.js';
-import { type Brand, findPromotionForBrand, getBrand, listPrizes } from '../store/promotions.js';
+import { type Campaign, loadCampaign } from '../store/promotions.js';
 import { findUnitByCode, hasScanned } from '../store/units.js';
 import { type HostedEntrant, type HostedOutcome, enterHosted, hostedState } from './hosted-entry.js';
 import { HOSTED_REASON_TEXT } from './routing.js';
@@ -26,7 +26,7 @@ const CLOSED_TEXT = {
   paused: 'This promotion is paused.',
 } as const;
 
-type Entrant = HostedEntrant & { reasons: string[]; brand: Brand };
+type Entrant = HostedEntrant & { reasons: string[] };
 
 export function hostedRoutes(ctx: Context): Router {
   const router = Router();
@@ -35,17 +35,17 @@ export function hostedRoutes(ctx: Context): Router {
   const entrant = (page: PageContext, code: string): Entrant | 'scan_first' | 'agency' => {
     const unit = findUnitByCode(ctx.db, code);
     if (!unit || unit.recalled || !page.collector || !hasScanned(ctx.db, page.collector.id, unit.id)) return 'scan_first';
-    const promotion = findPromotionForBrand(ctx.db, unit.brand_id);
-    if (!promotion) return 'scan_first';
-    const route = routeFor(ctx, promotion, unit, page.collector);
+    if (unit.promotion_id === null) return 'scan_first';
+    const campaign = loadCampaign(ctx.db, unit.promotion_id);
+    const route = routeFor(ctx, campaign.promotion, unit, page.collector);
     if (route.to === 'agency') return 'agency';
     const reasons = route.reasons.map((reason) => HOSTED_REASON_TEXT[reason]);
-    return { promotion, unit, collector: page.collector, reasons, brand: getBrand(ctx.db, promotion.brand_id) };
+    return { campaign, unit, collector: page.collector, reasons };
   };
 
   const show = (page: PageContext, who: Entrant, outcome: HostedOutcome) => {
-    const { status, view } = viewOf(ctx, outcome);
-    sendPage(page.res, status, hostedPage(page, { promotion: who.promotion, brand: who.brand, packCode: who.unit.code, reasons: who.reasons, view }));
+    const { status, view } = viewOf(ctx, who.campaign, outcome);
+    sendPage(page.res, status, hostedPage(page, { promotion: who.campaign.promotion, brand: who.campaign.brand, packCode: who.unit.code, reasons: who.reasons, view }));
   };
 
   const withEntrant = (handler: (page: PageContext, who: Entrant) => void) => (req: Request, res: Response) => {
@@ -72,7 +72,7 @@ export function hostedRoutes(ctx: Context): Router {
   return router;
 }
 
-function viewOf(ctx: Context, outcome: HostedOutcome): { status: number; view: HostedView } {
+function viewOf(ctx: Context, campaign: Campaign, outcome: HostedOutcome): { status: number; view: HostedView } {
   switch (outcome.kind) {
     case 'open':
       return { status: 200, view: { kind: 'open', terms: outcome.terms } };
@@ -80,7 +80,7 @@ function viewOf(ctx: Context, outcome: HostedOutcome): { status: number; view: H
       return { status: 422, view: { kind: 'open', terms: outcome.terms, problem: `${outcome.problem} Accept the terms to enter.` } };
     case 'entered': {
       const entry = settleDelivery(ctx.db, outcome.entry, ctx.clock.now());
-      const prize = listPrizes(ctx.db, entry.promotion_id).find((candidate) => candidate.id === entry.prize_id);
+      const prize = campaign.prizes.find((candidate) => candidate.id === entry.prize_id);
       return { status: 200, view: { kind: 'entered', entry: entryJson(entry, prize) } };
     }
     case 'unavailable':

@@ -2,7 +2,7 @@
  * Where a scan goes: the agency's production callback, or the service's own hosted page.
  * @see spec §1 rules, §4.3 step 2
  */
-import { availability } from '../domain/eligibility.js';
+import { availability } from '../domain/admission.js';
 import type { Promotion } from '../store/promotions.js';
 
 /** Why scans of a promotion go to the hosted page instead of the agency. */
@@ -24,7 +24,7 @@ export const HOSTED_REASON_TEXT: Record<HostedReason | TesterReason, string> = {
 
 /** Live: status live and within its dates; routing is judged separately. */
 export function isLive(promotion: Promotion, now: number): boolean {
-  return availability({ ...promotion.content, routingPaused: false }, now).available;
+  return availability(promotion.content, false, now).available;
 }
 
 export type Route = { to: 'agency'; callback: string } | { to: 'hosted'; reasons: HostedReason[] };

@@ -5,7 +5,7 @@
 import type { Context } from '../context.js';
 import type { Collector } from '../store/collectors.js';
 import { hasActiveKey } from '../store/promotion-keys.js';
-import { type Promotion, findPromotionForBrand } from '../store/promotions.js';
+import { type Promotion, getPromotion } from '../store/promotions.js';
 import { issueRequestToken } from '../store/request-tokens.js';
 import { insertScan } from '../store/scans.js';
 import type { ScannedUnit } from '../store/units.js';
@@ -41,8 +41,8 @@ export function routeFor(ctx: Context, promotion: Promotion, unit: ScannedUnit, 
 }
 
 function routeScan(ctx: Context, unit: ScannedUnit, collector: Collector, now: number): Handoff {
-  const promotion = findPromotionForBrand(ctx.db, unit.brand_id);
-  if (!promotion) return { to: 'no_promotion' };
+  if (unit.promotion_id === null) return { to: 'no_promotion' };
+  const promotion = getPromotion(ctx.db, unit.promotion_id);
   const route = routeFor(ctx, promotion, unit, collector);
   if (route.to === 'hosted') return route;
   // Bound to this collector, pack and callback; the journey's country travels with it. @see spec §4.3 step 2

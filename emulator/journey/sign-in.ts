@@ -23,7 +23,8 @@ export function signIn(ctx: Context, req: Request, res: Response, collector: Col
   const previous = readCookie(req, COOKIE);
   if (previous) endBrowserSession(ctx.db, previous);
   const token = createBrowserSession(ctx.db, collector.id, ctx.clock.now());
-  res.cookie(COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/', secure: req.secure });
+  // Behind a tunnel that ends TLS, the request arrives as http: the public URL says the browser is on https.
+  res.cookie(COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/', secure: req.secure || ctx.config.baseUrl.startsWith('https:') });
 }
 
 export function signOut(ctx: Context, req: Request, res: Response): void {

@@ -21,12 +21,19 @@ export interface HeaderDoc {
   required?: boolean;
 }
 
+/** A named example of a body; test/openapi proves each against its schema. */
+export interface Example {
+  summary: string;
+  value: unknown;
+}
+
 export interface ResponseDoc {
   description: string;
   /** The JSON body, or the text of `mediaType` when it is not JSON. */
   body: z.ZodType;
   mediaType?: string;
   headers?: Record<string, HeaderDoc>;
+  examples?: Record<string, Example>;
 }
 
 export interface OperationDoc {
@@ -39,7 +46,20 @@ export interface OperationDoc {
   path?: Record<string, z.ZodType>;
   query?: z.ZodType;
   body?: z.ZodType;
+  bodyExamples?: Record<string, Example>;
   responses: Record<number, ResponseDoc>;
+}
+
+/** An event the API sends to its subscribers: a POST with these headers and this JSON body. */
+export interface WebhookDoc {
+  operationId: string;
+  summary: string;
+  description: string;
+  headers: Record<string, HeaderDoc>;
+  body: z.ZodType;
+  examples: Record<string, Example>;
+  /** What the receiver's answers mean, by status or range (`2XX`, `default`). */
+  answers: Record<string, string>;
 }
 
 export interface ApiDoc {
@@ -50,6 +70,8 @@ export interface ApiDoc {
   securitySchemes: Record<string, JsonSchema>;
   /** Keyed by express path (`/brands/:slug`), as in the router. */
   routes: Record<string, Partial<Record<Method, OperationDoc>>>;
+  /** Keyed by event name. */
+  webhooks?: Record<string, WebhookDoc>;
 }
 
 /** `/brands/:slug/scans/:id` → `/brands/{slug}/scans/{id}` */
@@ -65,8 +87,11 @@ export interface ErrorCase {
   headers?: Record<string, HeaderDoc>;
 }
 
-/** One response per status: the codes that answer with it, and their headers (required when every code sends it). */
-export function errorResponses(cases: ErrorCase[], body: (codes: [string, ...string[]]) => z.ZodType): Record<number, ResponseDoc> {
+/**
+ * One response per status: the codes that answer with it, their headers (required when every code
+ * sends it) and an example body of each code.
+ */
+export function errorResponses(cases: ErrorCase[], body: (codes: [string, ...string[]]) => z.ZodType, example: (error: ErrorCase) => unknown): Record<number, ResponseDoc> {
   const byStatus = new Map<number, ErrorCase[]>();
   for (const error of cases) byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
   return Object.fromEntries(
@@ -80,6 +105,7 @@ export function errorResponses(cases: ErrorCase[], body: (codes: [string, ...str
         description: group.map((error) => `\`${error.code}\`: ${error.description}`).join('\n\n'),
         body: body(codes),
         ...(Object.keys(headers).length ? { headers } : {}),
+        examples: Object.fromEntries(group.map((error) => [error.code, { summary: error.code, value: example(error) }])),
       }];
     }),
   );
@@ -109,6 +135,9 @@ export function openApiDocument(api: ApiDoc): object {
   };
   const headersOf = (headers: Record<string, HeaderDoc>) =>
     Object.fromEntries(Object.entries(headers).map(([name, header]) => [name, { description: header.description, required: header.required ?? true, schema: schemaOf(header.schema, 'output') }]));
+  const contentOf = (mediaType: string, schema: JsonSchema, examples: Record<string, Example> | undefined) => ({
+    [mediaType]: { schema, ...(examples ? { examples } : {}) },
+  });
 
   const operation = (expressPath: string, op: OperationDoc) => {
     const pathNames = [...expressPath.matchAll(/:(\w+)/g)].map((match) => match[1]!);
@@ -126,16 +155,26 @@ export function openApiDocument(api: ApiDoc): object {
       ...(op.description ? { description: op.description } : {}),
       security: op.security.length ? [Object.fromEntries(op.security.map((scheme) => [scheme, []]))] : [],
       ...(parameters.length ? { parameters } : {}),
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } } } : {}),
+      ...(op.body ? { requestBody: { required: true, content: contentOf('application/json', schemaOf(op.body, 'input'), op.bodyExamples) } } : {}),
       responses: Object.fromEntries(
         Object.entries(op.responses).map(([status, response]) => [status, {
           description: response.description,
           ...(response.headers ? { headers: headersOf(response.headers) } : {}),
-          content: { [response.mediaType ?? 'application/json']: { schema: schemaOf(response.body, 'output') } },
+          content: contentOf(response.mediaType ?? 'application/json', schemaOf(response.body, 'output'), response.examples),
         }]),
       ),
     };
   };
+  const webhook = (hook: WebhookDoc) => ({
+    post: {
+      operationId: hook.operationId,
+      summary: hook.summary,
+      description: hook.description,
+      parameters: Object.entries(hook.headers).map(([name, header]) => ({ ...parameter(name, 'header', header.required ?? true, schemaOf(header.schema, 'output')), description: header.description })),
+      requestBody: { required: true, content: contentOf('application/json', schemaOf(hook.body, 'output'), hook.examples) },
+      responses: Object.fromEntries(Object.entries(hook.answers).map(([status, description]) => [status, { description }])),
+    },
+  });
 
   const paths = Object.fromEntries(
     Object.entries(api.routes).map(([expressPath, methods]) => [
@@ -148,6 +187,7 @@ export function openApiDocument(api: ApiDoc): object {
     info: { title: api.title, version: '1', description: api.description },
     servers: [{ url: api.root }],
     paths,
+    ...(api.webhooks ? { webhooks: Object.fromEntries(Object.entries(api.webhooks).map(([event, hook]) => [event, webhook(hook)])) } : {}),
     components: { schemas: sortedByKey(components), securitySchemes: api.securitySchemes },
   };
 }
@@ -158,10 +198,13 @@ export function servedDocument(api: ApiDoc): () => object {
   return () => (built ??= openApiDocument(api));
 }
 
-function parameter(name: string, where: 'path' | 'query', required: boolean, schema: JsonSchema) {
+function parameter(name: string, where: 'path' | 'query' | 'header', required: boolean, schema: JsonSchema) {
   const { description, ...rest } = schema;
-  return { name, in: where, required, ...(description ? { description } : {}), schema: rest };
+  const examples = rest.examples as unknown[] | undefined;
+  return { name, in: where, required, ...(description ? { description } : {}), schema: rest, ...(examples?.length ? { example: examples[0] } : {}) };
 }
+
+
 
 function queryParameters(object: JsonSchema) {
   const properties = (object.properties ?? {}) as Record<string, JsonSchema>;
@@ -169,11 +212,16 @@ function queryParameters(object: JsonSchema) {
   return Object.entries(properties).map(([name, schema]) => parameter(name, 'query', required.has(name), schema));
 }
 
-/** zod names shared schemas `#/$defs/<id>`; in the document they live in `components.schemas`. */
+/**
+ * zod names shared schemas `#/$defs/<id>`; in the document they live in `components.schemas`. A
+ * schema registered with a `wire` type (registry.ts) becomes that type, keeping its description.
+ */
 function toComponentRefs(schema: JsonSchema): JsonSchema {
   const walk = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(walk);
     if (!value || typeof value !== 'object') return value;
+    const { wire, description } = value as JsonSchema;
+    if (wire) return { ...(wire as JsonSchema), ...(description === undefined ? {} : { description }) };
     return Object.fromEntries(
       Object.entries(value).map(([key, inner]) => [
         key,

@@ -4,6 +4,9 @@ import { EXPERIENCE_ERRORS, type ErrorCode } from '../experience/errors.js';
 import { CampaignReadSchema, SessionCreatedSchema, SessionReadSchema } from '../experience/responses.js';
 import { EntryBody, ProductionSessionBody, SandboxSessionBody } from '../experience/schemas.js';
 import { type ApiDoc, type ErrorCase, ErrorDetails, RETRY_AFTER, errorResponses, servedDocument } from './document.js';
+import {
+  CAMPAIGN_EXAMPLES, ENTRY_BODY_EXAMPLES, SESSION_BODY_EXAMPLES, SESSION_CREATED_EXAMPLES, SESSION_EXAMPLES,
+} from './experience-examples.js';
 
 /** spec §4.2: `unavailable` is 409 while the promotion may come back, 410 once it has ended. */
 const ALSO_ANSWERED_AS: Partial<Record<ErrorCode, number[]>> = { unavailable: [410] };
@@ -17,8 +20,10 @@ function errors(...codes: ErrorCode[]) {
       code, status, description: EXPERIENCE_ERRORS[code].message, ...(code === 'rate_limited' ? { headers: RETRY_AFTER } : {}),
     })),
   );
-  return errorResponses(cases, (group) =>
-    z.strictObject({ error: z.enum(group), message: z.string(), ...(group.includes('invalid_request') ? { details: ErrorDetails.optional() } : {}) }),
+  return errorResponses(
+    cases,
+    (group) => z.strictObject({ error: z.enum(group), message: z.string(), ...(group.includes('invalid_request') ? { details: ErrorDetails.optional() } : {}) }),
+    (error) => ({ error: error.code, message: error.description, ...(error.code === 'invalid_request' ? { details: { '(body)': ['must be valid JSON'] } } : {}) }),
   );
 }
 
@@ -44,7 +49,7 @@ export const EXPERIENCE_API: ApiDoc = {
         operationId: 'readCampaign',
         summary: 'Read the campaign, the environment, the authorize URL and the sandbox scenarios',
         security: ['agencyKey'],
-        responses: { 200: { description: 'The campaign.', body: CampaignReadSchema }, ...errors(...KEY_ERRORS, 'rate_limited') },
+        responses: { 200: { description: 'The campaign.', body: CampaignReadSchema, examples: CAMPAIGN_EXAMPLES }, ...errors(...KEY_ERRORS, 'rate_limited') },
       },
     },
     '/sessions': {
@@ -54,7 +59,8 @@ export const EXPERIENCE_API: ApiDoc = {
         description: 'Sandbox key: `{scenario}`, a synthetic session. Production key: `{authorization_code, code_verifier}`, the PKCE code exchange; a failed exchange is not retried, the journey restarts from the pack scan.',
         security: ['agencyKey'],
         body: z.union([SandboxSessionBody, ProductionSessionBody]),
-        responses: { 201: { description: 'The new session with its token.', body: SessionCreatedSchema }, ...errors(...BODY_ERRORS, 'invalid_grant', ...KEY_ERRORS, 'rate_limited') },
+        bodyExamples: SESSION_BODY_EXAMPLES,
+        responses: { 201: { description: 'The new session with its token.', body: SessionCreatedSchema, examples: SESSION_CREATED_EXAMPLES }, ...errors(...BODY_ERRORS, 'invalid_grant', ...KEY_ERRORS, 'rate_limited') },
       },
     },
     '/session/entry': {
@@ -64,8 +70,9 @@ export const EXPERIENCE_API: ApiDoc = {
         description: 'The service alone decides the outcome. 200 with `entry.state` won, lost, pending or failed; a retry returns the existing entry.',
         security: ['agencyKey', 'serviceSession'],
         body: EntryBody,
+        bodyExamples: ENTRY_BODY_EXAMPLES,
         responses: {
-          200: { description: 'The session with its entry.', body: SessionReadSchema },
+          200: { description: 'The session with its entry.', body: SessionReadSchema, examples: SESSION_EXAMPLES },
           ...errors(...BODY_ERRORS, ...KEY_ERRORS, 'invalid_session', 'ineligible', 'already_entered', 'unavailable', 'consent_required', 'rate_limited'),
         },
       },
@@ -76,7 +83,7 @@ export const EXPERIENCE_API: ApiDoc = {
         summary: 'Read the session: refreshed terms, the latest entry and the delivery state',
         description: 'Poll a pending entry at 2, 5, 10, then 30 seconds; stop on `delivered` or `failed`, an expired session or an unavailable integration.',
         security: ['agencyKey', 'serviceSession'],
-        responses: { 200: { description: 'The session.', body: SessionReadSchema }, ...errors(...KEY_ERRORS, 'invalid_session', 'rate_limited') },
+        responses: { 200: { description: 'The session.', body: SessionReadSchema, examples: SESSION_EXAMPLES }, ...errors(...KEY_ERRORS, 'invalid_session', 'rate_limited') },
       },
     },
   },

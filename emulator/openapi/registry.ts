@@ -1,6 +1,9 @@
 /**
  * Names and descriptions of the zod schemas, for the OpenAPI documents. A schema registered with an
- * `id` becomes a named component; a `description` alone is copied into its JSON Schema.
+ * `id` becomes a named component; a `description` or `examples` is copied into its JSON Schema. `wire` replaces
+ * the JSON Schema zod derives, for text that stands for another type: a query parameter parsed
+ * from a string into a whole number or a time is documented as one (with its default and
+ * examples, which zod drops from the input side of a transform).
  *
  * Our own registry rather than zod's global one (`.meta()`): ids there are process-wide and throw
  * when a second copy of a module registers them again (a test runner re-evaluating modules, or
@@ -8,4 +11,11 @@
  */
 import { z } from 'zod';
 
-export const apiDocs = z.registry<{ id?: string; description?: string }>();
+export interface ApiDocMeta {
+  id?: string;
+  description?: string;
+  examples?: unknown[];
+  wire?: Record<string, unknown>;
+}
+
+export const apiDocs = z.registry<ApiDocMeta>();

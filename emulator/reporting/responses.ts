@@ -15,11 +15,11 @@ export const BrandSchema = z
   .strictObject({ id: id(), slug: z.string(), name: z.string(), prefix: z.string() })
   .register(apiDocs, { id: 'Brand' });
 
-const ActivationSchema = z
+export const ActivationSchema = z
   .strictObject({ id: id(), name: z.string(), activation_type: z.string() })
   .register(apiDocs, { id: 'Activation', description: 'A promotion of the brand.' });
 
-const RewardSchema = z
+export const RewardSchema = z
   .strictObject({ id: id(), name: z.string(), reward_type: z.string(), tier: z.string(), face_value: z.number() })
   .register(apiDocs, { id: 'Reward' });
 

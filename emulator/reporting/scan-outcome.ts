@@ -2,16 +2,17 @@
  * The scan outcome, the one serializer behind the scan read, the scan list, a collector's recent
  * scans and the `scan.processed` payload, so one parser serves them all. @see spec §2.7, §6
  *
- * `eligibility` has one element per activation (promotion) of the brand that applied to the scan:
+ * `eligibility` has an element for the activation (promotion) the pack's SKU enters when it applied
+ * to the scan, as the admission rule (domain/admission.ts) judges it at the scan's time and country:
  * - the pack was entered by this scan's collector: `won` (the prize, whatever its delivery state)
  *   or `lost`, with `entry_id` and `reward` (null when lost);
- * - the promotion was live for the scan's time and country but there is no entry (yet):
- *   `not_signed_in` for an anonymous scan, `needs_terms` for a signed-in one (terms not accepted);
+ * - open, no entry (yet): `not_signed_in` for an anonymous scan, `needs_terms` for a signed-in one
+ *   (terms not accepted);
  * - the pack was entered by someone else, or the promotion did not apply: no element, so no other
  *   collector's result is disclosed.
  * An anonymous scan has `collector: null` (the public reference: "present if signed in").
  */
-import { availability, countryRefusal } from '../domain/eligibility.js';
+import { admit } from '../domain/admission.js';
 import type { Db } from '../store/db.js';
 import { type Prize, type Promotion, getPromotion, listPrizes } from '../store/promotions.js';
 import { type PackEntry, type ScanRow, entriesOnPacks } from '../store/scan-reads.js';
@@ -61,10 +62,9 @@ export interface ScanOutcome {
 /** Outcomes of scans of one brand, with one query for the entries on all their packs. */
 export function scanOutcomes(db: Db, brandId: number, rows: ScanRow[]): ScanOutcome[] {
   if (rows.length === 0) return [];
-  const activations = brandActivations(db, brandId);
+  const activations = new Map(brandActivations(db, brandId).map((activation) => [activation.promotion.id, activation]));
   const entries = new Map(
-    entriesOnPacks(db, activations.map((activation) => activation.promotion.id), [...new Set(rows.map((row) => row.unit_id))])
-      .map((entry) => [`${entry.promotion_id}:${entry.unit_id}`, entry]),
+    entriesOnPacks(db, [...activations.keys()], [...new Set(rows.map((row) => row.unit_id))]).map((entry) => [`${entry.promotion_id}:${entry.unit_id}`, entry]),
   );
   return rows.map((row) => ({
     scan: {
@@ -78,7 +78,7 @@ export function scanOutcomes(db: Db, brandId: number, rows: ScanRow[]): ScanOutc
       scanned_at: new Date(row.scanned_at).toISOString(),
     },
     collector: row.collector_id === null ? null : { id: row.collector_id, identified: true },
-    eligibility: activations.flatMap((activation) => eligibilityOf(activation, row, entries.get(`${activation.promotion.id}:${row.unit_id}`))),
+    eligibility: eligibilityOf(row.promotion_id === null ? undefined : activations.get(row.promotion_id), row, entries.get(`${row.promotion_id}:${row.unit_id}`)),
   }));
 }
 
@@ -86,16 +86,17 @@ export function scanOutcome(db: Db, row: ScanRow): ScanOutcome {
   return scanOutcomes(db, row.brand_id, [row])[0]!;
 }
 
-function eligibilityOf({ promotion, prizes }: Activation, scan: ScanRow, entry: PackEntry | undefined): EligibilityItem[] {
+function eligibilityOf(applies: Activation | undefined, scan: ScanRow, entry: PackEntry | undefined): EligibilityItem[] {
+  if (!applies) return [];
+  const { promotion, prizes } = applies;
+  // The admission rule at the scan's time and country; routing pauses hand scans to the hosted page, which still enters.
+  const admission = admit({ promotion, channel: 'service', now: scan.scanned_at, collectorId: scan.collector_id, country: scan.country, existing: entry });
   const activation = activationJson(promotion);
-  if (entry) {
-    if (entry.collector_id !== scan.collector_id) return [];
-    const prize = entry.prize_id === null ? undefined : prizes.get(entry.prize_id);
-    const won = entry.state !== 'lost' && prize !== undefined;
-    return [{ activation, outcome: won ? 'won' : 'lost', entry_id: entry.id, reward: won ? rewardJson(prize, entry.prize_name) : null }];
+  if (admission.kind === 'entered') {
+    const prize = entry!.prize_id === null ? undefined : prizes.get(entry!.prize_id);
+    const won = entry!.state !== 'lost' && prize !== undefined;
+    return [{ activation, outcome: won ? 'won' : 'lost', entry_id: entry!.id, reward: won ? rewardJson(prize, entry!.prize_name) : null }];
   }
-  // Routing pauses hand scans to the hosted page, which still enters: only status and dates count here.
-  if (!availability({ ...promotion.content, routingPaused: false }, scan.scanned_at).available) return [];
-  if (countryRefusal(promotion.content.countries, scan.country)) return [];
+  if (admission.kind !== 'open') return [];
   return [{ activation, outcome: scan.collector_id === null ? 'not_signed_in' : 'needs_terms', entry_id: null, reward: null }];
 }

@@ -36,13 +36,19 @@ const instant = z
   .transform((text) => Date.parse(text));
 
 const page = {
-  limit: wholeNumber(1, MAX_PAGE).default(DEFAULT_PAGE).register(apiDocs, { description: `Page size, 1 to ${MAX_PAGE}; default ${DEFAULT_PAGE}.` }),
-  offset: wholeNumber(0, Number.MAX_SAFE_INTEGER).default(0).register(apiDocs, { description: 'Records to skip; default 0.' }),
+  limit: wholeNumber(1, MAX_PAGE).default(DEFAULT_PAGE).register(apiDocs, {
+    description: `Page size, 1 to ${MAX_PAGE}; default ${DEFAULT_PAGE}.`, wire: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE },
+  }),
+  offset: wholeNumber(0, Number.MAX_SAFE_INTEGER).default(0).register(apiDocs, { description: 'Records to skip; default 0.', wire: { type: 'integer', minimum: 0, default: 0 } }),
 };
 
 const period = {
-  since: instant.optional().register(apiDocs, { description: 'On or after this time (ISO 8601; a bare date is its midnight UTC).' }),
-  until: instant.optional().register(apiDocs, { description: 'On or before this time; not before `since`.' }),
+  since: instant.optional().register(apiDocs, {
+    description: 'On or after this time (ISO 8601; a bare date is its midnight UTC).', wire: { type: 'string', format: 'date-time', examples: ['2026-04-01T00:00:00Z'] },
+  }),
+  until: instant.optional().register(apiDocs, {
+    description: 'On or before this time; not before `since`.', wire: { type: 'string', format: 'date-time', examples: ['2026-04-30T23:59:59Z'] },
+  }),
 };
 
 const inOrder = (query: { since?: number; until?: number }) => query.since === undefined || query.until === undefined || query.since <= query.until;

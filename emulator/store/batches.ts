@@ -12,7 +12,7 @@
 import { createCipheriv } from 'node:crypto';
 import { deriveBytes } from '../domain/secrets.js';
 import type { Db } from './db.js';
-import { CODE_ALPHABET, codeSuffix } from './world.js';
+import { CODE_ALPHABET, codeSuffix } from './code-text.js';
 
 export type BatchState = 'generating' | 'generated' | 'export_ready';
 

@@ -17,6 +17,8 @@ export interface AuthCode {
   expires_at: number;
   consumed_at: number | null;
   session_id: number | null;
+  /** Set when the brand moved routing before the code was exchanged (store/journeys.ts). */
+  voided_at: number | null;
 }
 
 export interface CodeGrant {

@@ -12,16 +12,16 @@
  * insertEntry) would cost more than the inserts themselves at a million scans.
  */
 import type { Statement } from 'better-sqlite3';
+import { admit } from '../domain/admission.js';
 import { drawNumber, prizeForNumber } from '../domain/draw.js';
-import { availability, countryRefusal } from '../domain/eligibility.js';
+import { DELIVERED_CODE } from '../domain/mechanics.js';
 import { deriveBytes } from '../domain/secrets.js';
-import { termsFor } from '../experience/serialize.js';
 import { advanceBatch, createBatch, generateLot } from './batches.js';
+import { poolCode, prizeCode } from './code-text.js';
 import { type Db, nextSerial } from './db.js';
-import { type Prize, type Promotion, getPromotion, listPrizes } from './promotions.js';
+import { type Campaign, loadCampaign } from './promotions.js';
 import { serviceKeyId } from './service-keys.js';
 import { createSession } from './sessions.js';
-import { prizeCode } from './world.js';
 
 export const DEFAULT_HISTORY_SCANS = 3000;
 
@@ -55,6 +55,8 @@ export interface HistoryRun {
 interface Pack {
   id: number;
   brandId: number;
+  /** The promotion its SKU enters, if any. */
+  promotionId: number | null;
 }
 
 interface Shopper {
@@ -64,10 +66,8 @@ interface Shopper {
   tester: number;
 }
 
-interface BrandPromotion {
-  promotion: Promotion;
-  prizes: Prize[];
-  brandPrefix: string;
+interface HistoryPromotion {
+  campaign: Campaign;
   sessionId: number;
 }
 
@@ -80,8 +80,9 @@ export function historyRun(db: Db, seed: string, now: number, total: number): Hi
   const collectors = db.prepare('SELECT id, country, city, tester FROM collectors ORDER BY id').all() as Shopper[];
   const shoppers = collectors.filter((collector) => !collector.tester);
   const testers = collectors.filter((collector) => collector.tester);
-  const promotions = brandPromotions(db, seed, now);
-  const entered = new Set<number>();
+  const promotions = historyPromotions(db, seed, now);
+  /** Pack → the collector who entered it in this run. */
+  const entered = new Map<number, number>();
   const insertScan: Statement = db.prepare(`INSERT INTO scans (unit_id, brand_id, collector_id, tester, country, city, device_type, scanned_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertEntry: Statement = db.prepare(`INSERT INTO entries (promotion_id, session_id, sandbox, collector_id, unit_id, country, state,
@@ -92,19 +93,24 @@ export function historyRun(db: Db, seed: string, now: number, total: number): Hi
   let done = 0;
 
   const enter = (pack: Pack, collector: Shopper, country: string | null, scannedAt: number) => {
-    const brand = promotions.get(pack.brandId);
-    if (!brand || entered.has(pack.id) || random() >= SHARE.enters) return;
-    const { promotion, prizes, sessionId } = brand;
-    if (!availability({ ...promotion.content, routingPaused: false }, scannedAt).available || countryRefusal(promotion.content.countries, country)) return;
-    entered.add(pack.id);
+    const applies = pack.promotionId === null ? undefined : promotions.get(pack.promotionId);
+    if (!applies || random() >= SHARE.enters) return;
+    const { campaign: { promotion, prizes }, sessionId } = applies;
+    const enteredBy = entered.get(pack.id);
+    const admission = admit({
+      promotion, channel: 'service', now: scannedAt, collectorId: collector.id, country,
+      existing: enteredBy === undefined ? undefined : { collector_id: enteredBy },
+    });
+    if (admission.kind !== 'open') return;
+    entered.set(pack.id, collector.id);
     const at = scannedAt + ENTRY_AFTER_MS;
     const prize = prizeForNumber(drawNumber(seed, promotion.id, pack.id), prizes);
     const delivered = prize?.delivery === 'instant' || prize?.delivery === 'delayed';
     const [state, deliveryState] = !prize ? ['lost', 'none'] : delivered ? ['won', 'delivered'] : ['failed', 'failed'];
-    const code = prize ? JSON.stringify([prizeCode(seed, brand.brandPrefix, pack.id)]) : '[]';
+    const code = JSON.stringify(prize ? historyCodes(seed, applies.campaign, pack.id) : []);
     const entryId = insertEntry.run(
       promotion.id, sessionId, collector.id, pack.id, country, state, prize?.id ?? null, prize?.name ?? null, code,
-      prize?.redemption_url ?? null, deliveryState, termsFor(promotion, country).version, at,
+      prize?.redemption_url ?? null, deliveryState, admission.terms.version, at,
     ).lastInsertRowid;
     const redeemedAt = at + Math.floor(random() * 10 * DAY_MS);
     if (prize && delivered && random() < SHARE.redeems && redeemedAt < now) insertRedemption.run(entryId, redeemedAt, prize.redemption_url ? 'online' : 'in_store');
@@ -133,31 +139,39 @@ export function historyRun(db: Db, seed: string, now: number, total: number): Hi
 
 /** One history batch per SKU, with about a pack for every few scans of the run, its codes made as any batch's. */
 function seedPacks(db: Db, seed: string, now: number, total: number): Pack[] {
-  const skus = db.prepare('SELECT id, brand_id FROM skus ORDER BY id').all() as Array<{ id: number; brand_id: number }>;
+  const skus = db.prepare('SELECT id, brand_id, promotion_id FROM skus ORDER BY id').all() as Array<{ id: number; brand_id: number; promotion_id: number | null }>;
   const perSku = Math.min(MAX_PACKS_PER_SKU, Math.max(1, Math.ceil(total / Math.max(1, skus.length) / SCANS_PER_PACK)));
   const unitsOf = db.prepare('SELECT id FROM units WHERE batch_id = ? ORDER BY id');
   return skus.flatMap((sku) => {
     const batch = createBatch(db, { skuId: sku.id, quantity: perSku, purpose: 'Seeded scan history', state: 'generating', now: now - SPAN_MS - 14 * DAY_MS });
     while (generateLot(db, seed, batch.id));
     advanceBatch(db, batch.id, 'generating', 'export_ready');
-    return (unitsOf.all(batch.id) as Array<{ id: number }>).map(({ id }) => ({ id, brandId: sku.brand_id }));
+    return (unitsOf.all(batch.id) as Array<{ id: number }>).map(({ id }) => ({ id, brandId: sku.brand_id, promotionId: sku.promotion_id }));
   });
 }
 
-/** Each brand's first promotion, the one its packs enter, and the run's session on its service key. */
-function brandPromotions(db: Db, seed: string, now: number): Map<number, BrandPromotion> {
-  const rows = db.prepare('SELECT p.id, b.id AS brand_id, b.prefix FROM promotions p JOIN brands b ON b.id = p.brand_id ORDER BY p.id').all() as Array<{
-    id: number;
-    brand_id: number;
-    prefix: string;
-  }>;
-  const promotions = new Map<number, BrandPromotion>();
-  for (const row of rows) {
-    if (promotions.has(row.brand_id)) continue;
-    const { session } = createSession(db, seed, { keyId: serviceKeyId(db, row.id, now), promotionId: row.id, sandbox: false, now });
-    promotions.set(row.brand_id, { promotion: getPromotion(db, row.id), prizes: listPrizes(db, row.id), brandPrefix: row.prefix, sessionId: session.id });
+/** Every promotion, with the run's session on its service key that its history entries hang on. */
+function historyPromotions(db: Db, seed: string, now: number): Map<number, HistoryPromotion> {
+  const rows = db.prepare('SELECT id FROM promotions ORDER BY id').all() as Array<{ id: number }>;
+  return new Map(rows.map(({ id }) => {
+    const { session } = createSession(db, seed, { keyId: serviceKeyId(db, id, now), promotionId: id, sandbox: false, now });
+    return [id, { campaign: loadCampaign(db, id), sessionId: session.id }];
+  }));
+}
+
+/**
+ * The codes a history win delivered. A code unlock's were handed out before the pool the fixture
+ * describes, which is what is left: they read like pool codes but are not taken from it.
+ */
+function historyCodes(seed: string, { promotion, brand }: Campaign, unitId: number): string[] {
+  switch (DELIVERED_CODE[promotion.content.mechanic]) {
+    case 'pack':
+      return [prizeCode(seed, brand.prefix, unitId)];
+    case 'pool':
+      return [poolCode(seed, promotion.content.code_pool!.prefix, `history:${unitId}`)];
+    case 'none':
+      return [];
   }
-  return promotions;
 }
 
 function weighted<T>(choices: Array<[T, number]>, roll: number): T {

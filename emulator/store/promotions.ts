@@ -7,6 +7,8 @@ import type { Db } from './db.js';
 /** A promotion as requests read it (cached); what its budget has paid out, `awardState` reads. */
 export interface Promotion {
   id: number;
+  /** How the CLI, the control plane and the dashboard name it. */
+  slug: string;
   brand_id: number;
   content: PromotionContent;
   routing_paused: boolean;
@@ -35,12 +37,24 @@ export interface Brand {
   prefix: string;
 }
 
+/** What a request about one promotion reads: loaded once, then passed down. */
+export interface Campaign {
+  promotion: Promotion;
+  prizes: Prize[];
+  brand: Brand;
+}
+
+export function loadCampaign(db: Db, promotionId: number): Campaign {
+  const promotion = getPromotion(db, promotionId);
+  return { promotion, prizes: listPrizes(db, promotionId), brand: getBrand(db, promotion.brand_id) };
+}
+
 interface PromotionRow extends Omit<Promotion, 'content' | 'routing_paused'> {
   content: string;
   routing_paused: number;
 }
 
-const PROMOTION_COLUMNS = 'id, brand_id, content, routing_paused, approved_at, preview_callback, production_callback';
+const PROMOTION_COLUMNS = 'id, slug, brand_id, content, routing_paused, approved_at, preview_callback, production_callback';
 const PRIZE_COLUMNS = 'id, position, name, odds, face_value, reward_type, tier, delivery, redemption_url';
 
 export function getPromotion(db: Db, id: number): Promotion {
@@ -50,8 +64,15 @@ export function getPromotion(db: Db, id: number): Promotion {
   });
 }
 
-export function firstPromotionId(db: Db): number {
+/** The default promotion: the fixture's `promotion`, seeded first. */
+export function defaultPromotionId(db: Db): number {
   return (db.prepare('SELECT id FROM promotions ORDER BY id LIMIT 1').get() as { id: number }).id;
+}
+
+/** A promotion by its id (digits) or its slug. */
+export function findPromotion(db: Db, ref: string): Promotion | undefined {
+  const row = db.prepare('SELECT id FROM promotions WHERE slug = ? OR (? GLOB \'[0-9]*\' AND id = CAST(? AS INTEGER))').get(ref, ref, ref) as { id: number } | undefined;
+  return row && getPromotion(db, row.id);
 }
 
 /** Frozen: the same array serves every request until a prize is edited. */
@@ -98,11 +119,6 @@ export function updatePromotionContent(db: Db, promotionId: number, content: Pro
       update.run(prize.name, prize.odds, prize.stock, before.prizes[position]!.stock, prize.face_value, prize.reward_type, prize.tier, prize.delivery, prize.redemption_url ?? null, promotionId, position),
     );
   })();
-}
-
-export function findPromotionForBrand(db: Db, brandId: number): Promotion | undefined {
-  const row = db.prepare('SELECT id FROM promotions WHERE brand_id = ? ORDER BY id LIMIT 1').get(brandId) as { id: number } | undefined;
-  return row && getPromotion(db, row.id);
 }
 
 export function listPromotions(db: Db): Promotion[] {

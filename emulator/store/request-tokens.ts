@@ -18,6 +18,8 @@ export interface RequestToken {
   created_at: number;
   expires_at: number;
   consumed_at: number | null;
+  /** Set when the brand moved routing before the token was used (store/journeys.ts). */
+  voided_at: number | null;
 }
 
 export interface RequestGrant {
@@ -38,13 +40,13 @@ export function issueRequestToken(db: Db, seed: string, grant: RequestGrant): st
   return token;
 }
 
-const COLUMNS = 'id, promotion_id, collector_id, unit_id, country, callback_url, created_at, expires_at, consumed_at';
+const COLUMNS = 'id, promotion_id, collector_id, unit_id, country, callback_url, created_at, expires_at, consumed_at, voided_at';
 
 export function findRequestToken(db: Db, token: string): RequestToken | undefined {
   return db.prepare(`SELECT ${COLUMNS} FROM request_tokens WHERE token_hash = ?`).get(hashSecret(token)) as RequestToken | undefined;
 }
 
-/** Marks the token used; only an unconsumed row matches, so two concurrent Continues cannot both pass. */
+/** Marks the token used; only an unconsumed, unvoided row matches, so two concurrent Continues cannot both pass. */
 export function consumeRequestToken(db: Db, id: number, now: number): boolean {
-  return db.prepare('UPDATE request_tokens SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL').run(now, id).changes === 1;
+  return db.prepare('UPDATE request_tokens SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL AND voided_at IS NULL').run(now, id).changes === 1;
 }

@@ -14,6 +14,8 @@ export interface ScanRow {
   sku_id: number;
   sku_name: string;
   sku_prefix: string;
+  /** The promotion the pack's SKU enters, if any: the one activation that can apply to the scan. */
+  promotion_id: number | null;
   batch_id: number;
   collector_id: number | null;
   country: string | null;
@@ -22,7 +24,7 @@ export interface ScanRow {
   scanned_at: number;
 }
 
-const SELECT_SCAN = `SELECT s.id, s.brand_id, s.unit_id, u.code AS unit_code, u.sku_id, k.name AS sku_name, k.prefix AS sku_prefix, u.batch_id,
+const SELECT_SCAN = `SELECT s.id, s.brand_id, s.unit_id, u.code AS unit_code, u.sku_id, k.name AS sku_name, k.prefix AS sku_prefix, k.promotion_id, u.batch_id,
     s.collector_id, s.country, s.city, s.device_type, s.scanned_at
   FROM scans s JOIN units u ON u.id = s.unit_id JOIN skus k ON k.id = u.sku_id`;
 

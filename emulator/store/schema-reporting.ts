@@ -35,3 +35,10 @@ export const REPORTING_SCHEMA = `
     event TEXT, delivery TEXT, verified INTEGER NOT NULL, problem TEXT, body TEXT NOT NULL);
   CREATE INDEX sink_events_by_sink ON sink_events (sink_id);
   `;
+
+/** What a sink shows of each delivery: the headers it received and the signature's verdict. */
+export const SINK_HEADERS_SCHEMA = `
+  ALTER TABLE sink_events ADD COLUMN headers TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE sink_events ADD COLUMN verdict TEXT NOT NULL DEFAULT 'invalid' CHECK (verdict IN ('valid', 'invalid', 'too_old'));
+  UPDATE sink_events SET verdict = CASE WHEN verified = 1 THEN 'valid' WHEN problem LIKE 't is more than %' THEN 'too_old' ELSE 'invalid' END;
+  `;

@@ -4,6 +4,7 @@
  */
 import { CORE_SCHEMA } from './schema-core.js';
 import { JOURNEY_SCHEMA } from './schema-journey.js';
-import { REPORTING_SCHEMA } from './schema-reporting.js';
+import { REPORTING_SCHEMA, SINK_HEADERS_SCHEMA } from './schema-reporting.js';
+import { WORLD_SCHEMA } from './schema-world.js';
 
-export const MIGRATIONS: string[] = [CORE_SCHEMA, JOURNEY_SCHEMA, REPORTING_SCHEMA];
+export const MIGRATIONS: string[] = [CORE_SCHEMA, JOURNEY_SCHEMA, REPORTING_SCHEMA, WORLD_SCHEMA, SINK_HEADERS_SCHEMA];

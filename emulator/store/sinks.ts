@@ -10,15 +10,23 @@ export interface Sink {
   created_at: number;
 }
 
+/** The signature's verdict when the delivery arrived (300 s tolerance on the virtual clock). */
+export type SinkVerdict = 'valid' | 'invalid' | 'too_old';
+
 export interface SinkEvent {
   id: number;
   received_at: number;
   event: string | null;
   delivery: string | null;
   verified: number;
+  verdict: SinkVerdict;
   problem: string | null;
+  /** The request's headers as received, a JSON object. */
+  headers: string;
   body: string;
 }
+
+const EVENT_COLUMNS = 'id, received_at, event, delivery, verified, verdict, problem, headers, body';
 
 export function createSink(db: Db, input: { name: string; endpointId: number; respondWith: number; now: number }): Sink {
   return db
@@ -41,11 +49,16 @@ export function setSinkResponse(db: Db, name: string, respondWith: number): Sink
 }
 
 export function recordSinkEvent(db: Db, sinkId: number, event: Omit<SinkEvent, 'id'>): void {
-  db.prepare('INSERT INTO sink_events (sink_id, received_at, event, delivery, verified, problem, body) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(sinkId, event.received_at, event.event, event.delivery, event.verified, event.problem, event.body);
+  db.prepare('INSERT INTO sink_events (sink_id, received_at, event, delivery, verified, verdict, problem, headers, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(sinkId, event.received_at, event.event, event.delivery, event.verified, event.verdict, event.problem, event.headers, event.body);
 }
 
 /** Newest first. */
 export function listSinkEvents(db: Db, sinkId: number, limit: number): SinkEvent[] {
-  return db.prepare('SELECT id, received_at, event, delivery, verified, problem, body FROM sink_events WHERE sink_id = ? ORDER BY id DESC LIMIT ?').all(sinkId, limit) as SinkEvent[];
+  return db.prepare(`SELECT ${EVENT_COLUMNS} FROM sink_events WHERE sink_id = ? ORDER BY id DESC LIMIT ?`).all(sinkId, limit) as SinkEvent[];
+}
+
+/** Those received after `afterId`, oldest first: a cursor that misses none. */
+export function sinkEventsAfter(db: Db, sinkId: number, afterId: number, limit: number): SinkEvent[] {
+  return db.prepare(`SELECT ${EVENT_COLUMNS} FROM sink_events WHERE sink_id = ? AND id > ? ORDER BY id LIMIT ?`).all(sinkId, afterId, limit) as SinkEvent[];
 }

@@ -17,11 +17,15 @@ export function findSku(db: Db, brandId: number, skuId: number): Sku | undefined
   return db.prepare('SELECT * FROM skus WHERE id = ? AND brand_id = ?').get(skuId, brandId) as Sku | undefined;
 }
 
-/** Undefined when the prefix is taken: prefixes are unique across every brand, as unit codes are. */
+/**
+ * Undefined when the prefix is taken: prefixes are unique across every brand, as unit codes are.
+ * Its packs enter the brand's promotion that lists no SKUs, if it has one.
+ */
 export function createSku(db: Db, input: { brandId: number; name: string; prefix: string; now: number }): Sku | undefined {
   return db
-    .prepare('INSERT INTO skus (brand_id, name, prefix, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (prefix) DO NOTHING RETURNING *')
-    .get(input.brandId, input.name, input.prefix, input.now) as Sku | undefined;
+    .prepare(`INSERT INTO skus (brand_id, name, prefix, created_at, promotion_id)
+      VALUES (?, ?, ?, ?, (SELECT id FROM promotions WHERE brand_id = ? AND covers_rest = 1)) ON CONFLICT (prefix) DO NOTHING RETURNING *`)
+    .get(input.brandId, input.name, input.prefix, input.now, input.brandId) as Sku | undefined;
 }
 
 export function getSku(db: Db, skuId: number): Sku {

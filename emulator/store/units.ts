@@ -8,11 +8,13 @@ export interface ScannedUnit {
   recalled: number;
   brand_id: number;
   sku_name: string;
+  /** The promotion the pack's SKU enters, if any. */
+  promotion_id: number | null;
 }
 
 export function findUnitByCode(db: Db, code: string): ScannedUnit | undefined {
   return db
-    .prepare(`SELECT u.id, u.code, u.kind, u.recalled, s.brand_id, s.name AS sku_name
+    .prepare(`SELECT u.id, u.code, u.kind, u.recalled, s.brand_id, s.name AS sku_name, s.promotion_id
       FROM units u JOIN skus s ON s.id = u.sku_id WHERE u.code = ?`)
     .get(code) as ScannedUnit | undefined;
 }

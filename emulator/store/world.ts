@@ -2,25 +2,24 @@
  * Seeds a fresh database from a fixture and a seed. Every id, code and secret derives from the
  * seed, so two fresh instances with the same fixture and seed hold the same world.
  */
-import type { Fixture } from '../fixture.js';
-import { deriveBytes, hashSecret, issueSecret } from '../domain/secrets.js';
+import { type Fixture, type PromotionContent, promotionSlug } from '../fixture.js';
+import { hashSecret, issueSecret } from '../domain/secrets.js';
+import { seedCodePool } from './code-pool.js';
+import { codeSuffix } from './code-text.js';
 import { type Db, getMeta, setMeta } from './db.js';
 import { discardInteractions } from './interactions.js';
-import { createAgencyKey } from './keys.js';
+import { type Environment, createAgencyKey } from './keys.js';
 import { DEFAULT_HISTORY_SCANS, seedHistory } from './history.js';
 
-/** Unambiguous upper-case letters and digits for pack codes (no 0/O, 1/I/L). */
-export const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-
-export function codeSuffix(seed: string, label: string, length = 5): string {
-  const bytes = deriveBytes(seed, label);
-  return Array.from({ length }, (_, i) => CODE_ALPHABET[bytes[i]! % CODE_ALPHABET.length]).join('');
+/** A key the fixture seeds: `emulator env` names its secret again from the serial. */
+export interface SeededKey {
+  id: number;
+  promotion_id: number;
+  environment: Environment;
+  serial: number;
 }
 
-/** The code a won prize delivers: it belongs to the pack, the same whichever page entered it. */
-export function prizeCode(seed: string, brandPrefix: string, unitId: number): string {
-  return `${brandPrefix}-${codeSuffix(seed, `prize-code:${unitId}`, 10)}`;
-}
+type Brand = Fixture['brands'][number];
 
 export function isSeeded(db: Db): boolean {
   return getMeta(db, 'seed') !== undefined;
@@ -31,53 +30,76 @@ export function seedWorld(db: Db, fixture: Fixture, seed: string, now: number): 
   discardInteractions(db);
   db.transaction(() => {
     setMeta(db, 'seed', seed);
-    const company = db
-      .prepare('INSERT INTO companies (name, token_hash) VALUES (?, ?) RETURNING id')
-      .get(fixture.company.name, hashSecret(issueSecret(seed, 'reporting_token', 1))) as { id: number };
-
     const brandIds = new Map<string, number>();
-    for (const brand of fixture.brands) {
-      const { id: brandId } = db
-        .prepare('INSERT INTO brands (company_id, slug, name, prefix) VALUES (?, ?, ?, ?) RETURNING id')
-        .get(company.id, brand.slug, brand.name, brand.prefix) as { id: number };
-      brandIds.set(brand.slug, brandId);
-      for (const sku of brand.skus) {
-        const { id: skuId } = db
-          .prepare('INSERT INTO skus (brand_id, name, prefix, created_at) VALUES (?, ?, ?, ?) RETURNING id')
-          .get(brandId, sku.name, sku.prefix, now) as { id: number };
-        sku.batches.forEach((batch, batchIndex) => seedBatch(db, seed, { skuId, skuPrefix: sku.prefix, batchIndex, batch, now }));
-      }
-    }
+    const companies = [{ name: fixture.company.name, brands: fixture.brands }, ...fixture.companies];
+    // Each company's reporting token is the next serial: the first company's is serial 1.
+    companies.forEach((company, index) => {
+      const { id: companyId } = db
+        .prepare('INSERT INTO companies (name, token_hash) VALUES (?, ?) RETURNING id')
+        .get(company.name, hashSecret(issueSecret(seed, 'reporting_token', index + 1))) as { id: number };
+      for (const brand of company.brands) brandIds.set(brand.slug, seedBrand(db, seed, companyId, brand, now));
+    });
 
     const insertCollector = db.prepare('INSERT INTO collectors (email, country, city, tester, joined_at) VALUES (?, ?, ?, ?, ?)');
     for (const collector of fixture.collectors) {
       insertCollector.run(collector.email, collector.country ?? null, collector.city ?? null, collector.tester ? 1 : 0, now);
     }
 
-    const promotion = fixture.promotion;
-    const { id: promotionId } = db
-      .prepare('INSERT INTO promotions (brand_id, content, routing_paused) VALUES (?, ?, ?) RETURNING id')
-      .get(brandIds.get(promotion.brand), JSON.stringify(promotion), promotion.routing_paused ? 1 : 0) as { id: number };
-    const insertPrize = db.prepare(`INSERT INTO prizes (promotion_id, position, name, odds, stock, face_value, reward_type, tier, delivery, redemption_url)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    promotion.prizes.forEach((prize, position) =>
-      insertPrize.run(promotionId, position, prize.name, prize.odds, prize.stock, prize.face_value, prize.reward_type, prize.tier, prize.delivery, prize.redemption_url ?? null),
-    );
-
-    const seededKeys = fixture.agency_keys.map((environment) => {
-      const { id, serial } = createAgencyKey(db, seed, { promotionId, environment, now });
-      return { id, environment, serial };
-    });
+    // The default promotion first, so it and its keys keep the first ids.
+    const seededKeys: SeededKey[] = [];
+    const promotions = [{ content: fixture.promotion, agencyKeys: fixture.agency_keys }, ...fixture.promotions.map(({ agency_keys, ...content }) => ({ content, agencyKeys: agency_keys }))];
+    for (const { content, agencyKeys } of promotions) {
+      const promotionId = seedPromotion(db, seed, content, brandIds.get(content.brand)!);
+      for (const environment of agencyKeys) {
+        const { id, serial } = createAgencyKey(db, seed, { promotionId, environment, now });
+        seededKeys.push({ id, promotion_id: promotionId, environment, serial });
+      }
+    }
+    // SKUs no promotion lists enter their brand's promotion without a list, if it has one.
+    db.prepare('UPDATE skus SET promotion_id = (SELECT p.id FROM promotions p WHERE p.brand_id = skus.brand_id AND p.covers_rest = 1) WHERE promotion_id IS NULL').run();
     setMeta(db, 'seeded_keys', JSON.stringify(seededKeys));
     seedHistory(db, seed, now, fixture.history?.scans ?? DEFAULT_HISTORY_SCANS);
   })();
+}
+
+export function seededKeys(db: Db): SeededKey[] {
+  return JSON.parse(getMeta(db, 'seeded_keys') ?? '[]') as SeededKey[];
+}
+
+function seedBrand(db: Db, seed: string, companyId: number, brand: Brand, now: number): number {
+  const { id: brandId } = db
+    .prepare('INSERT INTO brands (company_id, slug, name, prefix) VALUES (?, ?, ?, ?) RETURNING id')
+    .get(companyId, brand.slug, brand.name, brand.prefix) as { id: number };
+  for (const sku of brand.skus) {
+    const { id: skuId } = db
+      .prepare('INSERT INTO skus (brand_id, name, prefix, created_at) VALUES (?, ?, ?, ?) RETURNING id')
+      .get(brandId, sku.name, sku.prefix, now) as { id: number };
+    sku.batches.forEach((batch, batchIndex) => seedBatch(db, seed, { skuId, skuPrefix: sku.prefix, batchIndex, batch, now }));
+  }
+  return brandId;
+}
+
+function seedPromotion(db: Db, seed: string, content: PromotionContent, brandId: number): number {
+  const slug = promotionSlug(content);
+  const { id: promotionId } = db
+    .prepare('INSERT INTO promotions (brand_id, slug, content, routing_paused, covers_rest) VALUES (?, ?, ?, ?, ?) RETURNING id')
+    .get(brandId, slug, JSON.stringify(content), content.routing_paused ? 1 : 0, content.skus ? 0 : 1) as { id: number };
+  const insertPrize = db.prepare(`INSERT INTO prizes (promotion_id, position, name, odds, stock, face_value, reward_type, tier, delivery, redemption_url)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  content.prizes.forEach((prize, position) =>
+    insertPrize.run(promotionId, position, prize.name, prize.odds, prize.stock, prize.face_value, prize.reward_type, prize.tier, prize.delivery, prize.redemption_url ?? null),
+  );
+  const claim = db.prepare('UPDATE skus SET promotion_id = ? WHERE prefix = ? AND brand_id = ?');
+  for (const prefix of content.skus ?? []) claim.run(promotionId, prefix, brandId);
+  if (content.code_pool) seedCodePool(db, seed, { promotionId, slug, prefix: content.code_pool.prefix, size: content.prizes.reduce((sum, prize) => sum + prize.stock, 0) });
+  return promotionId;
 }
 
 interface BatchSeed {
   skuId: number;
   skuPrefix: string;
   batchIndex: number;
-  batch: Fixture['brands'][number]['skus'][number]['batches'][number];
+  batch: Brand['skus'][number]['batches'][number];
   now: number;
 }
 

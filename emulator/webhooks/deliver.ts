@@ -27,7 +27,8 @@ export async function attemptDelivery(ctx: Context, delivery: Delivery, stopping
   let response: string | null = null;
   let error: string | null = null;
   try {
-    const res = await fetch(new URL(delivery.url, ctx.config.baseUrl), {
+    // A sink's path is the emulator's own: reached where it listens, whatever its public URL.
+    const res = await fetch(new URL(delivery.url, ctx.config.localUrl ?? ctx.config.baseUrl), {
       method: 'POST', headers, body: delivery.body, redirect: 'manual', signal: AbortSignal.any([stopping, AbortSignal.timeout(TIMEOUT_MS)]),
     });
     status = res.status;

@@ -17,21 +17,26 @@ export function signatureHeader(secret: string, unixSeconds: number, body: strin
   return `t=${unixSeconds},v1=${hmacHex(secret, `${unixSeconds}.${body}`)}`;
 }
 
-export type Verification = { ok: true } | { ok: false; problem: string };
+/** Why a signature was refused: `too_old` when only its age is wrong. */
+export type Refusal = 'missing' | 'malformed' | 'mismatch' | 'too_old';
+
+export type Verification = { ok: true } | { ok: false; reason: Refusal; problem: string };
 
 /** What a receiver does: parse the header, recompute, compare in constant time, check the age. */
 export function verifySignature(header: string | undefined, body: string, secret: string, nowSeconds: number): Verification {
-  if (!header) return { ok: false, problem: 'no X-Service-Signature header' };
+  if (!header) return { ok: false, reason: 'missing', problem: 'no X-Service-Signature header' };
   const parts = header.split(',').map((part) => {
     const cut = part.indexOf('=');
     return cut > 0 ? [part.slice(0, cut).trim(), part.slice(cut + 1).trim()] : ['', ''];
   });
   const t = parts.find(([name]) => name === 't')?.[1];
   const signatures = parts.filter(([name]) => name === 'v1').map(([, value]) => value!);
-  if (!t || !/^\d+$/.test(t) || signatures.length === 0) return { ok: false, problem: 'the signature header needs t=<unix seconds> and v1=<hex>' };
+  if (!t || !/^\d+$/.test(t) || signatures.length === 0) return { ok: false, reason: 'malformed', problem: 'the signature header needs t=<unix seconds> and v1=<hex>' };
   const expected = hmacHex(secret, `${t}.${body}`);
-  if (!signatures.some((signature) => safeEqual(signature, expected))) return { ok: false, problem: 'v1 does not match the HMAC-SHA256 of "t.body" with this endpoint\'s secret' };
-  if (Math.abs(nowSeconds - Number(t)) > TOLERANCE_SECONDS) return { ok: false, problem: `t is more than ${TOLERANCE_SECONDS} seconds from now` };
+  if (!signatures.some((signature) => safeEqual(signature, expected))) {
+    return { ok: false, reason: 'mismatch', problem: 'v1 does not match the HMAC-SHA256 of "t.body" with this endpoint\'s secret' };
+  }
+  if (Math.abs(nowSeconds - Number(t)) > TOLERANCE_SECONDS) return { ok: false, reason: 'too_old', problem: `t is more than ${TOLERANCE_SECONDS} seconds from now` };
   return { ok: true };
 }
 

@@ -1,25 +1,49 @@
 /**
- * The built-in sink's receiving end, `POST /_emulator/sink/:name`: a webhook receiver like a
- * brand would write, so a brand can watch events without one. It verifies the signature on the
- * raw body with its endpoint's secret, keeps every delivery (verified or not) in SQLite, and
- * answers verified ones with the sink's configured status. Mounted ahead of the control router,
- * whose JSON parser would lose the raw bytes; the control guard in front of `/_emulator` lets
- * the emulator's own deliveries through (loopback, JSON).
+ * The built-in sink's receiving and watching end, under `/_emulator/sink`. `POST /:name` is a
+ * webhook receiver like a brand would write, so a brand can watch events without one: it verifies
+ * the signature on the raw body with its endpoint's secret and the virtual clock, keeps every
+ * delivery (verified or not) with its headers in SQLite, and answers verified ones with the sink's
+ * configured status. `GET /:name/deliveries?after=ID` is what arrived since, for the sink page's
+ * live list (HTML) and `emulator webhooks listen` (JSON).
+ *
+ * Mounted ahead of the control router, whose JSON parser would lose the raw bytes; the control
+ * guard in front of `/_emulator` lets the emulator's own deliveries through (loopback, JSON).
  */
 import express, { Router } from 'express';
+import { z } from 'zod';
 import type { Context } from '../context.js';
-import { findSink, recordSinkEvent } from '../store/sinks.js';
+import { ApiError } from '../experience/errors.js';
+import { sendPage } from '../pages/http.js';
+import { type Sink, type SinkEvent, type SinkVerdict, findSink, recordSinkEvent, sinkEventsAfter } from '../store/sinks.js';
 import { findEndpoint } from '../store/webhooks.js';
-import { endpointSecret, verifySignature } from './signing.js';
+import { SINK_PAGE_SCRIPT, deliveryArticles } from './sink-page.js';
+import { type Verification, endpointSecret, verifySignature } from './signing.js';
 
 const MAX_BODY = '1mb';
+/** Headers a stray caller might send with credentials in them: kept as a mark, never as a value. */
+const REDACTED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+const DeliveriesQuery = z.object({
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
 
 export function sinkReceiver(ctx: Context): Router {
   const router = Router();
+  const sinkNamed = (name: string): Sink => {
+    const sink = findSink(ctx.db, name);
+    if (!sink) throw new ApiError('not_found', { message: `No sink named "${name}". Create it with POST /_emulator/sinks {"name": "${name}"}.` });
+    return sink;
+  };
+
+  router.get('/live.js', (_req, res) => {
+    res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(SINK_PAGE_SCRIPT);
+  });
+
   router.post('/:name', express.raw({ type: () => true, limit: MAX_BODY }), (req, res) => {
     const sink = findSink(ctx.db, req.params.name);
     if (!sink) {
-      res.status(404).json({ error: 'not_found', message: `No sink named "${req.params.name}". Create it with POST /_emulator/sinks {"name": "..."}.` });
+      res.status(404).json({ error: 'not_found', message: `No sink named "${req.params.name}". Create it with POST /_emulator/sinks {"name": "${req.params.name}"}.` });
       return;
     }
     const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
@@ -27,7 +51,8 @@ export function sinkReceiver(ctx: Context): Router {
     const verification = verifySignature(req.get('x-service-signature'), body, endpointSecret(ctx.seed, endpoint.secret_serial), Math.floor(ctx.clock.now() / 1000));
     recordSinkEvent(ctx.db, sink.id, {
       received_at: ctx.clock.now(), event: req.get('x-service-event') ?? null, delivery: req.get('x-service-delivery') ?? null,
-      verified: verification.ok ? 1 : 0, problem: verification.ok ? null : verification.problem, body,
+      verified: verification.ok ? 1 : 0, verdict: verdictOf(verification), problem: verification.ok ? null : verification.problem,
+      headers: JSON.stringify(receivedHeaders(req.headers)), body,
     });
     if (!verification.ok) {
       res.status(400).json({ error: 'invalid_signature', message: verification.problem });
@@ -35,5 +60,37 @@ export function sinkReceiver(ctx: Context): Router {
     }
     res.status(sink.respond_with).json({ received: true });
   });
+
+  /** Oldest first as JSON (a cursor: pass the last id as `after`); newest first as HTML, as the page lists them. */
+  router.get('/:name/deliveries', (req, res) => {
+    const sink = sinkNamed(req.params.name);
+    const query = DeliveriesQuery.safeParse(req.query);
+    if (!query.success) throw new ApiError('invalid_request', { message: 'after must be a whole number, limit one from 1 to 1000.' });
+    const events = sinkEventsAfter(ctx.db, sink.id, query.data.after, query.data.limit);
+    if (req.accepts(['json', 'html']) === 'html') sendPage(res, 200, deliveryArticles([...events].reverse()));
+    else res.json({ data: events.map(deliveryJson) });
+  });
+
   return router;
+}
+
+function verdictOf(verification: Verification): SinkVerdict {
+  if (verification.ok) return 'valid';
+  return verification.reason === 'too_old' ? 'too_old' : 'invalid';
+}
+
+function receivedHeaders(headers: express.Request['headers']): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, REDACTED_HEADERS.has(name) ? '[redacted]' : Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+  );
+}
+
+/** A delivery as `GET /:name/deliveries` answers it in JSON. */
+export type SinkDelivery = ReturnType<typeof deliveryJson>;
+
+function deliveryJson(event: SinkEvent) {
+  return {
+    id: event.id, received_at: new Date(event.received_at).toISOString(), event: event.event, delivery: event.delivery,
+    verdict: event.verdict, problem: event.problem, headers: JSON.parse(event.headers) as Record<string, string>, body: event.body,
+  };
 }

@@ -47,9 +47,12 @@ async function emulator(...args: string[]): Promise<string> {
   return printed.join('');
 }
 
+const DEFAULT_LINE = '[emulator] promotion #1 spring-instant-win (Spring Instant Win), the default: name another with --promotion';
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 describe('emulator keys, callback, checklist, approve, pause, resume', () => {
   it('walks the lifecycle: keys, callback, checklist, a refused then granted approval, pause and resume', async () => {
-    expect(await emulator('keys', 'list')).toMatch(/^ID\s+ENV\s+KEY\s+STATUS\s+EXPIRES\n1\s+sandbox\s+pk_sandbox_…\S{4}\s+active\s+2027-02-19\n2\s+production/);
+    expect(await emulator('keys', 'list')).toMatch(new RegExp(`^${escape(DEFAULT_LINE)}\nID\\s+ENV\\s+KEY\\s+STATUS\\s+EXPIRES\n1\\s+sandbox\\s+pk_sandbox_…\\S{4}\\s+active\\s+2027-02-19\n2\\s+production`));
     const created = JSON.parse(await emulator('keys', 'create', '--env', 'production', '--json')) as { id: number; secret: string };
     expect(created.secret).toMatch(/^pk_live_/);
     expect(await emulator('keys', 'rotate', String(created.id))).toContain(`to replace #${created.id}`);
@@ -65,10 +68,21 @@ describe('emulator keys, callback, checklist, approve, pause, resume', () => {
     await expect(emulator('approve')).rejects.toThrow(/Missing: checklist won: create a sandbox session/);
     await coverSandbox(fetchPost(running.baseUrl, envValues(running.world).sandbox_key!));
     expect(JSON.parse(await emulator('checklist', '--json'))).toMatchObject({ complete: true });
-    expect(await emulator('approve')).toBe(`[emulator] approved at ${new Date(FROZEN_AT).toISOString()}\n`);
+    expect(await emulator('approve')).toBe(`${DEFAULT_LINE}\n[emulator] approved at ${new Date(FROZEN_AT).toISOString()}\n`);
 
-    expect(await emulator('pause')).toBe('[emulator] paused: production scans go to the hosted page: the brand paused routing to the agency\n');
-    expect(await emulator('resume')).toBe('[emulator] resumed: production scans go to the agency at http://localhost:3000/callback\n');
+    expect(await emulator('pause')).toBe(`${DEFAULT_LINE}\n[emulator] paused: production scans go to the hosted page: the brand paused routing to the agency\n`);
+    expect(await emulator('resume')).toBe(`${DEFAULT_LINE}\n[emulator] resumed: production scans go to the agency at http://localhost:3000/callback\n`);
+  });
+
+  it('acts on the promotion --promotion names, by slug or id, and on no other', async () => {
+    const line = '[emulator] promotion #2 nordkakao-cafe-codes (Nordkakao Café Codes)';
+    expect(await emulator('keys', 'list', '--promotion', 'nordkakao-cafe-codes')).toMatch(new RegExp(`^${escape(line)}\nID\\s+ENV\\s+KEY\\s+STATUS\\s+EXPIRES\n3\\s+sandbox\\s+\\S+\\s+active\\s+\\S+\n4\\s+production`));
+    expect(await emulator('checklist', '--promotion', '2')).toContain(`${line}\ntodo  won`);
+    await expect(emulator('keys', 'revoke', '1', '--promotion', 'nordkakao-cafe-codes')).rejects.toThrow(/nordkakao-cafe-codes has no agency key with that id/);
+    expect(await emulator('pause', '--promotion', 'nordkakao-cafe-codes')).toBe(`${line}\n[emulator] paused: production scans go to the hosted page: the brand has not approved the agency experience; the brand paused routing to the agency; no production callback URL is set\n`);
+    expect(JSON.parse(await emulator('checklist', '--json')).promotion).toMatchObject({ id: 1, default: true });
+    expect((await emulator('resume', '--promotion', 'nordkakao-cafe-codes')).startsWith(`${line}\n[emulator] resumed`)).toBe(true);
+    await expect(emulator('checklist', '--promotion', 'no-such-promotion')).rejects.toThrow(/No promotion "no-such-promotion"/);
   });
 
   it('says how to start an emulator when none runs for the data folder', async () => {

@@ -96,4 +96,27 @@ describe('dashboard', () => {
     expect(page.text).toContain('{&quot;scenario&quot;:&quot;lost&quot;}');
     expect(page.text).not.toContain(t.env.sandbox_key);
   });
+
+  it('lists every promotion and opens each on its own page, whose forms act on that promotion only', async () => {
+    const { t, browser, page } = await dashboard();
+    for (const slug of ['nordkakao-cafe-codes', 'krispa-behind-the-crunch', 'alpenmilch-summer-white', 'krispa-winter-crunch']) expect(page.text).toContain(`href="/?promotion=${slug}"`);
+    expect(page.text).toMatch(/<a href="\/" aria-current="page">Spring Instant Win<\/a> \(default\)/);
+    expect(page.text).toContain('starts 2027-07-01');
+    expect(page.text).toContain('ended 2026-02-28');
+
+    const codes = await browser.get('/?promotion=nordkakao-cafe-codes');
+    expect(codes.status).toBe(200);
+    expect(codes.text).toContain('<h2 id="status">Nordkakao Café Codes</h2>');
+    expect(codes.text).toContain('code unlock');
+    expect(codes.text).toContain('action="/console/pause?promotion=nordkakao-cafe-codes"');
+    const paused = await browser.post('/console/pause?promotion=nordkakao-cafe-codes').type('form').send({ csrf: csrfOf(codes.text) });
+    expect(paused.headers.location).toBe('/?promotion=nordkakao-cafe-codes&done=paused');
+    const routing = t.world.db.prepare('SELECT slug, routing_paused FROM promotions ORDER BY id').all();
+    expect(routing).toEqual([
+      { slug: 'spring-instant-win', routing_paused: 0 }, { slug: 'nordkakao-cafe-codes', routing_paused: 1 }, { slug: 'krispa-behind-the-crunch', routing_paused: 0 },
+      { slug: 'alpenmilch-summer-white', routing_paused: 0 }, { slug: 'krispa-winter-crunch', routing_paused: 0 },
+    ]);
+    expect((await browser.get('/?promotion=no-such-promotion')).status).toBe(404);
+    expect((await browser.post('/console/pause?promotion=no-such-promotion').type('form').send({ csrf: csrfOf(codes.text) })).status).toBe(404);
+  });
 });

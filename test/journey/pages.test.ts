@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { setRouting } from '../../emulator/console/lifecycle.js';
 import { BROWSER_SESSION_LIFETIME_MS } from '../../emulator/store/browser-sessions.js';
-import { consentFor, productionSession, testWorld } from '../world.js';
-import { CALLBACK, approvedWorld, csrfOf, packCode, signedIn } from './support.js';
+import { consentFor, productionSession, promotionEnv, testWorld } from '../world.js';
+import { CALLBACK, approveIntegration, approvedWorld, csrfOf, packCode, signedIn } from './support.js';
 
 describe('collector sign-in', () => {
   it('lists the fixture\'s collectors and sets an HttpOnly, SameSite=Lax session cookie', async () => {
@@ -110,6 +110,17 @@ describe('Rewards and Promotions', () => {
     expect((await request(t.app).get('/promotions')).text).toContain(`href="${CALLBACK}"`);
     setRouting(t.world, true);
     expect((await request(t.app).get('/promotions')).text).not.toContain(CALLBACK);
+  });
+
+  it('lists every live promotion, links each approved agency experience, shows upcoming ones and leaves ended ones out', async () => {
+    const t = await approvedWorld();
+    await approveIntegration(t, 'https://codes.agency.example/callback', promotionEnv(t, 'nordkakao-cafe-codes'));
+    const page = (await request(t.app).get('/promotions')).text;
+    expect(page).toContain(`href="${CALLBACK}"`);
+    expect(page).toContain('href="https://codes.agency.example/callback"');
+    expect(page).toContain('Krispa Behind the Crunch');
+    expect(page).toMatch(/Summer White Instant Win<\/h2>[\s\S]*?Starts on 2027-07-01/);
+    expect(page).not.toContain('Krispa Winter Crunch');
   });
 
   it('serves every page with lang, viewport, landmarks, no-store and a strict Content-Security-Policy', async () => {

@@ -121,7 +121,7 @@ describe('pack scan', () => {
   });
 
   it('tells the collector when no promotion runs on the pack, after recording the scan', async () => {
-    const t = mark(testWorld());
+    const t = mark(testWorld({ fixture: (f) => ({ ...f, promotions: f.promotions.filter((promotion) => promotion.brand !== 'nordkakao') }) }));
     const other = t.world.db.prepare("SELECT u.code FROM units u JOIN skus s ON s.id = u.sku_id WHERE s.prefix = 'NK-DRK' LIMIT 1").get() as { code: string };
     const browser = await signedIn(t);
     const res = await browser.get(`/q/${other.code}`);

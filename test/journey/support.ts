@@ -2,7 +2,7 @@
 import request from 'supertest';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
 import type { Fixture } from '../../emulator/fixture.js';
-import { type TestWorld, testWorld } from '../world.js';
+import { type PromotionEnv, type TestWorld, testWorld } from '../world.js';
 import { coverSandbox } from '../support/sandbox-coverage.js';
 
 export const CALLBACK = 'https://agency.example/callback';
@@ -36,11 +36,12 @@ export async function approvedWorld(options: { fixture?: (fixture: Fixture) => F
   return t;
 }
 
-export async function approveIntegration(t: TestWorld, callback: string): Promise<void> {
-  const change = setCallbacks(t.world, { production: callback });
+/** The brand's whole lifecycle for one promotion (the default one unless given). */
+export async function approveIntegration(t: TestWorld, callback: string, promotion?: PromotionEnv): Promise<void> {
+  const change = setCallbacks(t.world, { production: callback }, promotion?.id);
   if (!change.ok) throw new Error(JSON.stringify(change.problems));
-  await coverSandbox((path, body, session) => t.experience('post', path, t.env.sandbox_key, session).send(body));
-  const approval = approve(t.world);
+  await coverSandbox((path, body, session) => t.experience('post', path, (promotion ?? t.env).sandbox_key, session).send(body));
+  const approval = approve(t.world, promotion?.id);
   if (!approval.ok) throw new Error(`not approved: ${JSON.stringify(approval.missing)}`);
 }
 

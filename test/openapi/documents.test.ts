@@ -83,3 +83,16 @@ describe.each(APIS)('the %s API OpenAPI document', (_name, api, routerOf) => {
     expect(named.filter((scheme) => !schemes.has(scheme))).toEqual([]);
   });
 });
+
+it('the reporting document types limit and offset as integers and since and until as date-times, as the spec §4.4 states them', async () => {
+  const doc = await served(testWorld(), REPORTING_API);
+  const query = Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => (op.parameters ?? []).filter((parameter) => parameter.in === 'query')));
+  const typeOf = (name: string) => [...new Set(query.filter((parameter) => parameter.name === name).map((parameter) => JSON.stringify({ type: parameter.schema.type, format: parameter.schema.format })))];
+  expect(typeOf('limit')).toEqual([JSON.stringify({ type: 'integer' })]);
+  expect(typeOf('offset')).toEqual([JSON.stringify({ type: 'integer' })]);
+  expect(typeOf('since')).toEqual([JSON.stringify({ type: 'string', format: 'date-time' })]);
+  expect(typeOf('until')).toEqual([JSON.stringify({ type: 'string', format: 'date-time' })]);
+  const scans = doc.paths['/brands/{slug}/scans']!.get!.parameters!;
+  expect(scans.find((parameter) => parameter.name === 'limit')!.schema).toMatchObject({ minimum: 1, maximum: 1000, default: 100 });
+  expect(scans.find((parameter) => parameter.name === 'offset')!.schema).toMatchObject({ minimum: 0, default: 0 });
+});

@@ -11,14 +11,32 @@ import { type ApiDoc, type Method, OPENAPI_PATH, type OperationDoc, openApiPath 
 import type { TestWorld } from '../world.js';
 
 type JsonSchema = Record<string, unknown>;
+export interface MediaTypeObject {
+  schema: JsonSchema;
+  examples?: Record<string, { summary: string; value: unknown }>;
+}
 interface ResponseObject {
   headers?: Record<string, { required: boolean; schema: JsonSchema }>;
-  content: Record<string, { schema: JsonSchema }>;
+  content: Record<string, MediaTypeObject>;
+}
+export interface ParameterObject {
+  name: string;
+  in: string;
+  required: boolean;
+  schema: JsonSchema;
+  example?: unknown;
+}
+export interface OperationObject {
+  operationId: string;
+  parameters?: ParameterObject[];
+  requestBody?: { required: boolean; content: Record<string, MediaTypeObject> };
+  responses: Record<string, ResponseObject>;
 }
 export interface OpenApiDoc {
   openapi: string;
   servers: Array<{ url: string }>;
-  paths: Record<string, Record<string, { operationId: string; parameters?: Array<{ name: string; in: string; required: boolean }>; responses: Record<string, ResponseObject> }>>;
+  paths: Record<string, Record<string, OperationObject>>;
+  webhooks?: Record<string, { post: Omit<OperationObject, 'responses'> & { responses: Record<string, { description: string }> } }>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown> };
 }
 
@@ -55,8 +73,12 @@ export function documentedValidator(doc: OpenApiDoc, route: string, method: Meth
   const response = doc.paths[openApiPath(route)]?.[method]?.responses[String(status)];
   if (!response) throw new Error(`the document has no ${method.toUpperCase()} ${route} ${status}`);
   const [[mediaType, { schema }]] = Object.entries(response.content) as [[string, { schema: JsonSchema }]];
-  const standalone = toDefs({ ...schema, $defs: doc.components.schemas }) as JsonSchema;
-  return { mediaType, validator: z.fromJSONSchema(standalone), headers: response.headers };
+  return { mediaType, validator: validatorOf(doc, schema), headers: response.headers };
+}
+
+/** A validator for a schema of the served document, its `$ref`s resolved against the document's components. */
+export function validatorOf(doc: OpenApiDoc, schema: JsonSchema): z.ZodType {
+  return z.fromJSONSchema(toDefs({ ...schema, $defs: doc.components.schemas }) as JsonSchema);
 }
 
 function toDefs(value: unknown): unknown {

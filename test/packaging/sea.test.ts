@@ -52,6 +52,8 @@ test.skipIf(unsupported)(unsupported ?? 'the single executable starts from an em
   const env = JSON.parse((await emulator('env', '--json', '--data', 'data')).stdout) as EnvValues;
   const campaign = await fetch(`${baseUrl}/api/experience/v1/campaign`, { headers: { authorization: `Bearer ${env.sandbox_key}` } });
   expect(campaign.status).toBe(200);
+  const reference = await fetch(`${baseUrl}/_emulator/api-docs/assets/swagger-ui-bundle.js`);
+  expect({ status: reference.status, size: (await reference.text()).length > 500_000 }).toEqual({ status: 200, size: true });
 
   const extracted = join(home, 'tmp', readdirSync(join(home, 'tmp')).find((name) => name.startsWith('promo-emulator-'))!);
   expect(statSync(extracted).mode & 0o777).toBe(0o700);

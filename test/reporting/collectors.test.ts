@@ -59,7 +59,9 @@ test('points are 10 per distinct pack scanned; items claimed count prizes won in
   const t = reportingWorld();
   const { body } = await t.get(`${COLLECTORS}/1`).expect(200);
   const packs = t.world.db.prepare("SELECT COUNT(DISTINCT unit_id) AS n FROM scans s JOIN brands b ON b.id = s.brand_id WHERE b.slug = ? AND collector_id = 1 AND tester = 0").get(BRAND) as { n: number };
-  const won = t.world.db.prepare("SELECT COUNT(*) AS n FROM entries WHERE collector_id = 1 AND sandbox = 0 AND state != 'lost'").get() as { n: number };
+  const won = t.world.db
+    .prepare("SELECT COUNT(*) AS n FROM entries e JOIN promotions p ON p.id = e.promotion_id JOIN brands b ON b.id = p.brand_id WHERE b.slug = ? AND e.collector_id = 1 AND e.sandbox = 0 AND e.state != 'lost'")
+    .get(BRAND) as { n: number };
   expect(body.points).toBe(packs.n * 10);
   expect(body.items_claimed).toBe(won.n);
 });

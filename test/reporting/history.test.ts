@@ -8,7 +8,7 @@ const count = (t: ReturnType<typeof testWorld>, sql: string) => (t.world.db.prep
 test('the seeded world has thousands of scans across brands, countries and devices, some by testers, with entries and redemptions', () => {
   const t = testWorld();
   expect(count(t, 'SELECT COUNT(*) AS n FROM scans')).toBe(3000);
-  expect(count(t, 'SELECT COUNT(DISTINCT brand_id) AS n FROM scans')).toBe(2);
+  expect(count(t, 'SELECT COUNT(DISTINCT brand_id) AS n FROM scans')).toBe(3);
   expect(count(t, 'SELECT COUNT(DISTINCT country) AS n FROM scans')).toBeGreaterThanOrEqual(6);
   expect(count(t, 'SELECT COUNT(DISTINCT device_type) AS n FROM scans')).toBe(3);
   expect(count(t, 'SELECT COUNT(*) AS n FROM scans WHERE tester = 1')).toBeGreaterThan(20);

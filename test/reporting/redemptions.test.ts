@@ -47,7 +47,7 @@ test('status filters claimed and redeemed rewards; failed deliveries are never c
 });
 
 test("a brand without promotions has no redemptions, and never sees another brand's", async () => {
-  const t = reportingWorld();
+  const t = reportingWorld({ fixture: (f) => ({ ...f, promotions: f.promotions.filter((promotion) => promotion.brand !== OTHER_BRAND) }) });
   expect((await t.get(`/brands/${OTHER_BRAND}/redemptions`).expect(200)).body).toEqual({ data: [] });
 });
 

@@ -85,8 +85,8 @@ test('a scan read returns the outcome shape of spec §2.7 exactly', async () => 
   const t = reportingWorld();
   const entered = t.world.db
     .prepare(`SELECT s.id FROM scans s JOIN entries e ON e.unit_id = s.unit_id AND e.collector_id = s.collector_id
-      WHERE e.state = 'won' AND s.tester = 0 ORDER BY s.id LIMIT 1`)
-    .get() as { id: number };
+      WHERE e.state = 'won' AND s.tester = 0 AND s.brand_id = (SELECT id FROM brands WHERE slug = ?) ORDER BY s.id LIMIT 1`)
+    .get(BRAND) as { id: number };
   const res = await t.get(`${SCANS}/${entered.id}`).expect(200);
   expect(res.body).toEqual({
     scan: {

@@ -41,7 +41,7 @@ test('a SKU body must be JSON: another content type is 415, broken JSON is 400',
 test('SKUs are listed inside data; a created SKU is 201 with its id, name and prefix and joins the list', async () => {
   const t = reportingWorld();
   const before = (await t.get(SKUS).expect(200)).body.data;
-  expect(before.map((sku: { prefix: string }) => sku.prefix)).toEqual(['AM-CHO', 'AM-HAZ']);
+  expect(before.map((sku: { prefix: string }) => sku.prefix)).toEqual(['AM-CHO', 'AM-HAZ', 'AM-WHT']);
   const created = await t.post(SKUS, { name: 'Alpenmilch Almond 100g', prefix: 'AM-ALM' }).expect(201);
   expect(created.body).toEqual({ id: expect.any(Number), name: 'Alpenmilch Almond 100g', prefix: 'AM-ALM', created_at: '2026-11-21T10:00:00.000Z' });
   expect((await t.get(SKUS)).body.data.at(-1)).toEqual(created.body);

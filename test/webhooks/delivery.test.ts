@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { envValues } from '../../emulator/control/env.js';
-import { termsFor } from '../../emulator/experience/serialize.js';
+import { termsFor } from '../../emulator/domain/terms.js';
 import { enterHosted } from '../../emulator/journey/hosted-entry.js';
 import { scanPack } from '../../emulator/journey/scan.js';
 import { findCollectorByEmail } from '../../emulator/store/collectors.js';
-import { findPromotionForBrand } from '../../emulator/store/promotions.js';
+import { getPromotion, loadCampaign } from '../../emulator/store/promotions.js';
 import { findUnitByCode } from '../../emulator/store/units.js';
 import { type RunningEmulator, captureReceiver, enterProduction, recordScan, runningEmulator } from './emulator.js';
 
@@ -125,9 +125,9 @@ test('a journey on the hosted page, scan then entry, arrives at the sink as scan
   await t.createSink({ name: 'crm' });
   const unit = findUnitByCode(t.world.db, envValues(t.world).packs.find((pack) => pack.outcome === 'won')!.code)!;
   const collector = findCollectorByEmail(t.world.db, 'anna.weber@example.test')!;
-  const promotion = findPromotionForBrand(t.world.db, unit.brand_id)!;
+  const promotion = getPromotion(t.world.db, unit.promotion_id!);
   scanPack(t.world, unit, collector, 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148');
-  enterHosted(t.world, { promotion, collector, unit }, { accepted: true, age_confirmed: true, terms_version: termsFor(promotion, collector.country).version });
+  enterHosted(t.world, { campaign: loadCampaign(t.world.db, promotion.id), collector, unit }, { accepted: true, age_confirmed: true, terms_version: termsFor(promotion, collector.country).version });
   const events = (await t.received('crm', 2)).reverse();
   expect(events.map((event) => [event.event, event.verified])).toEqual([['scan.processed', true], ['activation.entered', true]]);
   expect(events[0]!.payload.data).toMatchObject({ scan: { unit: { code: unit.code }, device_type: 'mobile', country: 'DE' }, collector: { id: collector.id } });

@@ -1,10 +1,13 @@
-/** The brand's dashboard at `/`: status, keys, callback URLs, checklist, approval, live log. */
+/**
+ * The brand's dashboard: every promotion, then the open one's status, keys, callback URLs,
+ * checklist and approval, and the live log. The default promotion is at `/`, another at `/?promotion=<slug>`.
+ */
 import type { Request, Response } from 'express';
 import { csrfField } from '../../pages/csrf.js';
 import { type Html, html, safeLink } from '../../pages/html.js';
 import { layout } from '../../pages/layout.js';
 import { HOSTED_REASON_TEXT } from '../../journey/routing.js';
-import type { KeyJson, LogRow, Overview } from '../lifecycle.js';
+import type { KeyJson, LogRow, Overview, PromotionRef, promotionSummaries } from '../lifecycle.js';
 
 /** What the page says after an action: a success line, a one-time secret, or what went wrong. */
 export interface Notice {
@@ -19,20 +22,36 @@ export const DASHBOARD_NAV = [
   { href: '/promotions', label: 'Promotions (collector view)' },
 ];
 
-export function dashboardPage(req: Request, res: Response, data: Overview, log: LogRow[], notice?: Notice, callbackInput?: { production: string; preview: string }): Html {
+export interface DashboardView {
+  data: Overview;
+  promotions: ReturnType<typeof promotionSummaries>;
+  log: LogRow[];
+  notice?: Notice;
+  callbackInput?: { production: string; preview: string };
+}
+
+/** The query naming a promotion on the dashboard's links and forms (`promotion=<slug>&`), empty for the default one. */
+export function pageQuery(promotion: Pick<PromotionRef, 'slug' | 'default'>): string {
+  return promotion.default ? '' : `promotion=${encodeURIComponent(promotion.slug)}&`;
+}
+
+export function dashboardPage(req: Request, res: Response, { data, promotions, log, notice, callbackInput }: DashboardView): Html {
   const csrf = csrfField(req, res);
-  const action = (path: string, label: string, style = '') =>
-    html`<form class="inline" method="post" action="${path}">${csrf}<button type="submit"${style ? html` class="${style}"` : ''}>${label}</button></form>`;
   const { promotion, experience, checklist } = data;
+  const query = pageQuery(promotion).replace(/&$/, '');
+  const to = (path: string) => (query ? `${path}?${query}` : path);
+  const action = (path: string, label: string, style = '') =>
+    html`<form class="inline" method="post" action="${to(path)}">${csrf}<button type="submit"${style ? html` class="${style}"` : ''}>${label}</button></form>`;
   const routing = experience.routing.to === 'agency'
     ? html`<p>Production scans go to the agency at <code>${experience.routing.callback}</code>.</p>`
     : html`<p>Production scans go to the service's hosted page because:</p><ul>${experience.routing.reasons.map((reason) => html`<li>${HOSTED_REASON_TEXT[reason]}</li>`)}</ul>`;
   const body = html`
+  ${promotionsTable(promotions, promotion.id)}
   ${notice ? html`<section class="${notice.kind}" role="status"><p>${notice.text}</p>
     ${notice.secret ? html`<p class="secret">${notice.secret}</p><p>Copy it now: it is shown once and only its hash is stored.</p>` : ''}
     ${notice.items?.length ? html`<ul>${notice.items.map((item) => html`<li>${item}</li>`)}</ul>` : ''}</section>` : ''}
   <section aria-labelledby="status"><h2 id="status">${promotion.name}</h2>
-    <p>${promotion.brand} · status ${promotion.status} · ${promotion.dates.start.slice(0, 10)} to ${promotion.dates.end.slice(0, 10)} · ${promotion.live ? 'accepting entries now' : 'not accepting entries now'}</p>
+    <p>${promotion.brand} · ${MECHANIC_TEXT[promotion.mechanic]} · <code>${promotion.slug}</code> · status ${promotion.status} · ${promotion.dates.start.slice(0, 10)} to ${promotion.dates.end.slice(0, 10)} · ${promotion.live ? 'accepting entries now' : 'not accepting entries now'}</p>
     <p>Experience: agency-built. Test and preview packs always use the hosted page.</p>
     ${routing}
     ${experience.routing_paused ? action('/console/resume', 'Resume routing to the agency') : action('/console/pause', 'Pause routing to the agency', 'danger')}
@@ -41,14 +60,14 @@ export function dashboardPage(req: Request, res: Response, data: Overview, log: 
     <div class="table" tabindex="0" role="region" aria-label="Agency keys table"><table><thead><tr><th scope="col">Id</th><th scope="col">Environment</th><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
     <tbody>${data.keys.map((key: KeyJson) => html`<tr><td>${key.id}</td><td>${key.environment}</td><td><code>${key.masked}</code></td><td>${key.status}</td><td>${key.expires_at?.slice(0, 10)}</td>
       <td>${key.status === 'revoked' ? '' : html`${action(`/console/keys/${key.id}/rotate`, 'Rotate', 'secondary')}${action(`/console/keys/${key.id}/revoke`, 'Revoke', 'danger')}`}</td></tr>`)}</tbody></table></div>
-    <form method="post" action="/console/keys">${csrf}<label for="environment">New key's environment</label>
+    <form method="post" action="${to('/console/keys')}">${csrf}<label for="environment">New key's environment</label>
       <select id="environment" name="environment"><option value="sandbox">sandbox</option><option value="production">production</option></select>
       <button type="submit">Create key</button></form>
     <p class="muted">Rotate creates a new key that works at once; revoke the old one once the agency has switched.</p>
   </section>
   <section aria-labelledby="callbacks"><h2 id="callbacks">Callback URLs</h2>
     <p>HTTPS, without query string or fragment (http://localhost and http://127.0.0.1 are accepted for local development). Changing either clears the approval and the checklist.</p>
-    <form method="post" action="/console/callbacks">${csrf}
+    <form method="post" action="${to('/console/callbacks')}">${csrf}
       <label for="production">Production callback URL</label>
       <input id="production" name="production" type="url" required value="${callbackInput?.production ?? experience.callbacks.production ?? ''}">
       <label for="preview">Preview callback URL (optional)</label>
@@ -67,9 +86,21 @@ export function dashboardPage(req: Request, res: Response, data: Overview, log: 
     ${data.history.length ? html`<h3>History</h3><ul>${data.history.map((event) => html`<li>${event.at}: ${event.action}${event.reason ? ` (${event.reason})` : ''}</li>`)}</ul>` : ''}
   </section>
   <section aria-labelledby="log-heading"><h2 id="log-heading">Interaction log</h2>
-    <p>Every experience API call your backend made, newest last, with secrets redacted. <a href="/">Refresh</a></p>
+    <p>Every experience API call your backend made, for every promotion, newest last, with secrets redacted. <a href="${to('/')}">Refresh</a></p>
     <div class="table" tabindex="0" role="log" aria-labelledby="log-heading"><table><thead><tr><th scope="col">Time</th><th scope="col">Key</th><th scope="col">Request</th><th scope="col">Status</th><th scope="col">Body</th></tr></thead>
     <tbody id="log" data-after="${log.at(-1)?.id ?? 0}">${log.map((row) => html`<tr><td>${row.at}</td><td><code>${row.key ?? ''}</code></td><td>${row.method} ${row.path}</td><td>${row.status}</td><td><code>${row.body === null ? '' : JSON.stringify(row.body)}</code></td></tr>`)}</tbody></table></div>
   </section>`;
   return layout({ title: 'Brand dashboard', body, nav: DASHBOARD_NAV, wide: true, script: '/console/live-log.js' });
+}
+
+const MECHANIC_TEXT: Record<string, string> = { instant_win: 'instant win', code_unlock: 'code unlock', content: 'content' };
+
+/** Every promotion of the world, each a link to its own page; the open one is marked. */
+function promotionsTable(promotions: DashboardView['promotions'], current: number): Html {
+  const state = ({ state: current, dates }: DashboardView['promotions'][number]) =>
+    current === 'scheduled' ? `starts ${dates.start.slice(0, 10)}` : current === 'ended' ? `ended ${dates.end.slice(0, 10)}` : current;
+  return html`<nav aria-labelledby="promotions-heading"><h2 id="promotions-heading">Promotions</h2>
+    <div class="table" tabindex="0" role="region" aria-label="Promotions table"><table><thead><tr><th scope="col">Promotion</th><th scope="col">Brand</th><th scope="col">Type</th><th scope="col">State</th><th scope="col">Production scans go to</th></tr></thead>
+    <tbody>${promotions.map((promotion) => html`<tr><td><a href="/${promotion.default ? '' : `?promotion=${encodeURIComponent(promotion.slug)}`}"${promotion.id === current ? html` aria-current="page"` : ''}>${promotion.name}</a>${promotion.default ? ' (default)' : ''}</td>
+      <td>${promotion.brand}</td><td>${MECHANIC_TEXT[promotion.mechanic]}</td><td>${state(promotion)}</td><td>${promotion.routing.to === 'agency' ? 'the agency' : 'the hosted page'}</td></tr>`)}</tbody></table></div></nav>`;
 }

@@ -39,6 +39,8 @@ export interface PromotionListing {
   brand: string;
   headline: string;
   dates: { start: string; end: string };
+  /** Not started yet. */
+  upcoming: boolean;
   /** The agency's campaign page, once its experience is approved and live. @see spec §1 rules */
   callback: string | null;
 }
@@ -51,7 +53,7 @@ export function promotionsPage(page: PageContext, promotions: PromotionListing[]
       (promotion, index) => html`<article aria-labelledby="promotion-${index}"><h2 id="promotion-${index}">${promotion.name}</h2>
         <p class="muted">${promotion.brand} · ${promotion.dates.start.slice(0, 10)} to ${promotion.dates.end.slice(0, 10)}</p>
         <p>${promotion.headline}</p>
-        ${promotion.callback ? html`<p>${safeLink(promotion.callback, `Open the ${promotion.name} website`)}</p>` : html`<p>Scan a participating pack to play.</p>`}
+        ${promotion.upcoming ? html`<p>Starts on ${promotion.dates.start.slice(0, 10)}.</p>` : promotion.callback ? html`<p>${safeLink(promotion.callback, `Open the ${promotion.name} website`)}</p>` : html`<p>Scan a participating pack to play.</p>`}
       </article>`,
     )}`,
   );

@@ -1,0 +1,12 @@
+/**
+ * Journeys under way: request tokens not yet continued and authorization codes not yet exchanged.
+ * When the brand moves routing (a callback change, a pause, revoking the last production key),
+ * they are voided, so none sends a `service_code` to a callback or makes a session the brand no
+ * longer routes to. @see spec §1 rules, decisions/010-routing-changes-void-journeys-under-way.md
+ */
+import type { Db } from './db.js';
+
+export function voidJourneys(db: Db, promotionId: number, now: number): void {
+  db.prepare('UPDATE request_tokens SET voided_at = ? WHERE promotion_id = ? AND consumed_at IS NULL AND voided_at IS NULL').run(now, promotionId);
+  db.prepare('UPDATE auth_codes SET voided_at = ? WHERE promotion_id = ? AND consumed_at IS NULL AND voided_at IS NULL').run(now, promotionId);
+}

@@ -1,0 +1,37 @@
+/**
+ * Production packs of a promotion not entered yet, with the outcome their seeded draw gives if
+ * entered now with full stock and budget: what `emulator env` prints and the harness takes.
+ */
+import { type ExpectedOutcome, drawNumber, expectedOutcome, outcomeOf } from '../domain/draw.js';
+import type { Db } from './db.js';
+import type { Campaign } from './promotions.js';
+
+export type KnownPack = { code: string } & ExpectedOutcome;
+
+/** Units looked at, at most, per call: a promotion may hold millions of generated codes. */
+const PACKS_LOOKED_AT = 50_000;
+
+/** Up to `perOutcome` packs of each outcome the promotion's prizes can give (a pending one counted by how it settles). */
+export function unenteredPacks(db: Db, seed: string, { promotion, prizes }: Campaign, perOutcome: number): KnownPack[] {
+  const units = db
+    .prepare(`SELECT u.id, u.code FROM units u JOIN skus s ON s.id = u.sku_id
+      WHERE s.promotion_id = ? AND u.kind = 'production' AND u.recalled = 0
+        AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.promotion_id = s.promotion_id AND e.unit_id = u.id AND e.sandbox = 0) ORDER BY u.id LIMIT ?`)
+    .iterate(promotion.id, PACKS_LOOKED_AT) as IterableIterator<{ id: number; code: string }>;
+  const reachable = prizes.filter((prize) => prize.odds > 0).map(outcomeOf);
+  if (prizes.reduce((sum, prize) => sum + prize.odds, 0) < 1) reachable.push(outcomeOf(undefined));
+  const wanted = new Set(reachable.map(kindOf)).size;
+  const counts = new Map<string, number>();
+  const packs: KnownPack[] = [];
+  for (const unit of units) {
+    const expected = expectedOutcome(drawNumber(seed, promotion.id, unit.id), prizes);
+    const kind = kindOf(expected);
+    if ((counts.get(kind) ?? 0) >= perOutcome) continue;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    packs.push({ code: unit.code, ...expected });
+    if (counts.size === wanted && [...counts.values()].every((count) => count === perOutcome)) break;
+  }
+  return packs;
+}
+
+const kindOf = (expected: ExpectedOutcome) => `${expected.outcome}:${expected.settles_as ?? ''}`;

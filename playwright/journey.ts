@@ -1,0 +1,84 @@
+/**
+ * A collector's journey in the test's own page, up to the agency: scan a pack of a known outcome
+ * (signing in as a new collector of a country), then Continue on the service's authorize page. What
+ * the agency shows from there is the test's to check. The service's pages are driven through the
+ * harness's page objects.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { AuthorizePage, SignInPage } from '../harness/pages/emulator.js';
+import type { Pack, PackOutcome, PromoEmulator } from './emulator.js';
+
+export interface ScanOptions {
+  /** The outcome of the pack's seeded draw; `pending_failed` is a pending delivery that will fail. Default `won`. */
+  outcome?: PackOutcome;
+  /** The new collector's country; the default fixture's campaign runs in DE, AT and CH. Default `DE`. */
+  country?: string;
+}
+
+const WAIT_MS = 15_000;
+
+export class Journey {
+  /** The pack of the last scan. */
+  pack: Pack | undefined;
+
+  constructor(
+    private readonly page: Page,
+    private readonly emulator: PromoEmulator,
+  ) {}
+
+  /**
+   * Takes a pack of the outcome, opens its QR code's URL, signs in as a new collector of the
+   * country and follows the service to the agency's callback, which sends the browser on to the
+   * service's authorize page: where this ends.
+   */
+  async scan(options: ScanOptions = {}): Promise<Pack> {
+    const pack = await this.emulator.pack(options.outcome ?? 'won');
+    this.pack = pack;
+    await this.page.goto(`${this.emulator.url}/q/${encodeURIComponent(pack.code)}`);
+    const signIn = new SignInPage(this.page);
+    if (signIn.isShown()) {
+      const email = `collector-${randomBytes(6).toString('hex')}@example.test`;
+      await signIn.signIn(email, options.country ?? 'DE', (button) => this.clickAndLoad(() => button.click()));
+    }
+    await this.arrive(() => new AuthorizePage(this.page).isShown(this.emulator.url), () =>
+      `after scanning ${pack.code} the browser shows ${this.here()}, not the service's authorize page: ` +
+      (this.emulator.agency ? "does the agency's callback send the browser to authorize_url?" : 'tell the fixtures where your agency is (the `agency` option)'),
+    );
+    return pack;
+  }
+
+  /** Presses Continue on the authorize page; ends when the agency's page has loaded. */
+  async authorize(): Promise<void> {
+    const authorize = new AuthorizePage(this.page);
+    if (!authorize.isShown(this.emulator.url)) throw new Error(`[promo-emulator] journey.authorize(): the browser shows ${this.here()}, not the service's authorize page: call journey.scan() first`);
+    await this.clickAndLoad(() => authorize.continueButton.click());
+    await this.arrive((url) => url.origin !== this.emulator.url, () => `after Continue the browser stays on ${this.here()}`);
+  }
+
+  /**
+   * The pending delivery of the scanned pack arrives (`delivered`) or fails at the service's next
+   * read; the default is what the pack's draw holds.
+   */
+  async settleDelivery(outcome?: 'delivered' | 'failed'): Promise<void> {
+    if (!this.pack) throw new Error('[promo-emulator] journey.settleDelivery(): no pack yet: call journey.scan() first');
+    await this.emulator.client.settle(this.pack.code, outcome ?? (this.pack.settles_as === 'failed' ? 'failed' : 'delivered'));
+  }
+
+  /** A click whose page load (a form post, a link) is waited for, redirects and all. */
+  private async clickAndLoad(click: () => Promise<void>): Promise<void> {
+    await Promise.all([this.page.waitForEvent('framenavigated', { predicate: (frame) => frame === this.page.mainFrame(), timeout: WAIT_MS }), click()]);
+    await this.page.waitForLoadState('load');
+  }
+
+  private async arrive(at: (url: URL) => boolean, problem: () => string): Promise<void> {
+    await this.page.waitForURL(at, { timeout: WAIT_MS }).catch(() => {
+      throw new Error(`[promo-emulator] ${problem()}`);
+    });
+  }
+
+  private here(): string {
+    const url = new URL(this.page.url());
+    return `${url.origin}${url.pathname}`;
+  }
+}

@@ -1,0 +1,77 @@
+/** A code-unlock promotion gives every admitted entry one code from a finite pool (decision 008). */
+import { describe, expect, it } from 'vitest';
+import type { Fixture } from '../../emulator/fixture.js';
+import { type TestWorld, consentFor, productionSession, promotionEnv, testWorld } from '../world.js';
+
+const SLUG = 'nordkakao-cafe-codes';
+
+/** The promotion with one prize, delivered at once, and a pool of `size` codes. */
+const poolOf = (size: number) => (f: Fixture): Fixture => {
+  const promotion = f.promotions.find((candidate) => candidate.slug === SLUG)!;
+  promotion.prizes = [{ ...promotion.prizes[0]!, odds: 1, stock: size }];
+  return f;
+};
+
+const freeCodes = (t: TestWorld) =>
+  (t.world.db.prepare('SELECT count(*) AS n FROM pool_codes WHERE promotion_id = ? AND unit_id IS NULL').get(promotionEnv(t, SLUG).id) as { n: number }).n;
+
+async function enter(t: TestWorld, packIndex: number, email = 'anna.weber@example.test') {
+  const promotion = promotionEnv(t, SLUG);
+  const pack = (t.world.db.prepare("SELECT u.code FROM units u JOIN skus s ON s.id = u.sku_id WHERE s.promotion_id = ? AND u.kind = 'production' AND u.recalled = 0 ORDER BY u.id LIMIT 1 OFFSET ?").get(promotion.id, packIndex) as { code: string }).code;
+  const token = await productionSession(t, { promotion, packCode: pack, collectorEmail: email });
+  const terms = (await t.experience('get', '/session', promotion.production_key, token)).body.terms;
+  return (await t.experience('post', '/session/entry', promotion.production_key, token).send(consentFor(terms)).expect(200)).body.entry;
+}
+
+describe('code unlock (spec §1, decision 008)', () => {
+  it('seeds a pool of as many codes as its prizes have stock (320 and 80); seeded history takes none of them', () => {
+    const t = testWorld();
+    expect(freeCodes(t)).toBe(400);
+    expect(testWorld({ fixture: poolOf(25) }).world.db.prepare('SELECT count(*) AS n FROM pool_codes').get()).toEqual({ n: 25 });
+  });
+
+  it('every admitted entry wins one of its prizes, drawn by their odds: none is lost while the pool lasts', () => {
+    const t = testWorld();
+    expect(new Set(promotionEnv(t, SLUG).packs.map((pack) => `${pack.outcome}:${pack.settles_as ?? ''}`))).toEqual(new Set(['won:', 'pending:won']));
+  });
+
+  it('gives each admitted entry the next code of the pool, a different one each time, and takes it from the pool', async () => {
+    const t = testWorld({ fixture: poolOf(400) });
+    const codes = [];
+    for (let pack = 0; pack < 3; pack++) codes.push((await enter(t, pack)).codes[0]);
+    expect(new Set(codes).size).toBe(3);
+    expect(codes.every((code) => /^NKCAFE-[A-Z0-9]{10}$/.test(code))).toBe(true);
+    expect(freeCodes(t)).toBe(397);
+    const handedOut = t.world.db.prepare('SELECT code FROM pool_codes WHERE unit_id IS NOT NULL ORDER BY id').all().map((row) => (row as { code: string }).code);
+    expect(handedOut).toEqual(codes);
+  });
+
+  it('a retry returns the same code, never a second one', async () => {
+    const t = testWorld();
+    const promotion = promotionEnv(t, SLUG);
+    const token = await productionSession(t, { promotion, packCode: promotion.packs.find((pack) => pack.outcome === 'won')!.code });
+    const terms = (await t.experience('get', '/session', promotion.production_key, token)).body.terms;
+    const first = (await t.experience('post', '/session/entry', promotion.production_key, token).send(consentFor(terms))).body.entry;
+    const again = (await t.experience('post', '/session/entry', promotion.production_key, token).send(consentFor(terms))).body.entry;
+    expect(again.codes).toEqual(first.codes);
+    expect(freeCodes(t)).toBe(399);
+  });
+
+  it('once the pool is empty, an admitted entry is lost: no code is made up', async () => {
+    const t = testWorld({ fixture: poolOf(2) });
+    expect((await enter(t, 0)).state).toBe('won');
+    expect((await enter(t, 1)).state).toBe('won');
+    const third = await enter(t, 2);
+    expect(third).toMatchObject({ state: 'lost', codes: [], prize: null });
+    expect(freeCodes(t)).toBe(0);
+  });
+
+  it('sandbox entries are synthetic and take nothing from the pool', async () => {
+    const t = testWorld();
+    const { sandbox_key: key } = promotionEnv(t, SLUG);
+    const session = await t.experience('post', '/sessions', key).send({ scenario: 'won' }).expect(201);
+    const entry = (await t.experience('post', '/session/entry', key, session.body.session_token).send({}).expect(200)).body.entry;
+    expect(entry.codes).toEqual([expect.stringMatching(/^SANDBOX-/)]);
+    expect(freeCodes(t)).toBe(400);
+  });
+});

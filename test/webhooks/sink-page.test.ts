@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, expect, test } from 'vitest';
+import { openDb } from '../../emulator/store/db.js';
+import { MIGRATIONS } from '../../emulator/store/schema.js';
+import type { SinkDelivery } from '../../emulator/webhooks/sink.js';
+import { signatureHeader } from '../../emulator/webhooks/signing.js';
+import { type CreatedSink, type RunningEmulator, recordScan, runningEmulator } from './emulator.js';
+
+let t: RunningEmulator;
+const temp: string[] = [];
+afterEach(async () => {
+  await t?.running.close();
+  for (const dir of temp.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const deliveries = async (name: string, after = 0) => (await t.api.get(`/_emulator/sink/${name}/deliveries?after=${after}`).expect(200)).body.data as SinkDelivery[];
+const unixNow = () => Math.floor(t.world.clock.now() / 1000);
+
+/** A POST to the sink signed as the emulator signs, with the sink's own secret and the given time. */
+function postSigned(sink: CreatedSink, body: object, at: number) {
+  const text = JSON.stringify(body);
+  return t.api.post(`/_emulator/sink/${sink.name}`).set('Content-Type', 'application/json').set('X-Service-Event', 'scan.processed')
+    .set('X-Service-Signature', signatureHeader(sink.endpoint.secret, at, text)).send(text);
+}
+
+test('each delivery is kept with the headers it arrived with; credentials in a stray header are not', async () => {
+  t = await runningEmulator();
+  await t.createSink({ name: 'crm' });
+  recordScan(t.world);
+  const [received] = await t.received('crm', 1);
+  await t.api.post('/_emulator/sink/crm').set('Authorization', 'Bearer secret-of-someone').set('Cookie', 'session=abc').send({ stray: true }).expect(400);
+  const [sent, stray] = await deliveries('crm');
+  expect(sent!.headers).toMatchObject({
+    'content-type': 'application/json', 'user-agent': 'service-webhooks/1.0', 'x-service-event': 'scan.processed',
+    'x-service-delivery': received!.delivery, 'x-service-signature': expect.stringMatching(/^t=\d+,v1=[0-9a-f]{64}$/),
+  });
+  expect(JSON.parse(sent!.body)).toEqual(received!.payload);
+  expect(stray!.headers).toMatchObject({ authorization: '[redacted]', cookie: '[redacted]' });
+  expect(JSON.stringify(await deliveries('crm'))).not.toContain('secret-of-someone');
+});
+
+test('the verdict is valid within 300 seconds of the virtual clock either way, too old beyond, invalid for a wrong signature', async () => {
+  t = await runningEmulator();
+  const sink = await t.createSink({ name: 'crm' });
+  await t.api.post('/_emulator/clock').send({ advance: '2h' }).expect(200);
+  const now = unixNow();
+  await postSigned(sink, { n: 1 }, now - 300).expect(200);
+  await postSigned(sink, { n: 2 }, now + 300).expect(200);
+  await postSigned(sink, { n: 3 }, now - 301).expect(400);
+  await postSigned(sink, { n: 4 }, now - 2 * 3600).expect(400);
+  await postSigned({ ...sink, endpoint: { ...sink.endpoint, secret: 'whsec_not-this-one' } }, { n: 5 }, now).expect(400);
+  await t.api.post('/_emulator/sink/crm').send({ n: 6 }).expect(400);
+  const verdicts = (await deliveries('crm')).map((delivery) => [JSON.parse(delivery.body).n, delivery.verdict]);
+  expect(verdicts).toEqual([[1, 'valid'], [2, 'valid'], [3, 'too_old'], [4, 'too_old'], [5, 'invalid'], [6, 'invalid']]);
+});
+
+test('deliveries?after= is a cursor: what arrived after that id, oldest first; the HTML lists them newest first', async () => {
+  t = await runningEmulator();
+  const sink = await t.createSink({ name: 'crm' });
+  for (const n of [1, 2, 3]) await postSigned(sink, { n }, unixNow()).expect(200);
+  const [first, ...rest] = await deliveries('crm');
+  expect(rest.map((delivery) => JSON.parse(delivery.body).n)).toEqual([2, 3]);
+  expect((await deliveries('crm', first!.id)).map((delivery) => delivery.id)).toEqual(rest.map((delivery) => delivery.id));
+  expect(await deliveries('crm', rest[1]!.id)).toEqual([]);
+  const fragment = await t.api.get(`/_emulator/sink/crm/deliveries?after=${first!.id}`).set('Accept', 'text/html').expect(200).expect('Content-Security-Policy', /default-src 'none'/);
+  expect([...fragment.text.matchAll(/data-id="(\d+)"/g)].map((match) => Number(match[1]))).toEqual([rest[1]!.id, rest[0]!.id]);
+  await t.api.get('/_emulator/sink/crm/deliveries?after=-1').expect(400);
+  await t.api.get('/_emulator/sink/nobody/deliveries').expect(404);
+});
+
+test('the sink page shows each delivery newest first with its headers, verdict and a Redeliver button, all escaped', async () => {
+  t = await runningEmulator();
+  const sink = await t.createSink({ name: 'crm' });
+  recordScan(t.world);
+  const [sent] = await t.received('crm', 1);
+  await postSigned(sink, { note: '</pre><script>alert(1)</script>' }, unixNow() - 301).expect(400);
+  await t.api.post('/_emulator/sink/crm').set('X-Service-Event', '<img src=x onerror=alert(1)>').send({}).expect(400);
+  const page = await t.api.get('/_emulator/sink/crm').set('Accept', 'text/html').expect(200);
+  const articles = page.text.split('<article').slice(1);
+  expect(articles).toHaveLength(3);
+  expect(articles[0]).toContain('Signature invalid');
+  expect(articles[0]).toContain('&lt;img src=x');
+  expect(articles[1]).toContain('Signature too old');
+  expect(articles[1]).toContain('&lt;/pre&gt;&lt;script&gt;');
+  expect(articles[2]).toContain('Signature valid');
+  expect(articles[2]).toContain(`data-redeliver="${sent!.delivery}"`);
+  expect(articles[2]).toMatch(/<td><code>x-service-signature<\/code><\/td><td><code>t=\d+,v1=[0-9a-f]{64}<\/code>/);
+  expect(page.text).not.toContain('<script>alert(1)');
+  expect(page.text).toContain('<script src="/_emulator/sink/live.js"></script>');
+  const script = await t.api.get('/_emulator/sink/live.js').expect(200).expect('Content-Type', /javascript/);
+  expect(script.text).toContain('/deliveries?after=');
+});
+
+test('sink events kept before headers were recorded get a verdict from what was stored', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'sink-migration-'));
+  temp.push(folder);
+  const path = join(folder, 'emulator.sqlite');
+  const old = new Database(path);
+  const before = MIGRATIONS.indexOf(MIGRATIONS.find((migration) => migration.includes('ADD COLUMN headers'))!);
+  for (const migration of MIGRATIONS.slice(0, before)) old.exec(migration);
+  old.pragma(`user_version = ${before}`);
+  old.exec(`INSERT INTO webhook_endpoints (id, url, events, secret_serial, created_at) VALUES (1, '/_emulator/sink/crm', '[]', 1, 0);
+    INSERT INTO sinks (id, name, endpoint_id, created_at) VALUES (1, 'crm', 1, 0);
+    INSERT INTO sink_events (sink_id, received_at, verified, problem, body) VALUES (1, 0, 1, NULL, '{}'), (1, 0, 0, 't is more than 300 seconds from now', '{}'), (1, 0, 0, 'no X-Service-Signature header', '{}');`);
+  old.close();
+  const db = openDb(path);
+  expect(db.prepare('SELECT verdict, headers FROM sink_events ORDER BY id').all()).toEqual([
+    { verdict: 'valid', headers: '{}' }, { verdict: 'too_old', headers: '{}' }, { verdict: 'invalid', headers: '{}' },
+  ]);
+  db.close();
+});
