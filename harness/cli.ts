@@ -1,20 +1,22 @@
 #!/usr/bin/env node
 /**
- * The `harness` command. `verify` exits 0 when no check fails, 1 when one does, 2 when it could
- * not run (emulator or agency unreachable, bad config, no Chromium), with one line saying what to
- * fix. `doctor` runs only the preflight; `checks` lists the check ids.
+ * The `harness` command. `verify` exits 0 when every check passed, 1 when one failed, 2 when it
+ * could not run (emulator or agency unreachable, bad config, no Chromium: one line says what to
+ * fix), 3 when none failed but one is inconclusive (report/legend.ts). `doctor` runs only the
+ * preflight; `checks` lists the check ids, `scenarios` the scenarios.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { CHECKS } from './checks/registry.js';
+import { CHECKS, CHECK_IDS } from './checks/registry.js';
 import { GROUPS } from './checks/types.js';
 import { DEFAULT_EMULATOR, DEFAULT_OUT } from './config.js';
 import { HarnessError } from './errors.js';
 import { harnessVersion } from './paths.js';
 import { preflight } from './preflight.js';
+import { EXIT, exitCodeOf } from './report/legend.js';
 import { FORMATS, type Format, isFormat } from './report/registry.js';
-import { resolveTarget, verify } from './verify.js';
+import { BUILT_IN_SCENARIOS, loadScenarios } from './scenarios/load.js';
+import { resolveConfig, resolveTarget, verify } from './verify.js';
 
-const EXIT = { passed: 0, failed: 1, couldNotRun: 2 } as const;
 
 const useColour = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR;
 
@@ -45,7 +47,7 @@ interface TargetFlags {
 }
 
 targetOptions(program.command('verify'))
-  .description('run the scenarios against the agency; exit 0 when no check fails, 1 when one does, 2 when it could not run')
+  .description('run the scenarios against the agency; exit 0 when every check passed, 1 when one failed, 2 when it could not run, 3 when one is inconclusive')
   .option('--only <ids>', 'only these checks (comma-separated ids; `harness checks` lists them)', list)
   .option('--format <formats>', `report files besides the terminal's text: ${FORMATS.join(',')}`, formats)
   .option('--out <dir>', 'the report folder', DEFAULT_OUT)
@@ -53,7 +55,7 @@ targetOptions(program.command('verify'))
     const report = await verify({
       ...options, formats: options.format, install: options.installBrowser ? 'attempt' : 'never', color: useColour(process.stdout),
     });
-    process.exitCode = report.summary.fail > 0 ? EXIT.failed : EXIT.passed;
+    process.exitCode = exitCodeOf(report.summary);
   });
 
 targetOptions(program.command('doctor'))
@@ -71,6 +73,17 @@ program
   .action(() => {
     const width = Math.max(...CHECKS.map((check) => check.id.length));
     for (const check of CHECKS) process.stdout.write(`${check.id.padEnd(width)}  ${GROUPS[check.group]}: ${check.title}\n`);
+  });
+
+program
+  .command('scenarios')
+  .description('list the scenarios, built-in and from the config\'s folders: id, phase and the checks each feeds')
+  .option('--config <file>', 'harness.config.json (default: ./harness.config.json when there is one)')
+  .action((options: { config?: string }) => {
+    const { config } = resolveConfig(options.config);
+    const { scenarios } = loadScenarios([BUILT_IN_SCENARIOS, ...config.scenarios], CHECK_IDS, config.disable_scenarios);
+    const width = Math.max(...scenarios.map((scenario) => scenario.id.length));
+    for (const scenario of scenarios) process.stdout.write(`${scenario.id.padEnd(width)}  ${scenario.phase}: ${scenario.title}\n${' '.repeat(width + 2)}feeds ${scenario.feeds.join(', ')}\n`);
   });
 
 function list(text: string): string[] {

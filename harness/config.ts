@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { HarnessError } from './errors.js';
+import { PAGES, STATES } from './intents.js';
 
 export const DEFAULT_EMULATOR = 'http://127.0.0.1:4010';
 export const DEFAULT_OUT = 'harness-report';
@@ -13,36 +14,58 @@ export const DEFAULT_OUT = 'harness-report';
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const Impact = z.enum(['critical', 'serious', 'moderate', 'minor']);
 
+const Selector = z.string().min(1).max(500);
+
+const Markers = z.strictObject({
+  page: Selector.default('main[data-page="{name}"]'),
+  state: Selector.default('main[data-entry-state="{name}"]'),
+  pages: z.partialRecord(z.enum(PAGES), Selector).default({}),
+  states: z.partialRecord(z.enum(STATES), Selector).default({}),
+  /** The consent form; without it, the form (or section) holding the box that accepts the terms. */
+  entry_form: Selector.default('form[data-entry-form]'),
+  /** The terms text and version; without them, the page's text. */
+  terms_text: Selector.default('[data-terms-text]'),
+  terms_version: Selector.default('[data-terms-version]'),
+  /** A preview scenario's link; without it, a link or button naming the scenario. */
+  preview_link: Selector.default('a[data-scenario="{scenario}"]'),
+  /** The way back to the entry after a 429; without it, a link or button such as "try again". */
+  try_again: Selector.optional(),
+});
+
 export const ConfigSchema = z.strictObject({
   callback: HttpUrl.optional(),
   preview: HttpUrl.optional(),
   emulator: HttpUrl.optional(),
   /** The emulator's control token, when it runs off loopback with --control-token (flag and HARNESS_CONTROL_TOKEN win). */
   control_token: z.string().min(1).optional(),
-  /** More scenario folders, after the built-in ones. */
+  /** More scenario folders, after the built-in ones; a scenario with a built-in one's id replaces it. */
   scenarios: z.array(z.string().min(1)).default([]),
-  /** The agency's own entry endpoint, e.g. {"path": "/entry"}: the CSRF and rate-limit probes need it. */
-  entry_endpoint: z.strictObject({ path: z.string().startsWith('/'), max_attempts: z.number().int().min(2).max(200).default(30) }).optional(),
+  /** Ids of scenarios not to run (built-in or your own); the checks only they feed become inconclusive. */
+  disable_scenarios: z.array(z.string().min(1)).default([]),
+  /**
+   * The agency's own entry endpoint. The harness finds it by catching the request the consent form
+   * sends; `path` picks it when the page sends several. `max_attempts`: the rate-limit probe's burst.
+   */
+  entry_endpoint: z
+    .strictObject({ path: z.string().startsWith('/').optional(), max_attempts: z.number().int().min(2).max(200).default(30) })
+    .default({ max_attempts: 30 }),
   /** The agency's log file, searched for service_request, service_code and state values. */
   agency_log: z.string().min(1).optional(),
   /** Origins besides the agency's and the service's that its pages may load from (none by default: spec §4.3). */
   first_party_origins: z.array(HttpUrl).default([]),
-  /** Scenarios run at once, each in its own browser contexts. */
-  concurrency: z.number().int().min(1).max(16).default(6),
+  /** Scenarios run at once, each in its own browser contexts (most of them wait on timers, not the CPU). */
+  concurrency: z.number().int().min(1).max(16).default(10),
   /** axe-core violations of these impacts fail `a11y.axe`; any other violation is a warning. */
   a11y: z.strictObject({ fail_on: z.array(Impact).default(['critical']) }).default({ fail_on: ['critical'] }),
   /** Keep a Playwright trace of the scenarios behind failed checks. */
   trace: z.enum(['on-failure', 'off']).default('on-failure'),
-  /** DOM markers the harness reads (the reference agency's README documents them); override for your own pages. */
-  markers: z
-    .strictObject({
-      main: z.string().default('main'),
-      entry_form: z.string().default('form[data-entry-form]'),
-      terms_text: z.string().default('[data-terms-text]'),
-      terms_version: z.string().default('[data-terms-version]'),
-      preview_link: z.string().default('a[data-scenario="{scenario}"]'),
-    })
-    .default({ main: 'main', entry_form: 'form[data-entry-form]', terms_text: '[data-terms-text]', terms_version: '[data-terms-version]', preview_link: 'a[data-scenario="{scenario}"]' }),
+  /**
+   * Where the agency's pages show what they are. Hints only: the harness also recognises the
+   * consent form by its boxes and a result by what the service answered. `page` and `state` are
+   * selectors with `{name}` for a name; `pages` and `states` give your names (a plain word goes into
+   * the template) or a selector of their own (anything else, e.g. `text=/Gewonnen/`).
+   */
+  markers: Markers.default(Markers.parse({})),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -39,7 +39,7 @@ export async function preflight(target: PreflightTarget, log: (line: string) => 
   }
   ok('the emulator lets the harness inject faults and read its observed calls');
   const overview = await target.client.overview();
-  if (!overview.promotion.live) notes.push('the promotion is not live, so it cannot be approved: production journeys will be skipped');
+  if (!overview.promotion.live) notes.push('the promotion is not live, so it cannot be approved: production journeys cannot run and their checks will be inconclusive');
 
   await reachable(target.callback, 'callback');
   ok(`agency callback ${target.callback}`);

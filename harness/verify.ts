@@ -2,7 +2,8 @@
  * `harness verify` as a function (the CLI, the tests, the demo and the bench call it):
  *
  * 1. preflight; register the callback URLs with the brand's console;
- * 2. the sandbox scenarios through the agency's preview, then approval, when the checklist needs them;
+ * 2. the sandbox scenarios through the agency's preview when the checklist needs them, and approval
+ *    as soon as the brand's checklist is complete (the previews' screenshots may still be running);
  * 3. every other selected scenario, side by side in their own browser contexts;
  * 4. the emulator's side (observed calls, issued secrets), the checks, the reports.
  *
@@ -10,6 +11,7 @@
  * run could not happen at all; otherwise resolves with the report, failed checks included.
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { type InstallPolicy, launchChromium } from './browser/chromium.js';
@@ -65,9 +67,15 @@ export interface Target {
   client: EmulatorClient;
 }
 
+/** harness.config.json (the one given, else ./harness.config.json, else the defaults), its paths resolved against its folder. */
+export function resolveConfig(file: string | undefined): { config: Config } {
+  const { config, base } = loadConfig(file);
+  return { config: { ...config, agency_log: config.agency_log && resolve(base, config.agency_log), scenarios: config.scenarios.map((folder) => resolve(base, folder)) } };
+}
+
 /** The target of `verify` and `doctor`; a missing or malformed URL is a HarnessError. */
 export function resolveTarget(options: TargetOptions): Target {
-  const { config, base } = loadConfig(options.config);
+  const { config } = resolveConfig(options.config);
   const callback = options.callback ?? config.callback;
   if (!callback) throw new HarnessError('no callback URL: pass --callback URL (the production callback URL of the agency)');
   const preview = options.preview ?? config.preview;
@@ -75,10 +83,7 @@ export function resolveTarget(options: TargetOptions): Target {
   for (const [name, url] of [['callback', callback], ['preview', preview], ['emulator', emulator]] as const) {
     if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new HarnessError(`--${name} ${url} is not an http(s) URL`);
   }
-  return {
-    config: { ...config, agency_log: config.agency_log && resolve(base, config.agency_log), scenarios: config.scenarios.map((folder) => resolve(base, folder)) },
-    callback, preview, client: new EmulatorClient(emulator, options.controlToken ?? config.control_token),
-  };
+  return { config, callback, preview, client: new EmulatorClient(emulator, options.controlToken ?? config.control_token) };
 }
 
 export async function verify(options: VerifyOptions): Promise<Report> {
@@ -87,7 +92,8 @@ export async function verify(options: VerifyOptions): Promise<Report> {
   const only = options.only?.length ? options.only : undefined;
   const unknown = only?.filter((id) => !CHECK_IDS.has(id)) ?? [];
   if (unknown.length) throw new HarnessError(`--only names unknown check ${unknown.join(', ')}; \`harness checks\` lists them`);
-  const scenarios = loadScenarios([BUILT_IN_SCENARIOS, ...config.scenarios, ...(options.scenarios ?? [])], CHECK_IDS);
+  const loaded = loadScenarios([BUILT_IN_SCENARIOS, ...config.scenarios, ...(options.scenarios ?? [])], CHECK_IDS, config.disable_scenarios);
+  const { scenarios } = loaded;
   const selectedChecks = new Set(only ?? CHECK_IDS);
   const selected = scenarios.filter((scenario) => scenario.feeds.some((id) => selectedChecks.has(id)));
 
@@ -105,7 +111,7 @@ export async function verify(options: VerifyOptions): Promise<Report> {
   const facts = new RunFacts(config, { agency: new URL(callback).origin, emulator: client.origin, callback, ...(preview ? { preview } : {}) }, outDir);
   const meta: RunMeta = {
     harness_version: harnessVersion(), started_at: new Date(started).toISOString(), emulator: client.origin, callback, preview: preview ?? null,
-    only: only ?? null, out_dir: outDir, notes: ready.notes,
+    only: only ?? null, out_dir: outDir, notes: [...ready.notes, ...loaded.notes],
   };
 
   const browser = options.browser ?? (await launchChromium({ install: options.install ?? 'never', log: (line) => stderr.write(`${line}\n`) }));
@@ -117,11 +123,17 @@ export async function verify(options: VerifyOptions): Promise<Report> {
     const sandbox = scenarios.filter((scenario) => scenario.phase === 'sandbox' && (needsApproval || selected.includes(scenario)));
     const production = selected.filter((scenario) => scenario.phase !== 'sandbox');
     report.onBegin(meta, [...sandbox, ...production]);
-    if (preview) for (const [id, run] of await runScenarios(sandbox, env, config.concurrency, report)) runs.set(id, run);
+    let previews: Promise<Map<string, ScenarioRun>> = Promise.resolve(new Map());
+    if (preview) previews = runScenarios(sandbox, env, config.concurrency, report);
     else skipScenarios(sandbox, 'no preview URL: pass --preview so the six sandbox scenarios can run through the agency', env, report);
-    const blocked = production.length > 0 ? await productionBlocked(client, needsApproval) : undefined;
-    if (blocked) skipScenarios(production, blocked, env, report);
-    else for (const [id, run] of await runScenarios(production, env, config.concurrency, report)) runs.set(id, run);
+    let journeys: Promise<Map<string, ScenarioRun>> = Promise.resolve(new Map());
+    if (production.length > 0) {
+      if (needsApproval) await checklistComplete(client, previews);
+      const blocked = await productionBlocked(client, needsApproval);
+      if (blocked) skipScenarios(production, blocked, env, report);
+      else journeys = runScenarios(production, env, config.concurrency, report);
+    }
+    for (const done of await Promise.all([previews, journeys])) for (const [id, run] of done) runs.set(id, run);
     await collect(facts, client, env);
   } finally {
     await client.clearFaults().catch(() => undefined);
@@ -140,19 +152,30 @@ export async function verify(options: VerifyOptions): Promise<Report> {
   return result;
 }
 
+/** Until the brand's checklist records the six sandbox calls, or the previews are over (approval then says what is missing). */
+async function checklistComplete(client: EmulatorClient, previews: Promise<unknown>): Promise<void> {
+  let over = false;
+  void previews.finally(() => (over = true));
+  while (!over && !(await client.checklist()).complete) await Promise.race([previews, sleep(200)]);
+}
+
 /** Why scans would not reach the agency, after approving when needed; undefined when they will. */
 async function productionBlocked(client: EmulatorClient, needsApproval: boolean): Promise<string | undefined> {
   if (needsApproval) {
     const approval = await client.approve();
-    if (!approval.ok) return `the brand cannot approve the integration yet (${approval.message}), so scans do not reach the agency`;
+    if (!approval.ok) return `the brand could not approve the integration (${approval.message}), so no scan reaches the agency`;
   }
   const { routing } = (await client.overview()).experience;
   return routing.to === 'agency' ? undefined : `scans go to the service's hosted page, not to the agency (${(routing.reasons ?? []).join(', ').replaceAll('_', ' ')})`;
 }
 
-async function prepareEnv(browser: Browser, facts: RunFacts, client: EmulatorClient, config: Config, selected: ReadonlySet<string>): Promise<RunEnv & { baseline: { calls: number; session: number } }> {
-  const [env, terms, observed, secrets] = await Promise.all([client.env(), client.terms(), client.observed(0, { limit: 1 }), client.secrets()]);
+async function prepareEnv(browser: Browser, facts: RunFacts, client: EmulatorClient, config: Config, selected: ReadonlySet<string>): Promise<RunEnv> {
+  const sent = Date.now();
+  const observed = await client.observed(0, { limit: 1 });
+  facts.noteClock(observed.now, sent, Date.now());
+  const [env, terms, secrets, overview] = await Promise.all([client.env(), client.terms(), client.secrets(), client.overview()]);
   facts.terms = terms;
+  facts.campaignName = overview.promotion.name;
   const packs = new PackPool(client, env);
   await packs.load();
   return {
@@ -163,7 +186,7 @@ async function prepareEnv(browser: Browser, facts: RunFacts, client: EmulatorCli
 }
 
 /** The emulator's side of the run: every experience call since it began, the secrets it issued. */
-async function collect(facts: RunFacts, client: EmulatorClient, env: Awaited<ReturnType<typeof prepareEnv>>): Promise<void> {
+async function collect(facts: RunFacts, client: EmulatorClient, env: RunEnv): Promise<void> {
   for (let after = env.baseline.calls; ; ) {
     const page = await client.observed(after);
     facts.calls.push(...page.data);

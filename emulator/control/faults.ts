@@ -12,7 +12,8 @@
  *   world-edits.ts (terms edited mid-journey, a delivery settled now, the unentered packs) and
  *   secrets.ts (the values the emulator issued). The control guard in app.ts protects all of it.
  *
- * One state per emulator, keyed by its context: app.ts builds both pieces from the same context.
+ * One state per emulator, keyed by its database (app.ts hands the control router a copy of the
+ * context, with the same database): `resetObservations` clears it when the world is reset.
  */
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { z } from 'zod';
@@ -121,17 +122,28 @@ interface FaultState {
   originalTerms: OriginalTerms;
 }
 
-const states = new WeakMap<Context, FaultState>();
+const states = new WeakMap<Context['db'], FaultState>();
 
 function stateOf(ctx: Context): FaultState {
-  let state = states.get(ctx);
+  let state = states.get(ctx.db);
   if (!state) {
     state = { observing: false, faults: [], nextId: 1, seq: 0, calls: [], originalTerms: new Map() };
-    states.set(ctx, state);
+    states.set(ctx.db, state);
   }
   return state;
 }
 
+/**
+ * `POST /_emulator/reset`: the observed calls, armed faults and terms edits belong to the old
+ * world, whose pack codes the new one hands out again, so they go with it. Sequence numbers go
+ * on counting, so a reader's `after` never skips the new world's calls.
+ */
+export function resetObservations(ctx: Context): void {
+  const state = stateOf(ctx);
+  state.faults = [];
+  state.calls = [];
+  state.originalTerms.clear();
+}
 
 /** Where a request's call record waits for its answer. */
 const CALL = Symbol('observed call');

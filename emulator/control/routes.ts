@@ -13,6 +13,7 @@ import { checkCallbackUrl } from '../console/callback-url.js';
 import { listInteractions } from '../store/interactions.js';
 import { resetWorld } from '../store/reset.js';
 import { envValues } from './env.js';
+import { resetObservations } from './faults.js';
 
 const ClockBody = z.union([
   z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
@@ -81,6 +82,7 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   router.post('/reset', (_req, res) => {
     resetWorld(ctx.db, ctx.fixture, ctx.seed, ctx.clock.now());
     ctx.resetLimits();
+    resetObservations(ctx);
     ctx.logger.info('world reset to the fixture');
     res.json({ status: 'reset' });
   });

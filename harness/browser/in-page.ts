@@ -1,22 +1,19 @@
 /**
- * Functions that run inside the page (Playwright serializes them). The project compiles without
- * the DOM library, so the page's globals are declared loosely here, for these functions only.
+ * Functions that run inside the page (Playwright serializes them, so each is self-contained). The
+ * project compiles without the DOM library, so the page's globals are declared loosely here, for
+ * these functions only.
  */
-import type { ConsentBox, Markers } from '../run/facts.js';
+import type { ConsentBox } from '../run/facts.js';
 
 declare const document: any;
+declare const window: any;
+declare const MutationObserver: any;
 declare const localStorage: any;
 declare const sessionStorage: any;
 declare const FormData: any;
 
-/** The markers on `<main>`, the page's links and text, its DOM and storage. */
-export function readPage(mainSelector: string): { markers: Markers; links: string[]; text: string; html: string; storage: string } {
-  const main = document.querySelector(mainSelector);
-  const data = main?.dataset ?? {};
-  const markers: Markers = {
-    page: data.page, entryState: data.entryState, error: data.error, environment: data.environment,
-    polling: data.polling, nextPoll: data.nextPoll, pollStopped: data.pollStopped, retryAfter: data.retryAfter,
-  };
+/** The page's links, title and text, its DOM and storage. */
+export function readPage(): { links: string[]; title: string; text: string; html: string; storage: string } {
   let storage = '';
   try {
     storage = JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie });
@@ -24,8 +21,8 @@ export function readPage(mainSelector: string): { markers: Markers; links: strin
     storage = '';
   }
   return {
-    markers,
     links: [...document.querySelectorAll('a[href]')].map((link: any) => String(link.href)),
+    title: String(document.title ?? ''),
     text: String(document.body?.innerText ?? ''),
     html: String(document.documentElement.outerHTML),
     storage,
@@ -33,54 +30,129 @@ export function readPage(mainSelector: string): { markers: Markers; links: strin
 }
 
 /**
- * The consent form's checkboxes with their label text and role: terms acceptance, age
- * confirmation, marketing, or other. A label is the box's <label>, its aria-label, or failing
- * both the text around it, so an unlabelled box is still understood (and axe reports it).
+ * Installed before any script of a page: records every change of what the page shows (its CSS
+ * selectors that match), so a state shown only for a moment (a wait page that retries by itself)
+ * is not missed by a harness that looks a little late. Playwright-only selectors are not recorded.
  */
-export function readConsent(selectors: { form: string; termsText: string; termsVersion: string }): {
-  hasForm: boolean; boxes: ConsentBox[]; termsText: string; termsVersion: string | undefined; probeElements: number; unsafeLinks: string[];
+export function recordShown(selectors: string[]): void {
+  const seen: number[][] = [];
+  window.__harnessShown = { document: Math.random(), seen };
+  let last = '';
+  const note = () => {
+    const hits = selectors.flatMap((selector, index) => {
+      try {
+        return document.querySelector(selector) ? [index] : [];
+      } catch {
+        return [];
+      }
+    });
+    if (hits.join() !== last) seen.push(hits);
+    last = hits.join();
+  };
+  new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true });
+}
+
+/** Where the page's record stands now: its document, and how many changes it holds. */
+export function shownMark(): { document: number; at: number } {
+  const record = window.__harnessShown;
+  return { document: record?.document ?? 0, at: record?.seen.length ?? 0 };
+}
+
+/** The selectors (by index) the page's record saw match since a mark; the whole record of a document loaded since. */
+export function shownSince(mark: { document: number; at: number }): number[] {
+  const record = window.__harnessShown;
+  if (!record) return [];
+  return [...new Set<number>(record.seen.slice(record.document === mark.document ? mark.at : 0).flat())];
+}
+
+/** The label text that marks the box accepting the terms (English and German), shared by the functions below. */
+export const TERMS_LABEL = 'terms|conditions|bedingungen|\\bagb\\b|akzeptier|einverstanden|accept';
+
+/**
+ * For each selector: whether it matches, or null when it is not CSS (a Playwright selector such as
+ * `text=/x/`); and whether a checkbox on the page is labelled as accepting the terms.
+ */
+export function recognise(input: { selectors: string[]; terms: string }): { matches: Array<boolean | null>; termsBox: boolean } {
+  const matches = input.selectors.map((selector) => {
+    try {
+      return document.querySelector(selector) !== null;
+    } catch {
+      return null;
+    }
+  });
+  const terms = new RegExp(input.terms, 'i');
+  const termsBox = [...document.querySelectorAll('input[type=checkbox], [role=checkbox]')].some((box: any) => {
+    const labels = [...(box.labels ?? [])].map((label: any) => String(label.textContent ?? '')).join(' ');
+    return terms.test(`${labels} ${box.getAttribute('aria-label') ?? ''} ${labels.trim() ? '' : String(box.closest('label, li, p, div')?.textContent ?? '')}`);
+  });
+  return { matches, termsBox };
+}
+
+/**
+ * The consent form: the configured one, else the form (or the section with a button) holding the
+ * box whose label accepts the terms. Its root is marked `data-harness-consent` and its boxes
+ * `data-harness-box`, for the page object's locators. Each box comes with its label and role:
+ * terms acceptance, age confirmation, marketing, or other. A label is the box's <label>, its ARIA
+ * name, or failing those the text around it, so an unlabelled box is still understood (and axe
+ * reports it). English and German wordings are recognised.
+ */
+export function readConsent(selectors: { form: string; termsText: string; termsVersion: string; terms: string }): {
+  hasForm: boolean; boxes: ConsentBox[]; hidden: Array<[string, string]>; termsText: string; termsVersion: string | undefined; probeElements: number; unsafeLinks: string[];
 } {
-  const TERMS = /terms|conditions|bedingungen|\bagb\b|accept/i;
-  const AGE = /\bage\b|years? old|old enough|\bjahre\b|\b1[0-9]\+?\b|\b2[01]\+?\b/i;
-  const MARKETING = /news|offers|marketing|newsletter|promotional|advertis/i;
-  const form = document.querySelector(selectors.form);
+  const TERMS = new RegExp(selectors.terms, 'i');
+  const AGE = /\bage\b|years? old|old enough|\bjahre\b|volljährig|\b1[0-9]\+?\b|\b2[01]\+?\b/i;
+  const MARKETING = /news|offers|marketing|newsletter|promotional|advertis|angebot|werbung|neuigkeit/i;
+  const BOX = 'input[type=checkbox], [role=checkbox]';
   const labelOf = (box: any): string => {
     const texts = [...(box.labels ?? [])].map((label: any) => String(label.textContent ?? ''));
     const aria = box.getAttribute('aria-label');
     if (aria) texts.push(aria);
+    for (const id of String(box.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean)) texts.push(String(document.getElementById(id)?.textContent ?? ''));
     if (!texts.join('').trim()) texts.push(String(box.closest('label, li, p, div')?.textContent ?? ''));
     return texts.join(' ').replace(/\s+/g, ' ').trim();
   };
-  const boxes: ConsentBox[] = [...(form?.querySelectorAll('input[type=checkbox]') ?? [])].map((box: any) => {
+  const withButton = (element: any): any => {
+    for (let node = element.parentElement; node; node = node.parentElement) if (node.querySelector('button, [type=submit], [role=button]')) return node;
+    return undefined;
+  };
+  let root = document.querySelector(selectors.form);
+  if (!root) {
+    const terms = [...document.querySelectorAll(BOX)].find((box: any) => TERMS.test(labelOf(box)));
+    root = terms ? (terms.closest('form') ?? withButton(terms)) : undefined;
+  }
+  for (const marked of document.querySelectorAll('[data-harness-consent], [data-harness-box]')) {
+    marked.removeAttribute('data-harness-consent');
+    marked.removeAttribute('data-harness-box');
+  }
+  const found = root ? [...root.querySelectorAll(BOX)] : [];
+  if (root) root.setAttribute('data-harness-consent', '');
+  const boxes: ConsentBox[] = found.map((box: any, index: number) => {
+    box.setAttribute('data-harness-box', String(index));
     const label = labelOf(box);
     const role = TERMS.test(label) ? 'terms' : AGE.test(label) ? 'age' : MARKETING.test(label) ? 'marketing' : 'other';
-    return { role, label, checked: Boolean(box.checked), required: Boolean(box.required) };
+    const checked = box.matches('input') ? Boolean(box.checked) : box.getAttribute('aria-checked') === 'true';
+    return { role, label, checked, required: Boolean(box.required) || box.getAttribute('aria-required') === 'true' };
   });
   const unsafeLinks = [...document.querySelectorAll('a[href]')]
     .map((link: any) => String(link.getAttribute('href') ?? ''))
     .filter((href: string) => /^\s*(javascript|data|vbscript):/i.test(href));
+  const version = document.querySelector(selectors.termsVersion);
   return {
-    hasForm: Boolean(form),
+    hasForm: Boolean(root),
     boxes,
-    termsText: String(document.querySelector(selectors.termsText)?.textContent ?? ''),
-    termsVersion: document.querySelector(selectors.termsVersion)?.getAttribute('data-terms-version') ?? document.querySelector(selectors.termsVersion)?.textContent ?? undefined,
+    hidden: root ? [...root.querySelectorAll('input[type=hidden]')].map((input: any) => [String(input.name), String(input.value)] as [string, string]) : [],
+    termsText: String((document.querySelector(selectors.termsText) ?? document.body)?.innerText ?? ''),
+    termsVersion: version ? (version.getAttribute('data-terms-version') ?? String(version.textContent ?? '')) : undefined,
     probeElements: document.querySelectorAll('[data-harness-probe]').length,
     unsafeLinks,
   };
 }
 
-/** The entry form's fields as a browser would send them, for the endpoint probes. */
-export function readEntryForm(formSelector: string): { action: string; hidden: Array<[string, string]>; boxes: Array<[string, string]> } | undefined {
-  const form = document.querySelector(formSelector);
-  if (!form) return undefined;
-  const hidden: Array<[string, string]> = [...form.querySelectorAll('input[type=hidden]')].map((input: any) => [String(input.name), String(input.value)]);
-  const boxes: Array<[string, string]> = [...form.querySelectorAll('input[type=checkbox]')].map((input: any) => [String(input.name), String(input.value || 'on')]);
-  return { action: String(form.action), hidden, boxes };
-}
-
-export function disableValidation(formSelector: string): void {
-  const form = document.querySelector(formSelector);
+/** Lets the consent form be sent with its boxes unticked, past the browser's own `required`. */
+export function disableValidation(): void {
+  const form = document.querySelector('[data-harness-consent]')?.closest('form');
   if (form) form.noValidate = true;
+  for (const box of document.querySelectorAll('[data-harness-consent] [required]')) box.required = false;
 }
 
 /** A form's fields as the browser would send them. */

@@ -1,11 +1,15 @@
 /**
  * One browser context of a scenario (one collector's browser, or a probe's fresh one) and what it
  * records: every request, every response from the agency's origin with its headers, cookies and
- * text, the console, and after each step the page's markers, links, DOM and storage.
+ * text, the console, and after each step what the page shows, its links, DOM and storage. It
+ * never waits for a navigation: after an action it waits until the requests the action set off
+ * have finished and the page has loaded, which holds for a form post and a `fetch` alike.
  */
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
-import type { PageSeen, RunFacts } from '../run/facts.js';
-import { readPage } from './in-page.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
+import type { AgencyPage, ShownMark } from '../pages/agency.js';
+import type { Environment, PageSeen, RunFacts } from '../run/facts.js';
+import { readPage, recordShown, shownMark } from './in-page.js';
 
 /** A phone, as most collectors scan; desktop screenshots resize the same page. */
 export const MOBILE = {
@@ -18,11 +22,19 @@ export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
 
 const MAX_BODY = 500_000;
 const TEXT_TYPES = /html|json|javascript|ecmascript|text\//i;
+/** Requests an action waits for; a stream (event source, web socket) never finishes, so it is not one. */
+const AWAITED = new Set(['document', 'fetch', 'xhr']);
+/** After the last of them: quiet this long means the page is done with the action. */
+const QUIET_MS = 250;
 
 export class BrowserSession {
   private readonly pending = new Set<Promise<void>>();
+  private readonly inFlight = new Set<Request>();
+  private lastActivity = 0;
   /** Status of the last main-frame document. */
   lastStatus: number | undefined;
+  /** Where the page's record of what it shows stood when the last action began. */
+  lastMark: ShownMark = { document: 0, at: 0 };
 
   private constructor(
     readonly context: BrowserContext,
@@ -33,10 +45,17 @@ export class BrowserSession {
     readonly tracing: boolean,
   ) {}
 
-  static async open(browser: Browser, facts: RunFacts, scenario: string, journey: string, options: { trace: boolean; timeoutMs?: number }): Promise<BrowserSession> {
+  /**
+   * `clock`: the pages' timers run on Playwright's clock, which a step can run ahead in virtual
+   * time. `recorded`: the selectors every page records its changes of (`recordShown`).
+   */
+  static async open(browser: Browser, facts: RunFacts, scenario: string, journey: string, options: { trace: boolean; clock?: boolean; recorded: string[]; timeoutMs?: number }): Promise<BrowserSession> {
     const context = await browser.newContext(MOBILE);
-    context.setDefaultTimeout(options.timeoutMs ?? 10_000);
+    // A cap, not a wait: a loaded machine can take seconds for one click.
+    context.setDefaultTimeout(options.timeoutMs ?? 20_000);
     if (options.trace) await context.tracing.start({ snapshots: true, screenshots: false });
+    if (options.clock) await context.clock.install();
+    await context.addInitScript(recordShown, options.recorded);
     const page = await context.newPage();
     const session = new BrowserSession(context, page, facts, scenario, journey, options.trace);
     session.record();
@@ -52,8 +71,16 @@ export class BrowserSession {
       } catch {
         // service worker requests have no frame
       }
-      facts.requests.push({ scenario, journey, url: request.url(), referer: request.headers().referer, resourceType: request.resourceType(), from });
+      facts.requests.push({ scenario, journey, at: Date.now(), method: request.method(), url: request.url(), referer: request.headers().referer, resourceType: request.resourceType(), from });
+      if (AWAITED.has(request.resourceType())) this.inFlight.add(request);
+      this.lastActivity = Date.now();
     });
+    const done = (request: Request) => {
+      this.inFlight.delete(request);
+      this.lastActivity = Date.now();
+    };
+    this.context.on('requestfinished', done);
+    this.context.on('requestfailed', done);
     this.context.on('response', (response) => this.track(this.onResponse(response)));
     this.context.on('console', (message) => facts.console.push({ scenario, text: message.text() }));
     this.page.on('response', (response) => {
@@ -85,19 +112,30 @@ export class BrowserSession {
     return this.lastStatus;
   }
 
-  /** Clicks and waits until the redirect chain has loaded its last page. */
-  async clickAndWait(click: () => Promise<void>): Promise<void> {
-    await Promise.all([this.page.waitForNavigation({ waitUntil: 'load' }), click()]);
+  /**
+   * Does something (a click) and waits until what it set off is over: every page, fetch or XHR
+   * request it started has finished (redirects included), nothing new for a moment, and the page
+   * that is then shown has loaded. Gives up waiting after `timeoutMs`, whatever the page does.
+   */
+  async act(action: () => Promise<void>, timeoutMs = 8000): Promise<void> {
+    this.lastMark = await this.page.evaluate(shownMark).catch(() => ({ document: 0, at: 0 }));
+    const deadline = Date.now() + timeoutMs;
+    this.lastActivity = Date.now();
+    await action();
+    while (Date.now() < deadline && (this.inFlight.size > 0 || Date.now() - this.lastActivity < QUIET_MS)) await sleep(50);
+    await this.page.waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
   }
 
-  /** The agency page now: markers, links, text; DOM and storage go to the facts for the secrets search. */
-  async snapshot(mainSelector: string): Promise<PageSeen | undefined> {
+  /** The agency page now: what it shows, links, text; DOM and storage go to the facts for the secrets search. */
+  async snapshot(view: AgencyPage, environment: Environment): Promise<PageSeen | undefined> {
     const url = this.page.url();
     if (!this.facts.isAgency(url)) return undefined;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const seen = await this.page.evaluate(readPage, mainSelector);
-        const page: PageSeen = { scenario: this.scenario, journey: this.journey, at: Date.now(), url: this.page.url(), status: this.lastStatus, markers: seen.markers, links: seen.links, text: seen.text };
+        const [seen, shows] = await Promise.all([this.page.evaluate(readPage), view.shows()]);
+        const page: PageSeen = {
+          scenario: this.scenario, journey: this.journey, environment, at: Date.now(), url: this.page.url(), status: this.lastStatus, shows, links: seen.links, title: seen.title, text: seen.text,
+        };
         this.facts.pages.push(page);
         this.facts.storage.push({ scenario: this.scenario, url: page.url, text: `${seen.storage}\n${seen.html}` });
         return page;

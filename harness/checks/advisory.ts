@@ -1,5 +1,5 @@
 /** The advisory checks: axe-core, and screenshots for the brand's review. @see spec §1 lifecycle 5 */
-import { type Check, fail, pass, warn } from './types.js';
+import { type Check, fail, inconclusive, manual, pass, warn } from './types.js';
 import { shownPath } from '../paths.js';
 
 export const ADVISORY_CHECKS: Check[] = [
@@ -11,7 +11,7 @@ export const ADVISORY_CHECKS: Check[] = [
     kind: 'can_fail',
     evaluate(facts) {
       const analysed = [...facts.captures.values()].filter((capture) => capture.axe);
-      if (analysed.length === 0) return facts.axeProblem ? { status: 'skipped', reason: facts.axeProblem, evidence: [] } : undefined;
+      if (analysed.length === 0) return facts.axeProblem ? inconclusive(facts.axeProblem) : undefined;
       const failOn = new Set<string>(facts.config.a11y.fail_on);
       const violations = analysed.flatMap((capture) => capture.axe!.map((violation) => ({ capture, violation })));
       const evidence = violations.map(({ capture, violation }) => ({
@@ -19,9 +19,9 @@ export const ADVISORY_CHECKS: Check[] = [
         ...(capture.screenshots.mobile ? { path: capture.screenshots.mobile } : {}),
       }));
       const blocking = violations.filter(({ violation }) => failOn.has(violation.impact ?? ''));
-      if (blocking.length) return fail(`${blocking.length} ${[...failOn].join('/')} violation(s), e.g. ${blocking[0]!.violation.id} on ${blocking[0]!.capture.key}`, evidence);
-      if (violations.length) return warn(`${violations.length} violation(s) on ${new Set(violations.map(({ capture }) => capture.key)).size} state(s), e.g. ${violations[0]!.violation.id}`, evidence);
-      return pass(`${analysed.length} states, no violations`);
+      if (blocking.length) return fail(`${blocking.length} ${[...failOn].join('/')} violation(s), e.g. ${blocking[0]!.violation.id} on ${blocking[0]!.capture.key}`, [evidence[violations.indexOf(blocking[0]!)]!, ...evidence]);
+      if (violations.length) return warn(analysed.length, `${violations.length} violation(s) on ${new Set(violations.map(({ capture }) => capture.key)).size} state(s), e.g. ${violations[0]!.violation.id}`, evidence);
+      return pass(analysed.length, `${analysed.length} states, no violations`);
     },
   },
   {
@@ -36,7 +36,7 @@ export const ADVISORY_CHECKS: Check[] = [
       const evidence = shots.flatMap((capture) =>
         (['mobile', 'desktop'] as const).flatMap((size) => (capture.screenshots[size] ? [{ label: `${capture.key} (${size})`, path: capture.screenshots[size] }] : [])),
       );
-      return { status: 'manual', reason: `${evidence.length} screenshots of ${shots.length} states to review: responsive layout, legal copy, failure states (folder ${shownPath(facts.outDir)}/screenshots)`, evidence };
+      return manual(shots.length, `${evidence.length} screenshots of ${shots.length} states to review: responsive layout, legal copy, failure states (folder ${shownPath(facts.outDir)}/screenshots)`, evidence);
     },
   },
 ];

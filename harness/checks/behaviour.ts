@@ -1,15 +1,37 @@
 /** How the agency behaves over time and under failure. @see spec §4.2, §4.3, §7, §8 */
 import type { ObservedCall } from '../emulator/client.js';
-import type { PollWatch, RunFacts } from '../run/facts.js';
+import { showsState } from '../intents.js';
+import type { PollWatch, RequestSeen, RunFacts } from '../run/facts.js';
 import { POLL_SCHEDULE_S, intervals, isTerminalPoll, scheduleViolation } from '../run/polling.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';
-import { type Check, type Evidence, fail, pass } from './types.js';
+import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
+
+/** Requests a page polls with: its own loads, fetches and XHRs (not its images or styles). */
+const POLLING_TYPES = new Set(['document', 'fetch', 'xhr', 'eventsource', 'websocket']);
+/** After the page first hears of the end, this long to show it (a reload, one more fetch) before further requests count as polling. */
+const LEARN_MS = 2000;
+const FINAL_STATE = 'markers.states.won and markers.states.failed: so the harness recognises the page a settled delivery ends on';
 
 /** The run's polling watches of one mode, each with the delivery polls the service saw during it. */
 function watched(facts: RunFacts, mode: PollWatch['mode']): Array<{ watch: PollWatch; polls: ObservedCall[] }> {
   return facts.polls
     .filter((watch) => watch.mode === mode)
     .map((watch) => ({ watch, polls: facts.callsOf(watch.pack).filter((call) => isSessionRead(call) && call.at > watch.from && call.at <= watch.until) }));
+}
+
+/** The browser's own polling requests of a watch's journey to the agency, on the emulator's clock, from `from` on. */
+function pagePolls(facts: RunFacts, watch: PollWatch, from: number): Array<RequestSeen & { on: number }> {
+  return facts.requests
+    .filter((request) => request.scenario === watch.scenario && request.journey === watch.journey && POLLING_TYPES.has(request.resourceType) && facts.isAgency(request.url))
+    .map((request) => ({ ...request, on: facts.onEmulatorClock(request.at) }))
+    .filter((request) => request.on >= from);
+}
+
+/** The page a settled delivery must end on, by what the service answered. */
+function finalState(terminal: ObservedCall): 'won' | 'failed' | undefined {
+  if (terminal.answer?.delivery_state === 'delivered') return 'won';
+  if (terminal.answer?.delivery_state === 'failed') return 'failed';
+  return undefined;
 }
 
 export const BEHAVIOUR_CHECKS: Check[] = [
@@ -23,40 +45,62 @@ export const BEHAVIOUR_CHECKS: Check[] = [
       const watches = watched(facts, 'schedule');
       if (watches.length === 0) return undefined;
       const evidence: Evidence[] = [];
-      const problems: string[] = [];
+      const problems: Evidence[] = [];
+      let judged = 0;
       for (const { watch, polls } of watches) {
         const seen = intervals(watch.from, polls);
         const violation = scheduleViolation(watch.from, polls);
         const window = Math.round((watch.until - watch.from) / 1000);
-        evidence.push({ label: `${watch.scenario}: ${polls.length} poll(s) in ${window} s after the entry, at intervals ${seen.map((interval) => `${interval.seconds.toFixed(1)} s`).join(', ') || 'none'}`, data: seen });
-        if (violation) problems.push(`poll ${violation.poll} came ${violation.seconds.toFixed(1)} s after the previous call; the schedule allows ${violation.expected} s at the earliest`);
-        else if (polls.length < 2) problems.push(`only ${polls.length} poll(s) in ${window} s: a pending delivery must be polled (first after ${POLL_SCHEDULE_S[0]} s)`);
+        const item = { label: `${watch.scenario}: ${polls.length} poll(s) in ${window} s after the entry, at intervals ${seen.map((interval) => `${interval.seconds.toFixed(1)} s`).join(', ') || 'none'}`, data: seen };
+        evidence.push(item);
+        if (violation) problems.push({ ...item, label: `poll ${violation.poll} came ${violation.seconds.toFixed(1)} s after the previous call; the schedule allows ${violation.expected} s at the earliest` });
+        else if (polls.length < 2) problems.push({ ...item, label: `only ${polls.length} poll(s) in ${window} s: a pending delivery must be polled (first after ${POLL_SCHEDULE_S[0]} s)` });
+        else judged += polls.length;
       }
-      const { watch } = watches[0]!;
-      return problems.length ? fail(problems[0]!, evidence) : pass(`on schedule (${POLL_SCHEDULE_S.join(', ')} s; watched for ${Math.round((watch.until - watch.from) / 1000)} s)`, evidence);
+      return problems.length ? fail(problems[0]!.label, [problems[0]!, ...evidence]) : pass(judged, `on schedule (${POLL_SCHEDULE_S.join(', ')} s)`, evidence);
     },
   },
   {
     id: 'behaviour.polling_stops',
-    title: 'Polling stops on delivered, failed, an expired session or an unavailable integration',
+    title: 'Polling stops on delivered, failed or an ended session, in the service and in the page, which ends on the final state',
     group: 'behaviour',
     spec: '§8, §3',
     kind: 'can_fail',
+    configure: FINAL_STATE,
     evaluate(facts) {
       const watches = watched(facts, 'stops');
       if (watches.length === 0) return undefined;
       const evidence: Evidence[] = [];
-      const problems: string[] = [];
+      const problems: Evidence[] = [];
+      const unrecognised: Evidence[] = [];
+      let judged = 0;
       for (const { watch, polls } of watches) {
         const terminal = polls.find(isTerminalPoll);
-        const why = terminal ? (terminal.status === 200 ? `delivery ${terminal.answer?.delivery_state}` : `HTTP ${terminal.status} ${terminal.answer?.error ?? ''}`.trim()) : undefined;
-        const later = terminal ? polls.filter((call) => call.seq > terminal.seq) : [];
-        const quiet = terminal ? Math.round((watch.until - terminal.at) / 1000) : 0;
-        evidence.push({ label: `${watch.scenario}: ${terminal ? `poll ${polls.indexOf(terminal) + 1} saw ${why}; ${later.length} poll(s) in the ${quiet} s after` : `no poll saw the end in ${Math.round((watch.until - watch.from) / 1000)} s`}` });
-        if (!terminal) problems.push(`${watch.scenario}: no poll observed the settled delivery or the ended session`);
-        else if (later.length) problems.push(`${watch.scenario}: polling went on after ${why} (${later.length} more poll(s))`);
+        if (!terminal) {
+          problems.push({ label: `${watch.scenario}: no poll reached the service after the delivery settled or the session ended (${polls.length} poll(s) in ${Math.round((watch.until - watch.from) / 1000)} s)` });
+          continue;
+        }
+        const why = terminal.status === 200 ? `delivery ${terminal.answer?.delivery_state}` : `HTTP ${terminal.status} ${terminal.answer?.error ?? ''}`.trim();
+        const later = polls.filter((call) => call.seq > terminal.seq);
+        // The page hears of the end with its next request to the agency (or with the one that made the poll); what follows that is polling.
+        const learned = pagePolls(facts, watch, terminal.at)[0]?.on ?? terminal.at;
+        const pageLater = pagePolls(facts, watch, learned + LEARN_MS);
+        const state = finalState(terminal);
+        const page = watch.finalPage;
+        const item = {
+          label: `${watch.scenario}: poll ${polls.indexOf(terminal) + 1} saw ${why}; then ${later.length} poll(s) of the service and ${pageLater.length} request(s) of the page to the agency, in ${Math.round((watch.until - terminal.at) / 1000)} s and ${Math.round((watch.virtualMs ?? 0) / 60_000)} min of the page's timers; the page ends showing ${page?.shows.join(', ') || 'nothing recognised'}`,
+          data: { page_requests: pageLater.map((request) => `${request.method} ${request.url.split('?')[0]} (${request.resourceType})`) },
+        };
+        evidence.push(item);
+        if (later.length) problems.push({ ...item, label: `${watch.scenario}: the service was polled again after ${why} (${later.length} more poll(s))` });
+        else if (pageLater.length) problems.push({ ...item, label: `${watch.scenario}: the page went on asking the agency after ${why} (${pageLater.length} request(s), e.g. ${pageLater[0]!.method} ${new URL(pageLater[0]!.url).pathname})` });
+        else if (state && page && !showsState(page.shows, state) && page.shows.some((shown) => shown.startsWith('state:'))) problems.push({ ...item, label: `${watch.scenario}: after ${why} the page still shows ${page.shows.join(', ')}, not ${state}` });
+        else if (state && !(page && showsState(page.shows, state))) unrecognised.push(item);
+        else judged += 1;
       }
-      return problems.length ? fail(problems[0]!, evidence) : pass(`stopped every time (${watches.length} endings watched)`, evidence);
+      if (problems.length) return fail(problems[0]!.label, [problems[0]!, ...evidence]);
+      if (unrecognised.length) return inconclusive(`polling stopped, but the harness cannot tell whether the page ends on the final state: ${unrecognised[0]!.label}`, FINAL_STATE, evidence);
+      return pass(judged, `stopped every time (${judged} endings watched), in the service and in the page`, evidence);
     },
   },
   {
@@ -70,7 +114,7 @@ export const BEHAVIOUR_CHECKS: Check[] = [
       if (failed.length === 0) return undefined;
       const again = failed.flatMap((call) => facts.calls.filter((later) => isEntry(later) && later.session_id === call.session_id && later.seq > call.seq).map((later) => ({ call, later })));
       const evidence = failed.map((call) => ({ label: `${call.environment} session #${call.session_id}: entry answered failed; ${again.filter((item) => item.call === call).length} entry call(s) after it` }));
-      return again.length ? fail(`after a failed delivery the entry was submitted again (${again.length} call(s))`, evidence) : pass(`${failed.length} failed deliveries, none entered again`, evidence);
+      return again.length ? fail(`after a failed delivery the entry was submitted again (${again.length} call(s))`, [evidence[failed.indexOf(again[0]!.call)]!, ...evidence]) : pass(failed.length, `${failed.length} failed deliveries, none entered again`, evidence);
     },
   },
   {
@@ -81,19 +125,21 @@ export const BEHAVIOUR_CHECKS: Check[] = [
     kind: 'can_fail',
     evaluate(facts) {
       const refused = facts.calls.filter((call) => isEntry(call) && call.status === 401 && call.answer?.error === 'invalid_session');
-      if (refused.length === 0) return undefined;
       const evidence: Evidence[] = [];
-      const problems: string[] = [];
+      const problems: Evidence[] = [];
       for (const call of refused) {
         const journey = facts.journeys.find((candidate) => candidate.pack.code === call.pack);
         if (!journey) continue;
         const others = facts.journeys.filter((candidate) => candidate.scenario === journey.scenario && candidate !== journey && candidate.submissions.length === 0);
+        // Another live session is what a careless agency would reach for; without one, nothing was tested.
+        if (!others.some((other) => facts.callsOf(other.pack.code).some((candidate) => isExchange(candidate) && candidate.answer?.session_created))) continue;
         const borrowed = others.flatMap((other) => facts.callsOf(other.pack.code).filter((entry) => isEntry(entry) && entry.seq > call.seq).map((entry) => ({ other, entry })));
-        evidence.push({ label: `${where(journey)}: entry answered 401; ${borrowed.length} entry call(s) then used another collector's session` });
-        if (borrowed.length) problems.push(`after the 401 the entry was sent with ${where(borrowed[0]!.other)}'s session, a collector who never entered`);
+        const item = { label: `${where(journey)}: entry answered 401 while another collector's session was live; ${borrowed.length} entry call(s) then used another collector's session` };
+        evidence.push(item);
+        if (borrowed.length) problems.push({ ...item, label: `after the 401 the entry was sent with ${where(borrowed[0]!.other)}'s session, a collector who never entered` });
       }
       if (evidence.length === 0) return undefined;
-      return problems.length ? fail(problems[0]!, evidence) : pass('no other identity was used', evidence);
+      return problems.length ? fail(problems[0]!.label, [problems[0]!, ...evidence]) : pass(evidence.length, 'no other identity was used', evidence);
     },
   },
   {
@@ -105,21 +151,24 @@ export const BEHAVIOUR_CHECKS: Check[] = [
     evaluate(facts) {
       const faults = facts.faults.filter((fault) => fault.status === 429 && fault.retryAfter !== undefined);
       const evidence: Evidence[] = [];
-      const problems: string[] = [];
+      const problems: Evidence[] = [];
       for (const fault of faults) {
         const calls = facts.callsOf(fault.pack);
         const limited = calls.find((call) => call.status === 429 && call.fault !== undefined);
         if (!limited) continue;
         const until = limited.at + fault.retryAfter! * 1000;
         const early = calls.filter((call) => call.seq > limited.seq && call.at < until && call.path === limited.path);
-        const resent = facts.journey(fault.scenario, fault.journey)?.submissions.filter((submission) => submission.at > limited.at && submission.at < until).length ?? 0;
-        evidence.push({
+        // The window counts only once the run watched it to its end: a call after it shows the run went on that long.
+        if (!calls.some((call) => call.at >= until) && early.length === 0) continue;
+        const resent = facts.journey(fault.scenario, fault.journey)?.submissions.filter((submission) => facts.onEmulatorClock(submission.at) > limited.at && facts.onEmulatorClock(submission.at) < until).length ?? 0;
+        const item = {
           label: `${fault.scenario}: ${limited.method} ${limited.path} answered 429, Retry-After ${fault.retryAfter}; the harness sent the form again ${resent} time(s) within it; ${early.length} call(s) sooner (${early.map((call) => `+${((call.at - limited.at) / 1000).toFixed(2)} s`).join(', ') || 'none'})`,
-        });
-        if (early.length) problems.push(`${early.length} call(s) within ${fault.retryAfter} s of a 429 with Retry-After ${fault.retryAfter}`);
+        };
+        evidence.push(item);
+        if (early.length) problems.push({ ...item, label: `${early.length} call(s) within ${fault.retryAfter} s of a 429 with Retry-After ${fault.retryAfter}` });
       }
       if (evidence.length === 0) return undefined;
-      return problems.length ? fail(problems[0]!, evidence) : pass('waited for Retry-After', evidence);
+      return problems.length ? fail(problems[0]!.label, [problems[0]!, ...evidence]) : pass(evidence.length, 'waited for Retry-After', evidence);
     },
   },
   {
@@ -131,18 +180,19 @@ export const BEHAVIOUR_CHECKS: Check[] = [
     evaluate(facts) {
       const faults = facts.faults.filter((fault) => fault.on === 'exchange');
       const evidence: Evidence[] = [];
-      const problems: string[] = [];
+      const problems: Evidence[] = [];
       for (const fault of faults) {
         const exchanges = facts.callsOf(fault.pack).filter(isExchange);
         const failedAt = exchanges.findIndex((call) => call.fault !== undefined);
         if (failedAt === -1) continue;
         const retries = exchanges.slice(failedAt + 1);
         const page = [...facts.pages].reverse().find((candidate) => candidate.scenario === fault.scenario && candidate.journey === fault.journey);
-        evidence.push({ label: `${fault.scenario}: the exchange ${fault.drop ? 'lost its connection' : `answered ${fault.status}`}; ${retries.length} more exchange(s); the page shows ${page?.markers.error ?? page?.markers.entryState ?? page?.markers.page ?? '?'}` });
-        if (retries.length) problems.push(`the failed exchange was sent again ${retries.length} time(s)`);
+        const item = { label: `${fault.scenario}: the exchange ${fault.drop ? 'lost its connection' : `answered ${fault.status}`}; ${retries.length} more exchange(s); the page shows ${page?.shows.join(', ') || `"${page?.title ?? '?'}"`}` };
+        evidence.push(item);
+        if (retries.length) problems.push({ ...item, label: `the failed exchange was sent again ${retries.length} time(s)` });
       }
       if (evidence.length === 0) return undefined;
-      return problems.length ? fail(problems[0]!, evidence) : pass('not retried; the customer is asked to scan again', evidence);
+      return problems.length ? fail(problems[0]!.label, [problems[0]!, ...evidence]) : pass(evidence.length, 'not retried', evidence);
     },
   },
 ];

@@ -2,10 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { originOf, redactUrl } from '../run/facts.js';
 import { journeyExchanges, where } from './observed.js';
-import { type Check, type Evidence, fail, pass, warn } from './types.js';
+import { type Check, type Evidence, fail, inconclusive, pass, warn } from './types.js';
 
 const JOURNEY_PARAMS = ['service_request', 'service_code', 'state'];
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const AGENCY_LOG = 'agency_log: the file the agency writes its request log to, readable by the harness';
 
 export const CALLBACK_CHECKS: Check[] = [
   headerCheck('callback.no_store', 'Every callback response carries Cache-Control: no-store', 'cache-control', (value) => /(^|[\s,])no-store([\s,]|$)/i.test(value), 'no-store'),
@@ -20,16 +21,20 @@ export const CALLBACK_CHECKS: Check[] = [
       // After processing: the journeys whose exchange created a session.
       const done = facts.journeys.filter((journey) => journey.completion && journeyExchanges(facts, journey).some((call) => call.answer?.session_created));
       if (done.length === 0) return undefined;
-      const problems: string[] = [];
+      const problems: Evidence[] = [];
       const evidence: Evidence[] = done.map((journey) => {
         const { status, location, landed } = journey.completion!;
         const redirected = status >= 300 && status < 400;
         const dirty = [landed, location ?? ''].some((url) => JOURNEY_PARAMS.some((name) => hasParam(url, name)));
-        if (!redirected) problems.push(`${where(journey)}: the callback answered ${status} instead of redirecting`);
-        else if (dirty) problems.push(`${where(journey)}: the page after the callback still carries journey parameters`);
-        return { label: `${where(journey)}: callback answered ${status}${location ? ` → ${redactUrl(location)}` : ''}, landed on ${redactUrl(landed)}` };
+        const item = { label: `${where(journey)}: the callback answered ${status}${location ? ` → ${redactUrl(location)}` : ''}, the browser landed on ${redactUrl(landed)}` };
+        // A page that answers 200 and then hides the parameters from its address has had them in its URL while its scripts ran: not a redirect.
+        if (!redirected) problems.push({ label: `${where(journey)}: the callback answered ${status} instead of redirecting` });
+        else if (dirty) problems.push({ label: `${where(journey)}: the page after the callback still carries journey parameters` });
+        return item;
       });
-      return problems.length ? fail(problems[0]!, evidence) : pass('a redirect straight to a URL without service_code or state', evidence);
+      return problems.length
+        ? fail(problems[0]!.label, [problems[0]!, ...evidence])
+        : pass(done.length, 'a redirect straight to a URL without service_code or state', evidence);
     },
   },
   {
@@ -44,8 +49,8 @@ export const CALLBACK_CHECKS: Check[] = [
       const third = facts.requests.filter((request) => /^(https?|wss?):/.test(request.url) && !allowed.has(originOf(request.url) ?? ''));
       const urls = [...new Set(third.map((request) => `${request.resourceType} ${request.url.split('?')[0]}`))];
       return urls.length
-        ? fail(`the pages request ${urls.length} third-party resource(s): ${urls[0]}`, urls.map((url) => ({ label: url })))
-        : pass(`${facts.requests.length} requests, all to the agency or the service`);
+        ? fail(`the pages request ${urls.length} third-party resource(s): ${urls[0]}`, [{ label: urls[0]! }, ...urls.slice(1).map((url) => ({ label: url }))])
+        : pass(facts.pages.length, `${facts.pages.length} agency pages, ${facts.requests.length} requests, all to the agency or the service`);
     },
   },
   {
@@ -72,9 +77,9 @@ export const CALLBACK_CHECKS: Check[] = [
         if (sameSite !== 'lax') failures.push(`${name} has SameSite=${sameSite ?? 'unset'}, not Lax`);
         if (!flags.includes('secure')) (https || !loopback ? failures : warnings).push(`${name} is not Secure`);
       }
-      if (failures.length) return fail(failures.join('; '), evidence);
-      if (warnings.length) return warn(`${warnings.join('; ')}: accepted on plain-http loopback for local development only; deployed over https it must be Secure`, evidence);
-      return pass('HttpOnly, SameSite=Lax, Secure', evidence);
+      if (failures.length) return fail(failures.join('; '), [{ label: failures.join('; ') }, ...evidence]);
+      if (warnings.length) return warn(cookies.size, `${warnings.join('; ')}: accepted on plain-http loopback for local development only; deployed over https it must be Secure`, evidence);
+      return pass(cookies.size, 'HttpOnly, SameSite=Lax, Secure', evidence);
     },
   },
   {
@@ -83,6 +88,7 @@ export const CALLBACK_CHECKS: Check[] = [
     group: 'callback',
     spec: '§4.3 callback page rules',
     kind: 'can_fail',
+    configure: AGENCY_LOG,
     evaluate(facts) {
       const values = new Map<string, string>();
       for (const journey of facts.journeys) {
@@ -94,12 +100,12 @@ export const CALLBACK_CHECKS: Check[] = [
       }
       if (values.size === 0) return undefined;
       const file = facts.config.agency_log;
-      if (!file) return { status: 'skipped', reason: 'name the agency\'s log file in harness.config.json ("agency_log") to check it', evidence: [] };
+      if (!file) return inconclusive("the harness cannot read the agency's log", AGENCY_LOG);
       let log: string;
       try {
         log = readFileSync(file, 'utf8');
       } catch {
-        return { status: 'skipped', reason: `the agency log ${file} cannot be read`, evidence: [] };
+        return inconclusive(`the agency log ${file} cannot be read`, AGENCY_LOG);
       }
       const lines = log.split('\n');
       const leaks = [...values].flatMap(([value, name]) => {
@@ -107,8 +113,8 @@ export const CALLBACK_CHECKS: Check[] = [
         return line === -1 ? [] : [{ label: `${name} value ${value.slice(0, 6)}… on line ${line + 1} of ${file}` }];
       });
       return leaks.length
-        ? fail(`${leaks.length} of ${values.size} journey values appear in the agency's log`, leaks)
-        : pass(`none of ${values.size} journey values in ${lines.length} log lines`, [{ label: file }]);
+        ? fail(`${leaks.length} of ${values.size} journey values appear in the agency's log`, [leaks[0]!, ...leaks.slice(1)])
+        : pass(values.size, `none of ${values.size} journey values in ${lines.length} log lines`, [{ label: file }]);
     },
   },
 ];
@@ -120,10 +126,10 @@ function headerCheck(id: string, title: string, header: string, ok: (value: stri
       const responses = facts.responses.filter((response) => facts.isCallback(response.url));
       if (responses.length === 0) return undefined;
       const bad = responses.filter((response) => !ok(response.headers[header] ?? ''));
-      const evidence = bad.slice(0, 10).map((response) => ({ label: `${response.status} ${redactUrl(response.url)}: ${header}: ${response.headers[header] ?? '(none)'}` }));
+      const shown = (response: (typeof responses)[number]) => ({ label: `${response.status} ${redactUrl(response.url)}: ${header}: ${response.headers[header] ?? '(none)'}` });
       return bad.length
-        ? fail(`${bad.length} of ${responses.length} callback responses lack ${header}: ${expected} (e.g. "${bad[0]!.headers[header] ?? 'none'}")`, evidence)
-        : pass(`${responses.length} callback responses, every one with ${header}: ${expected}`);
+        ? fail(`${bad.length} of ${responses.length} callback responses lack ${header}: ${expected} (e.g. "${bad[0]!.headers[header] ?? 'none'}")`, [shown(bad[0]!), ...bad.slice(1, 10).map(shown)])
+        : pass(responses.length, `${responses.length} callback responses, every one with ${header}: ${expected}`);
     },
   };
 }

@@ -15,13 +15,19 @@ interface EntryBody {
 
 const bodyOf = (call: ObservedCall) => (call.body ?? {}) as EntryBody;
 
+/** Fields of an entry body beyond the consent object of spec §2.6. */
+function extraFields(body: EntryBody): string[] {
+  const consent = body.consent && typeof body.consent === 'object' ? Object.keys(body.consent).filter((field) => !CONSENT_FIELDS.has(field)).map((field) => `consent.${field}`) : [];
+  return [...Object.keys(body).filter((field) => field !== 'consent'), ...consent];
+}
+
 /** First renders of each journey's consent form. */
 const firstViews = (facts: RunFacts) => facts.journeys.flatMap((journey) => (journey.consent[0]?.hasForm ? [{ journey, view: journey.consent[0] }] : []));
 
 /** Entry calls of the journey between a submission and the next one. */
 function entriesAfter(facts: RunFacts, journey: JourneyFacts, index: number): ObservedCall[] {
-  const from = journey.submissions[index]!.at;
-  const to = journey.submissions[index + 1]?.at ?? Number.POSITIVE_INFINITY;
+  const from = facts.onEmulatorClock(journey.submissions[index]!.at);
+  const to = journey.submissions[index + 1] ? facts.onEmulatorClock(journey.submissions[index + 1]!.at) : Number.POSITIVE_INFINITY;
   return facts.callsOf(journey.pack.code).filter((call) => isEntry(call) && call.at >= from - 50 && call.at < to);
 }
 
@@ -32,25 +38,28 @@ function termsFor(facts: RunFacts, country: string) {
 export const CONSENT_CHECKS: Check[] = [
   {
     id: 'entry.no_forbidden_fields',
-    title: 'The entry carries consent only: no consumer id, email, pack code or country',
+    title: 'The entry carries consent only: no consumer id, email, pack code or country (sandbox entries included)',
     group: 'entry',
     spec: '§4.1 rule 1',
     kind: 'can_fail',
     evaluate(facts) {
-      const entries = productionEntries(facts).filter(({ call }) => call.fault === undefined);
-      if (entries.length === 0) return undefined;
+      const production = productionEntries(facts).filter(({ call }) => call.fault === undefined);
+      // The preview's entries too: the service refuses one that carries more, so a refused sandbox entry is evidence as well.
+      const sandbox = facts.calls.filter((call) => isEntry(call) && call.environment === 'sandbox');
+      if (production.length + sandbox.length === 0) return undefined;
       const problems: Evidence[] = [];
-      for (const { journey, call } of entries) {
-        const body = bodyOf(call);
-        const extra = Object.keys(body).filter((field) => field !== 'consent');
-        const consentExtra = Object.keys(body.consent ?? {}).filter((field) => !CONSENT_FIELDS.has(field));
+      for (const { journey, call } of production) {
         const known = [journey.pack.code, journey.email, journey.country];
-        const leaked = JSON.stringify(body).match(new RegExp(known.map((value) => `"${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`).join('|'), 'g')) ?? [];
-        if (extra.length || consentExtra.length || leaked.length) {
-          problems.push({ label: `${where(journey)}: fields ${[...extra, ...consentExtra.map((field) => `consent.${field}`)].join(', ') || '(none extra)'}${leaked.length ? `; carries ${leaked.join(', ')}` : ''}`, data: body });
-        }
+        const leaked = JSON.stringify(bodyOf(call)).match(new RegExp(known.map((value) => `"${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`).join('|'), 'g')) ?? [];
+        const extra = extraFields(bodyOf(call));
+        if (extra.length || leaked.length) problems.push({ label: `${where(journey)}: fields ${extra.join(', ') || '(none extra)'}${leaked.length ? `; carries ${leaked.join(', ')}` : ''}`, data: bodyOf(call) });
       }
-      return problems.length ? fail(`the entry body carries more than consent (${problems[0]!.label.split(': ').slice(1).join(': ')})`, problems) : pass(`${entries.length} entries, consent only`);
+      for (const call of sandbox) {
+        const extra = extraFields(bodyOf(call));
+        if (extra.length) problems.push({ label: `the preview's ${call.scenario ?? 'sandbox'} entry: fields ${extra.join(', ')} (answered ${call.status}${call.answer?.error ? ` ${call.answer.error}` : ''})`, data: bodyOf(call) });
+      }
+      if (problems.length) return fail(`an entry body carries more than consent: ${problems[0]!.label}`, [problems[0]!, ...problems.slice(1)]);
+      return pass(production.length + sandbox.length, `${production.length} production and ${sandbox.length} sandbox entries, consent only`);
     },
   },
   {
@@ -73,7 +82,7 @@ export const CONSENT_CHECKS: Check[] = [
         if (sent !== expected) wrong.push(item);
       }
       if (checked.length === 0) return undefined;
-      return wrong.length ? fail(wrong[0]!.label, wrong) : pass(`${checked.length} entries, each with its session's version`, checked);
+      return wrong.length ? fail(wrong[0]!.label, [wrong[0]!, ...wrong.slice(1)]) : pass(checked.length, `${checked.length} entries, each with its session's version`, checked);
     },
   },
   {
@@ -87,7 +96,7 @@ export const CONSENT_CHECKS: Check[] = [
       if (views.length === 0) return undefined;
       const live = views.filter(({ view }) => view.probeElements > 0);
       const evidence = views.map(({ journey, view }) => ({ label: `${where(journey)}: ${view.probeElements} element(s) from the terms' markup; shown as text: ${view.termsText.includes(PROBE_MARKUP) ? 'yes' : 'no (removed)'}` }));
-      return live.length ? fail(`markup in terms.text became ${live[0]!.view.probeElements} element(s) on the consent page`, evidence) : pass('the markup stays text', evidence);
+      return live.length ? fail(`markup in terms.text became ${live[0]!.view.probeElements} element(s) on the consent page`, [evidence[views.indexOf(live[0]!)]!, ...evidence]) : pass(views.length, 'the markup stays text', evidence);
     },
   },
   {
@@ -101,7 +110,7 @@ export const CONSENT_CHECKS: Check[] = [
       if (views.length === 0) return undefined;
       const active = views.filter(({ view }) => view.unsafeLinks.length > 0);
       const evidence = views.map(({ journey, view }) => ({ label: `${where(journey)}: ${view.unsafeLinks.length ? `link to ${view.unsafeLinks[0]!.slice(0, 40)}` : 'no javascript: link'}` }));
-      return active.length ? fail('a javascript: URL from the terms is an active link', evidence) : pass('shown as text, not as a link', evidence);
+      return active.length ? fail('a javascript: URL from the terms is an active link', [evidence[views.indexOf(active[0]!)]!, ...evidence]) : pass(views.length, 'shown as text, not as a link', evidence);
     },
   },
   {
@@ -114,7 +123,7 @@ export const CONSENT_CHECKS: Check[] = [
       const views = firstViews(facts);
       if (views.length === 0) return undefined;
       const ticked = views.flatMap(({ journey, view }) => view.boxes.filter((box) => box.checked).map((box) => ({ label: `${where(journey)}: "${box.label}" is ticked when the page opens` })));
-      return ticked.length ? fail(ticked[0]!.label, ticked) : pass(`${views.length} consent forms, every box unticked`);
+      return ticked.length ? fail(ticked[0]!.label, [ticked[0]!, ...ticked.slice(1)]) : pass(views.length, `${views.length} consent forms, every box unticked`);
     },
   },
   {
@@ -132,7 +141,7 @@ export const CONSENT_CHECKS: Check[] = [
         if (terms.length === 0) problems.push({ label: `${where(journey)}: no box accepts the terms` });
         for (const box of terms) if (MARKETING.test(box.label)) problems.push({ label: `${where(journey)}: "${box.label}"` });
       }
-      return problems.length ? fail(`the terms box also asks for marketing consent: ${problems[0]!.label}`, problems) : pass('a box of its own for the terms; marketing, if asked, separately');
+      return problems.length ? fail(`the terms box also asks for marketing consent: ${problems[0]!.label}`, [problems[0]!, ...problems.slice(1)]) : pass(views.length, 'a box of its own for the terms; marketing, if asked, separately');
     },
   },
   {
@@ -153,7 +162,7 @@ export const CONSENT_CHECKS: Check[] = [
       const views = firstViews(facts).filter(({ journey }) => termsFor(facts, journey.country)?.minimum_age !== undefined);
       const missing = views.filter(({ view }) => !view.boxes.some((box) => box.role === 'age'));
       if (missing.length) {
-        return fail(`the consent form has no minimum-age box though the terms set ${termsFor(facts, missing[0]!.journey.country)?.minimum_age}`, missing.map(({ journey }) => ({ label: `${where(journey)} (${journey.country})` })));
+        return fail(`the consent form has no minimum-age box though the terms set ${termsFor(facts, missing[0]!.journey.country)?.minimum_age}`, [{ label: `${where(missing[0]!.journey)} (${missing[0]!.journey.country})` }, ...missing.slice(1).map(({ journey }) => ({ label: `${where(journey)} (${journey.country})` }))]);
       }
       return consentBreaches(facts, 'age', (body) => body.consent?.age_confirmed === true, 'age_confirmed: true');
     },
@@ -170,9 +179,9 @@ export const CONSENT_CHECKS: Check[] = [
       for (const journey of facts.journeys) {
         const refused = facts.callsOf(journey.pack.code).find((call) => isEntry(call) && call.answer?.error === 'consent_required' && call.fault === undefined);
         if (!refused) continue;
-        const edit = facts.termsEdits.filter((candidate) => candidate.scenario === journey.scenario && candidate.at <= refused.at).at(-1);
+        const edit = facts.termsEdits.filter((candidate) => candidate.scenario === journey.scenario && facts.onEmulatorClock(candidate.at) <= refused.at).at(-1);
         const reread = facts.callsOf(journey.pack.code).some((call) => isSessionRead(call) && call.seq > refused.seq);
-        const after = journey.consent.find((view) => view.at > refused.at);
+        const after = journey.consent.find((view) => facts.onEmulatorClock(view.at) > refused.at);
         const current = edit?.set.version ?? termsFor(facts, journey.country)?.version;
         const shows = Boolean(after && (after.termsVersion === current || (edit?.set.text && after.termsText.includes(edit.set.text))));
         const unticked = Boolean(after && after.boxes.every((box) => !box.checked));
@@ -183,7 +192,7 @@ export const CONSENT_CHECKS: Check[] = [
         else if (!unticked) problems.push(`${where(journey)}: the boxes stay ticked after the terms changed`);
       }
       if (results.length === 0) return undefined;
-      return problems.length ? fail(problems[0]!, results) : pass('the session read again, the new terms shown, acceptance asked again', results);
+      return problems.length ? fail(problems[0]!, [{ label: problems[0]! }, ...results]) : pass(results.length, 'the session read again, the new terms shown, acceptance asked again', results);
     },
   },
 ];
@@ -203,7 +212,7 @@ function consentBreaches(facts: RunFacts, box: 'accept' | 'age', claims: (body: 
     });
   }
   if (tried.length === 0) return undefined;
-  return breaches.length ? fail(`an entry claimed ${claim} though the box was not ticked`, breaches) : pass(`${tried.length} submission(s) without it; no entry claimed it`, tried);
+  return breaches.length ? fail(`an entry claimed ${claim} though the box was not ticked`, [breaches[0]!, ...breaches.slice(1)]) : pass(tried.length, `${tried.length} submission(s) without it; no entry claimed it`, tried);
 }
 
 /** Consent views taken after the run edited the journey's terms in a given way. */

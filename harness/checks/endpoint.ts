@@ -1,43 +1,63 @@
-/** The agency's own entry endpoint, probed when the config names it. @see spec §4.3 */
+/**
+ * The agency's own entry endpoint, probed with the request its consent form sends
+ * (run/endpoint-probe.ts). @see spec §4.3 (the agency protects its entry endpoint against CSRF and rate-limits it)
+ */
+import type { ObservedCall } from '../emulator/client.js';
 import type { EndpointProbe, RunFacts } from '../run/facts.js';
 import { isEntry } from './observed.js';
-import { type Check, type Evidence, type Verdict, fail, pass } from './types.js';
+import { type Check, type Evidence, type Verdict, fail, inconclusive, pass } from './types.js';
 
-const NOT_CONFIGURED = 'name the agency\'s entry endpoint in harness.config.json ("entry_endpoint": {"path": "/entry"}) to probe it';
+const FIND_IT = 'entry_endpoint.path: the path the consent form posts to, when the page sends more than one request; markers.entry_form: the form, when its terms box is not recognised';
 
-/** Skipped, with how to configure it, when the run probed no endpoint because the config names none. */
+/** Inconclusive, with why, when the run caught no request to probe with. */
 function endpointCheck(id: string, title: string, judge: (facts: RunFacts, probes: EndpointProbe[]) => Verdict): Check {
   return {
-    id, title, group: 'endpoint', spec: '§4.3', kind: 'can_fail',
+    id, title, group: 'endpoint', spec: '§4.3', kind: 'can_fail', configure: FIND_IT,
     evaluate(facts) {
       if (facts.endpoint.length === 0) return undefined;
-      const probes = facts.endpoint.filter((probe) => probe.configured);
-      return probes.length ? judge(facts, probes) : { status: 'skipped', reason: NOT_CONFIGURED, evidence: [] };
+      const probes = facts.endpoint.filter((probe) => probe.caught);
+      return probes.length ? judge(facts, probes) : inconclusive(`the entry endpoint was not found: ${facts.endpoint[0]!.missed ?? 'no request caught'}`, FIND_IT);
     },
   };
 }
 
+/** Entry calls of the probe's pack the service saw after observed call `after`, up to `until`. */
+function enteredBetween(facts: RunFacts, probe: EndpointProbe, after: number, until = Number.POSITIVE_INFINITY): ObservedCall[] {
+  return facts.callsOf(probe.pack).filter((call) => isEntry(call) && call.seq > after && call.seq <= until);
+}
+
 export const ENDPOINT_CHECKS: Check[] = [
-  endpointCheck('endpoint.csrf', "The agency's entry endpoint refuses a form without its CSRF token", (facts, probes) => {
+  endpointCheck('endpoint.csrf', "The agency's entry endpoint refuses its request without the CSRF token, or with a forged one, from another site", (facts, probes) => {
     const evidence: Evidence[] = [];
-    const problems: string[] = [];
+    const problems: Evidence[] = [];
+    let controls = 0;
     for (const probe of probes) {
+      const { method, path, tokenParts } = probe.caught!;
+      evidence.push({ label: `the consent form sends ${method} ${path}; its token in ${tokenParts.join(', ') || 'nothing the harness could name (sent from another site as caught)'}` });
       for (const [index, attempt] of probe.csrf.entries()) {
-        const until = probe.csrf[index + 1]?.at ?? attempt.at + 2000;
-        const entered = facts.callsOf(probe.pack).filter((call) => isEntry(call) && call.at >= attempt.at - 50 && call.at < until);
-        evidence.push({ label: `POST ${probe.path} with the token ${attempt.variant}: HTTP ${attempt.status}; ${entered.length} entry call(s) reached the service` });
-        if (entered.length) problems.push(`a form with its CSRF token ${attempt.variant} was entered (HTTP ${attempt.status})`);
+        const entered = enteredBetween(facts, probe, attempt.after, probe.csrf[index + 1]?.after ?? probe.burstAfter);
+        const item = { label: `${method} ${path} from another site, the token ${attempt.variant}: HTTP ${attempt.status}; ${entered.length} entry call(s) reached the service` };
+        evidence.push(item);
+        if (entered.length) problems.push({ ...item, label: `the request with its CSRF token ${attempt.variant} was entered (HTTP ${attempt.status})` });
+      }
+      // The control: the same request with its own token enters, so a refused forgery means something.
+      const own = probe.burstAfter === undefined ? [] : enteredBetween(facts, probe, probe.burstAfter);
+      if (own.length) {
+        controls += 1;
+        evidence.push({ label: `control: the same request with its own token reached the service (${own.length} entry call(s))` });
       }
     }
-    return problems.length ? fail(problems[0]!, evidence) : pass('refused; nothing reached the service', evidence);
+    if (problems.length) return fail(problems[0]!.label, [problems[0]!, ...evidence]);
+    if (controls === 0) return inconclusive("the request replayed with its own token did not reach the service either, so a refused forgery proves nothing", FIND_IT, evidence);
+    return pass(probes.reduce((total, probe) => total + probe.csrf.length, 0), 'refused without a valid token; nothing reached the service', evidence);
   }),
   endpointCheck('endpoint.rate_limited', "The agency's entry endpoint is rate-limited", (_facts, probes) => {
     const posts = (probe: EndpointProbe) => probe.burst.length + probe.csrf.length;
-    const evidence = probes.map((probe) => ({ label: `${posts(probe)} posts from one browser: ${summary(probe.burst)}` }));
-    const unlimited = probes.find((probe) => !probe.burst.includes(429));
-    return unlimited
-      ? fail(`${posts(unlimited)} posts in a row from one browser, none refused with 429`, evidence)
-      : pass(`429 after ${probes[0]!.burst.indexOf(429) + 1 + probes[0]!.csrf.length} posts`, evidence);
+    const evidence = probes.map((probe) => ({ label: `${posts(probe)} requests from one browser: ${summary(probe.burst)}` }));
+    const unlimited = probes.findIndex((probe) => !probe.burst.includes(429));
+    return unlimited >= 0
+      ? fail(`${posts(probes[unlimited]!)} requests in a row from one browser, none refused with 429`, [evidence[unlimited]!, ...evidence])
+      : pass(probes.length, `429 after ${probes[0]!.burst.indexOf(429) + 1 + probes[0]!.csrf.length} requests`, evidence);
   }),
 ];
 

@@ -1,10 +1,74 @@
 /** API coverage and the journey's pages. @see spec §1 lifecycle and rules, §4.2 */
-import { redactUrl } from '../run/facts.js';
+import { RESULT_STATES, type ResultState, statesShown } from '../intents.js';
+import { type Expectation, type ServiceAnswer, redactUrl } from '../run/facts.js';
 import { SANDBOX_SCENARIOS } from '../scenarios/schema.js';
 import { isEntry, productionEntries, where } from './observed.js';
-import { type Check, fail, pass } from './types.js';
+import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
 
-const STATES = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered', 'invalid_session', 'unavailable', 'rate_limited'];
+/** The service's answer each state shows, as spec §4.2 lists it. */
+const ANSWERS: Record<ResultState, { label: string; is: (answer: ServiceAnswer) => boolean }> = {
+  won: { label: '200 won', is: (answer) => answer.status === 200 && answer.entryState === 'won' },
+  lost: { label: '200 lost', is: (answer) => answer.status === 200 && answer.entryState === 'lost' },
+  pending: { label: '200 pending', is: (answer) => answer.status === 200 && answer.entryState === 'pending' },
+  failed: { label: '200 failed', is: (answer) => answer.status === 200 && answer.entryState === 'failed' },
+  ineligible: { label: '403 ineligible', is: (answer) => answer.error === 'ineligible' },
+  already_entered: { label: '409 already_entered', is: (answer) => answer.error === 'already_entered' },
+  invalid_session: { label: '401 invalid_session', is: (answer) => answer.error === 'invalid_session' },
+  unavailable: { label: '409/410 unavailable', is: (answer) => answer.error === 'unavailable' },
+  rate_limited: { label: '429 rate_limited', is: (answer) => answer.status === 429 },
+};
+
+/** A sandbox entry the service took: answered, not refused as malformed (a refused one is not a call the checklist counts). */
+const accepted = (call: { status: number; answer?: { error?: string } }, scenario: string) => call.status === 200 || call.answer?.error === scenario;
+
+/** A page's text without what differs between two showings of the same page (numbers, spacing). */
+const gist = (text: string) => text.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+
+const LANDING = 'markers.pages.landing: your name for the landing page, or a selector that matches on it (else its text must name the campaign)';
+
+const label = (expectation: Expectation) => `${expectation.environment === 'sandbox' ? 'preview' : expectation.scenario}${expectation.journey === 'main' || expectation.journey === 'preview' ? '' : `/${expectation.journey}`}`;
+
+/** `journey.state.<state>`: the page shows the state the service answered, and no other. */
+function stateCheck(state: ResultState): Check {
+  const answer = ANSWERS[state];
+  const configure = `markers.states.${state}: your name for this state (it goes into markers.state), or a selector that matches only on its page`;
+  return {
+    id: `journey.state.${state}`,
+    title: `The service's ${answer.label} is shown as its own state`,
+    group: 'journey',
+    spec: '§4.2',
+    kind: 'can_fail',
+    configure,
+    evaluate(facts) {
+      const expected = facts.expectations.filter((expectation) => expectation.state === state);
+      if (expected.length === 0) return undefined;
+      const evidence: Evidence[] = [];
+      const problems: Evidence[] = [];
+      let shown = 0;
+      for (const expectation of expected) {
+        const page = expectation.page;
+        const at = `${label(expectation)} (${page ? redactUrl(page.url) : 'no page'})`;
+        if (!expectation.answer || !answer.is(expectation.answer)) {
+          evidence.push({ label: `${at}: the service did not answer ${answer.label} (${expectation.answer ? `it answered ${expectation.answer.status} ${expectation.answer.error ?? expectation.answer.entryState ?? ''}` : 'no answer observed'}), so this page proves nothing` });
+          continue;
+        }
+        if (expectation.met) {
+          shown += 1;
+          evidence.push({ label: `${at}: the service answered ${answer.label}; the page shows ${state}` });
+          continue;
+        }
+        const others = statesShown(page?.shows ?? []).filter((other) => other !== state);
+        const twin = page && facts.expectations.find((other) => other.state !== state && other.page && gist(other.page.text) === gist(page.text));
+        if (others.length || page?.shows.includes('page:error')) problems.push({ label: `${at}: the service answered ${answer.label}; the page shows ${others.join(', ') || 'an error page'}` });
+        else if (twin) problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${twin.state}` });
+        else evidence.push({ label: `${at}: the service answered ${answer.label}; the page shows nothing the harness recognises (${page?.title || 'untitled'})` });
+      }
+      if (problems.length) return fail(problems[0]!.label, [problems[0]!, ...problems.slice(1), ...evidence]);
+      if (shown) return pass(shown, `shown as ${state} ${shown} time(s)`, evidence);
+      return inconclusive(`no page could be recognised as the ${state} state`, configure, evidence);
+    },
+  };
+}
 
 export const JOURNEY_CHECKS: Check[] = [
   {
@@ -13,6 +77,7 @@ export const JOURNEY_CHECKS: Check[] = [
     group: 'coverage',
     spec: '§1 lifecycle 3 and 6',
     kind: 'can_fail',
+    configure: 'preview (or --preview): the preview callback URL, and markers.preview_link if its links do not name the scenarios',
     evaluate(facts) {
       if (facts.previewed.length === 0) return undefined;
       const sandbox = facts.calls.filter((call) => call.environment === 'sandbox');
@@ -20,11 +85,15 @@ export const JOURNEY_CHECKS: Check[] = [
         const sessions = sandbox.filter((call) => call.method === 'POST' && call.path === '/sessions' && call.status === 201 && (call.body as { scenario?: string })?.scenario === scenario);
         const ids = new Set(sessions.map((call) => call.session_id));
         const entries = sandbox.filter((call) => isEntry(call) && ids.has(call.session_id));
-        return { scenario, session_created: sessions.length > 0, entry_submitted: entries.length > 0 };
+        return { scenario, session_created: sessions.length > 0, entry_submitted: entries.some((call) => accepted(call, scenario)), entries_refused: entries.filter((call) => !accepted(call, scenario)).map((call) => `${call.status} ${call.answer?.error ?? ''}`.trim()) };
       });
-      const missing = rows.flatMap((row) => [...(row.session_created ? [] : [`${row.scenario}: no session`]), ...(row.entry_submitted ? [] : [`${row.scenario}: no entry`])]);
+      const missing = rows.flatMap((row) => [
+        ...(row.session_created ? [] : [`${row.scenario}: no session`]),
+        ...(row.entry_submitted ? [] : [`${row.scenario}: no entry${row.entries_refused.length ? ` the service accepted (refused: ${row.entries_refused.join(', ')})` : ''}`]),
+      ]);
       const evidence = [{ label: 'sandbox calls seen through the preview', data: rows }, ...(facts.checklist ? [{ label: "the brand's checklist", data: facts.checklist }] : [])];
-      return missing.length ? fail(`the preview did not make every sandbox call (${missing.join('; ')})`, evidence) : pass('six sandbox sessions and six entries, made through the preview', evidence);
+      if (missing.length) return fail(`the preview did not make every sandbox call (${missing.join('; ')})`, [{ label: missing.join('; ') }, ...evidence]);
+      return pass(rows.length, 'six sandbox sessions and six accepted entries, made through the preview', evidence);
     },
   },
   {
@@ -33,38 +102,26 @@ export const JOURNEY_CHECKS: Check[] = [
     group: 'journey',
     spec: '§1 rules',
     kind: 'can_fail',
+    configure: LANDING,
     evaluate(facts) {
-      // The pages of the browser that opened the bare callback URL (open_landing), wherever it ended.
-      const landing = facts.pages.filter((page) => page.journey === 'landing');
+      const landing = facts.expectations.filter((expectation) => expectation.wanted === 'landing');
       if (landing.length === 0) return undefined;
-      const bad = landing.filter((page) => (page.status ?? 200) >= 400 || page.markers.page === 'error');
-      const evidence = landing.map((page) => ({ label: `${page.url}: HTTP ${page.status}, page "${page.markers.page ?? '?'}"${page.markers.error ? `, error "${page.markers.error}"` : ''}` }));
-      return bad.length
-        ? fail(`the landing page answers HTTP ${bad[0]!.status}${bad[0]!.markers.error ? ` (${bad[0]!.markers.error})` : ''} instead of the campaign`, evidence)
-        : pass('the campaign and a prompt to scan a pack', evidence);
-    },
-  },
-  {
-    id: 'journey.states_rendered',
-    title: 'Every §4.2 state has its own page: won, lost, pending, failed, ineligible, already entered, invalid session, unavailable, rate limited',
-    group: 'journey',
-    spec: '§4.2',
-    kind: 'can_fail',
-    evaluate(facts) {
-      const expected = facts.expectations.filter((expectation) => expectation.state && STATES.includes(expectation.state));
-      if (expected.length === 0) return undefined;
-      const wrong = expected.filter((expectation) => !expectation.met);
-      const seen = new Set(expected.filter((expectation) => expectation.met).map((expectation) => expectation.state));
-      const notRun = STATES.filter((state) => !expected.some((expectation) => expectation.state === state));
-      const evidence = expected.map((expectation) => ({
-        label: `${expectation.environment} ${expectation.state}: ${expectation.met ? 'shown' : `shown as ${expectation.shown.entryState ?? expectation.shown.error ?? expectation.shown.page ?? 'nothing'}`} (${redactUrl(expectation.url)})`,
-      }));
-      if (wrong.length) {
-        return fail(`${wrong.map((expectation) => `${expectation.state} is shown as "${expectation.shown.entryState ?? expectation.shown.error ?? expectation.shown.page ?? 'nothing'}"`).join('; ')}`, evidence);
+      const problems: Evidence[] = [];
+      const evidence: Evidence[] = [];
+      let shown = 0;
+      for (const { page, met } of landing) {
+        if (!page) continue;
+        const campaign = Boolean(facts.campaignName && page.text.includes(facts.campaignName));
+        const item = { label: `${redactUrl(page.url)}: HTTP ${page.status}; shows ${page.shows.join(', ') || 'nothing recognised'}${campaign ? `; names the campaign "${facts.campaignName}"` : ''}` };
+        if ((page.status ?? 200) >= 400 || page.shows.includes('page:error')) problems.push(item);
+        else if (met || campaign) shown += 1;
+        evidence.push(item);
       }
-      return pass(`${seen.size} states, each its own page${notRun.length ? ` (not exercised in this run: ${notRun.join(', ')})` : ''}`, evidence);
+      if (problems.length) return fail(`the callback URL without service_request answers an error instead of the campaign: ${problems[0]!.label}`, [problems[0]!, ...evidence]);
+      return shown ? pass(shown, 'the campaign, at the callback URL', evidence) : inconclusive('the page at the callback URL is neither recognised as the landing page nor names the campaign', LANDING, evidence);
     },
   },
+  ...RESULT_STATES.map(stateCheck),
   {
     id: 'journey.won_details',
     title: 'A full production entry shows the prize, its delivered codes and the redemption link',
@@ -73,25 +130,23 @@ export const JOURNEY_CHECKS: Check[] = [
     kind: 'can_fail',
     evaluate(facts) {
       const won = productionEntries(facts).filter(({ call }) => call.status === 200 && call.answer?.entry_state === 'won');
-      if (won.length === 0) return undefined;
-      const problems: string[] = [];
-      const evidence = won.map(({ journey, call }) => {
-        const page = [...facts.pages].reverse().find((candidate) => candidate.scenario === journey.scenario && candidate.journey === journey.journey && candidate.markers.entryState === 'won');
+      const problems: Evidence[] = [];
+      const evidence: Evidence[] = [];
+      for (const { journey, call } of won) {
+        const expectation = facts.expectations.find((candidate) => candidate.scenario === journey.scenario && candidate.journey === journey.journey && candidate.state === 'won' && candidate.met);
+        const page = expectation?.page;
+        if (!page) continue;
         const codes = call.answer?.codes ?? [];
-        const missingCodes = codes.filter((code) => !page?.text.includes(code));
+        const missingCodes = codes.filter((code) => !page.text.includes(code));
         const redemption = call.answer?.redemption_url;
-        const linked = !redemption || Boolean(page?.links.some((link) => sameUrl(link, redemption)));
+        const linked = !redemption || page.links.some((link) => sameUrl(link, redemption));
         const prize = call.answer?.prize;
-        const named = !prize || Boolean(page?.text.includes(prize));
-        if (!page) problems.push(`${where(journey)}: no won page`);
-        else {
-          if (missingCodes.length) problems.push(`${where(journey)}: the delivered code is not shown`);
-          if (!linked) problems.push(`${where(journey)}: no link to the redemption URL`);
-          if (!named) problems.push(`${where(journey)}: the prize is not named`);
-        }
-        return { label: `${where(journey)}: prize "${prize}", ${codes.length} code(s), redemption ${redemption ?? 'none'}`, data: { shown: page ? { codes: codes.length - missingCodes.length, redemption_link: linked, prize: named } : null } };
-      });
-      return problems.length ? fail(problems.join('; '), evidence) : pass('prize, codes and redemption link shown', evidence);
+        const named = !prize || page.text.includes(prize);
+        const item = { label: `${where(journey)}: prize "${prize}" ${named ? 'named' : 'not named'}, ${codes.length - missingCodes.length} of ${codes.length} code(s) shown, redemption link ${redemption ? (linked ? 'shown' : 'missing') : 'none to show'}` };
+        (missingCodes.length || !linked || !named ? problems : evidence).push(item);
+      }
+      if (problems.length) return fail(problems[0]!.label, [problems[0]!, ...problems.slice(1), ...evidence]);
+      return evidence.length ? pass(evidence.length, 'prize, codes and redemption link shown', evidence) : undefined;
     },
   },
   {
@@ -101,12 +156,13 @@ export const JOURNEY_CHECKS: Check[] = [
     spec: '§4.2 unavailable, §2.2 campaign.rewards_path',
     kind: 'can_fail',
     evaluate(facts) {
-      const pages = facts.pages.filter((page) => page.markers.entryState === 'unavailable');
+      const pages = facts.expectations.filter((expectation) => expectation.state === 'unavailable' && expectation.met && expectation.page).map((expectation) => expectation.page!);
       if (pages.length === 0) return undefined;
       const rewards = `${facts.origins.emulator}/rewards`;
-      const without = pages.filter((page) => !page.links.some((link) => sameUrl(link, rewards)));
-      const evidence = pages.map((page) => ({ label: `${redactUrl(page.url)}: ${page.links.some((link) => sameUrl(link, rewards)) ? 'links' : 'no link'} to ${rewards}` }));
-      return without.length ? fail(`the unavailable page has no link to ${rewards}`, evidence) : pass(`links to ${rewards}`, evidence);
+      const linked = (page: (typeof pages)[number]) => page.links.some((link) => sameUrl(link, rewards));
+      const evidence = pages.map((page) => ({ label: `${redactUrl(page.url)}: ${linked(page) ? 'links' : 'no link'} to ${rewards}` }));
+      const without = evidence.filter((_item, index) => !linked(pages[index]!));
+      return without.length ? fail(`the unavailable page has no link to ${rewards}`, [without[0]!, ...evidence]) : pass(pages.length, `links to ${rewards}`, evidence);
     },
   },
 ];

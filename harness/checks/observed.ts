@@ -1,9 +1,6 @@
 /** Questions several checks ask of the emulator's observed calls. */
-import { createHash } from 'node:crypto';
 import type { ObservedCall } from '../emulator/client.js';
-import type { JourneyFacts, RunFacts } from '../run/facts.js';
-
-export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+import { type JourneyFacts, type RunFacts, sha256 } from '../run/facts.js';
 
 export const isExchange = (call: ObservedCall) => call.method === 'POST' && call.path === '/sessions' && call.environment !== 'sandbox';
 export const isEntry = (call: ObservedCall) => call.method === 'POST' && call.path === '/session/entry';

@@ -73,8 +73,8 @@ function secretCheck(id: string, title: string, spec: string, noun: string, sear
       const found: Evidence[] = [...places].map(([secret, sources]) => ({ label: `${noun} ${secret.slice(0, secret.indexOf('_', 3) + 1) || secret.slice(0, 4)}…${secret.slice(-4)} found in: ${sources.join(', ')}` }));
       const searched = held.map(([source, text]) => `${source} (${Math.round(text.length / 1024)} KB)`).join(', ');
       return found.length
-        ? fail(`${found.length} ${noun}(s) reached the browser (${found[0]!.label.split(' found in: ')[1]})`, found)
-        : pass(`${search.count} ${noun}(s) searched for; none in ${searched}`);
+        ? fail(`${found.length} ${noun}(s) reached the browser (${found[0]!.label.split(' found in: ')[1]})`, [found[0]!, ...found.slice(1)])
+        : pass(facts.pages.length, `${search.count} ${noun}(s) searched for in ${facts.pages.length} agency pages; none in ${searched}`);
     },
   };
 }

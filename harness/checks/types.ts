@@ -1,7 +1,12 @@
-/** What a check is and what it answers. DESIGN.md: a stable id, a status, and evidence. */
+/**
+ * What a check is and what it answers. DESIGN.md: a stable id, a status, and evidence. The
+ * evidence rules (a pass needs an observation, a fail needs evidence of the violation, anything
+ * else is inconclusive) are enforced in one place, evaluate.ts; these helpers only shape verdicts.
+ */
 import type { RunFacts } from '../run/facts.js';
 
-export const STATUSES = ['pass', 'fail', 'warn', 'manual', 'skipped'] as const;
+/** `inconclusive`: the run could not judge the check; the reason says why and what to configure. */
+export const STATUSES = ['pass', 'fail', 'warn', 'manual', 'inconclusive'] as const;
 export type Status = (typeof STATUSES)[number];
 
 /** One piece of evidence: what was seen, and where to look (a file in the report folder) when there is one. */
@@ -17,6 +22,10 @@ export interface Verdict {
   /** One line: why. */
   reason: string;
   evidence: Evidence[];
+  /** How many times the run observed the thing judged: a pass, warn or manual review needs at least one. */
+  observed?: number;
+  /** With `inconclusive`: what to configure (or run) so the check can judge next time. */
+  configure?: string;
 }
 
 /** The checklist's sections, in the order the report shows them. */
@@ -46,10 +55,18 @@ export interface Check {
    * mapping test enforces it). `manual_only`: a review the brand does by hand; it never fails.
    */
   kind: 'can_fail' | 'manual_only';
+  /** What to configure when the run observed nothing to judge (the README's "For an agency that never saw our markers"). */
+  configure?: string;
   /** The verdict from the run's facts, or undefined when the run saw nothing to judge. */
   evaluate(facts: RunFacts): Verdict | undefined;
 }
 
-export const pass = (reason: string, evidence: Evidence[] = []): Verdict => ({ status: 'pass', reason, evidence });
-export const fail = (reason: string, evidence: Evidence[] = []): Verdict => ({ status: 'fail', reason, evidence });
-export const warn = (reason: string, evidence: Evidence[] = []): Verdict => ({ status: 'warn', reason, evidence });
+/** At least one item: a failure always shows what was seen. */
+export type Violations = [Evidence, ...Evidence[]];
+
+export const pass = (observed: number, reason: string, evidence: Evidence[] = []): Verdict => ({ status: 'pass', observed, reason, evidence });
+export const warn = (observed: number, reason: string, evidence: Evidence[] = []): Verdict => ({ status: 'warn', observed, reason, evidence });
+export const manual = (observed: number, reason: string, evidence: Evidence[] = []): Verdict => ({ status: 'manual', observed, reason, evidence });
+export const fail = (reason: string, evidence: Violations): Verdict => ({ status: 'fail', reason, evidence });
+export const inconclusive = (reason: string, configure?: string, evidence: Evidence[] = []): Verdict => ({ status: 'inconclusive', reason, evidence, ...(configure ? { configure } : {}) });
+

@@ -89,7 +89,7 @@ export class EmulatorClient {
   }
 
   overview(): Promise<{
-    promotion: { live: boolean };
+    promotion: { name: string; live: boolean };
     experience: { approved_at: string | null; routing_paused: boolean; routing: { to: 'agency' | 'hosted'; reasons?: string[] } };
   }> {
     return this.get('/_emulator/console');
@@ -130,6 +130,11 @@ export class EmulatorClient {
   async observed(after: number, filter: { pack?: string; limit?: number } = {}): Promise<{ now: number; last: number; data: ObservedCall[] }> {
     const query = new URLSearchParams({ after: String(after), limit: String(filter.limit ?? 5000), ...(filter.pack ? { pack: filter.pack } : {}) });
     return this.get(`/_emulator/observed?${query}`);
+  }
+
+  /** The sequence number of the last call observed so far. */
+  async lastObserved(): Promise<number> {
+    return (await this.observed(Number.MAX_SAFE_INTEGER, { limit: 1 })).last;
   }
 
   advanceClock(advance: string): Promise<unknown> {

@@ -1,55 +1,149 @@
 /**
- * Page objects for the agency's pages, through the DOM markers the reference agency documents
- * (its README, "DOM markers"); harness.config.json can point them elsewhere.
+ * Page objects for an agency's pages. What a page shows is recognised by its structure (the
+ * consent form by the box that accepts the terms) and by the markers harness.config.json maps the
+ * harness's names to (`markers.pages`, `markers.states`); the reference agency's markers are only
+ * the defaults. Scenario steps call these, never raw selectors.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Locator, Page } from 'playwright-core';
+import { TERMS_LABEL, disableValidation, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
 import type { Config } from '../config.js';
-import { disableValidation, readConsent, readEntryForm } from '../browser/in-page.js';
+import { PAGES, type PageName, STATES, type Shown, type StateName } from '../intents.js';
 import type { ConsentBox } from '../run/facts.js';
 
 type MarkerConfig = Config['markers'];
 
-/** The production consent form: the terms, the boxes and the submit button. */
+/** A plain name goes into the template; anything else is a selector of its own. */
+const PLAIN_NAME = /^[\w-]+$/;
+
+/** The selector that recognises one page kind or state under this config. */
+export function selectorFor(markers: MarkerConfig, kind: 'page' | 'state', name: PageName | StateName): string {
+  const given = kind === 'page' ? markers.pages[name as PageName] : markers.states[name as StateName];
+  const value = given ?? name;
+  return PLAIN_NAME.test(value) ? markers[kind].replaceAll('{name}', value) : value;
+}
+
+const RECOGNISED: Array<{ shown: Shown; kind: 'page' | 'state'; name: PageName | StateName }> = [
+  ...PAGES.map((name) => ({ shown: `page:${name}` as Shown, kind: 'page' as const, name })),
+  ...STATES.map((name) => ({ shown: `state:${name}` as Shown, kind: 'state' as const, name })),
+];
+
+/** Every selector that recognises a page kind or state, in one order. */
+export function recognisedSelectors(markers: MarkerConfig): string[] {
+  return RECOGNISED.map(({ kind, name }) => selectorFor(markers, kind, name));
+}
+
+export type ShownMark = { document: number; at: number };
+
+/** Any agency page: what it shows now, what it showed since a moment, and waiting until it shows something. */
+export class AgencyPage {
+  private readonly selectors: string[];
+
+  constructor(
+    readonly page: Page,
+    readonly markers: MarkerConfig,
+  ) {
+    this.selectors = recognisedSelectors(markers);
+  }
+
+  /** A moment to ask about later with `shownSince` (the browser session records them: `recordShown`). */
+  mark(): Promise<ShownMark> {
+    return this.page.evaluate(shownMark).catch(() => ({ document: 0, at: 0 }));
+  }
+
+  /** What the page showed at some time since the mark, as its record of changes saw it (CSS markers only). */
+  async shownSince(mark: ShownMark): Promise<Shown[]> {
+    const indices = await this.page.evaluate(shownSince, mark).catch((): number[] => []);
+    return indices.map((index) => RECOGNISED[index]!.shown);
+  }
+
+  /** Every page kind and state whose marker matches, and the consent form when its boxes are there. */
+  async shows(): Promise<Shown[]> {
+    const { matches, termsBox } = await this.page.evaluate(recognise, { selectors: this.selectors, terms: TERMS_LABEL });
+    const matched = await Promise.all(matches.map((hit, index) => (hit ?? this.page.locator(this.selectors[index]!).count().then((count) => count > 0))));
+    const shown = RECOGNISED.filter((_item, index) => matched[index]).map((item) => item.shown);
+    if (termsBox && !shown.includes('page:consent')) shown.push('page:consent');
+    return shown;
+  }
+
+  /**
+   * Waits until the page shows `wanted`; gives up after `timeoutMs`, or after `graceMs` once it
+   * settles on something else it recognises (another state, an error). Resolves with the last reading.
+   */
+  async waitFor(wanted: (shown: Shown[]) => boolean, options: { timeoutMs: number; graceMs?: number; other?: (shown: Shown[]) => boolean }): Promise<{ met: boolean; shown: Shown[] }> {
+    const started = Date.now();
+    let otherSince: number | undefined;
+    for (;;) {
+      const shown = await this.shows().catch((): Shown[] => []);
+      if (wanted(shown)) return { met: true, shown };
+      const now = Date.now();
+      otherSince = options.other?.(shown) ? (otherSince ?? now) : undefined;
+      if (now - started >= options.timeoutMs || (otherSince !== undefined && now - otherSince >= (options.graceMs ?? 2000))) return { met: false, shown };
+      await sleep(250);
+    }
+  }
+
+  /** A link or button back to the entry after a refusal ("try again"), when the page offers one. */
+  tryAgain(): Promise<Locator | undefined> {
+    const name = /try again|again|retry|back to (the )?(entry|form)|erneut|nochmal|noch einmal|wiederholen|zurück zu[rm] (teilnahme|formular|eingabe)/i;
+    return firstFound(this.markers.try_again ? [this.page.locator(this.markers.try_again)] : [this.page.getByRole('link', { name }), this.page.getByRole('button', { name })]);
+  }
+}
+
+/** The first candidate, in the order given, that is on the page. */
+async function firstFound(candidates: Locator[]): Promise<Locator | undefined> {
+  for (const candidate of candidates) if ((await candidate.count()) > 0) return candidate.first();
+  return undefined;
+}
+
+/** The production consent form: the terms, the boxes and the button that sends it. */
 export class ConsentPage {
-  readonly form: Locator;
-  readonly boxes: Locator;
-  readonly submit: Locator;
+  readonly root: Locator;
 
   constructor(
     readonly page: Page,
     private readonly markers: MarkerConfig,
   ) {
-    this.form = page.locator(markers.entry_form).first();
-    this.boxes = this.form.locator('input[type=checkbox]');
-    this.submit = this.form.locator('button[type=submit], input[type=submit], button:not([type])').first();
+    this.root = page.locator('[data-harness-consent]').first();
   }
 
+  /** The form now (and marks it for the locators below). */
   read() {
-    return this.page.evaluate(readConsent, { form: this.markers.entry_form, termsText: this.markers.terms_text, termsVersion: this.markers.terms_version });
+    return this.page.evaluate(readConsent, { form: this.markers.entry_form, termsText: this.markers.terms_text, termsVersion: this.markers.terms_version, terms: TERMS_LABEL });
   }
 
   /** Ticks the boxes whose role is wanted, unticks every other one. */
   async tick(boxes: ConsentBox[], wanted: Partial<Record<ConsentBox['role'], boolean>>): Promise<void> {
-    for (const [index, box] of boxes.entries()) await this.boxes.nth(index).setChecked(wanted[box.role] ?? false);
+    for (const [index, box] of boxes.entries()) await this.page.locator(`[data-harness-box="${index}"]`).setChecked(wanted[box.role] ?? false);
   }
 
   async disableValidation(): Promise<void> {
-    await this.page.evaluate(disableValidation, this.markers.entry_form);
+    await this.page.evaluate(disableValidation);
   }
 
-  entryForm() {
-    return this.page.evaluate(readEntryForm, this.markers.entry_form);
+  /** The form's submit button, else a button named like one, else its last button. */
+  async submit(): Promise<Locator> {
+    const named = /enter|submit|send|take part|continue|teilnehmen|absenden|mitmachen|senden|weiter/i;
+    const found = await firstFound([this.root.locator('button[type=submit], input[type=submit]'), this.root.getByRole('button', { name: named })]);
+    return found ?? this.root.locator('button, [role=button]').last();
   }
 }
 
-/** The preview callback URL: one link per sandbox scenario. */
+/** The preview callback URL: one link (or button) per sandbox scenario. */
 export class PreviewPage {
   constructor(
     readonly page: Page,
     private readonly markers: MarkerConfig,
   ) {}
 
-  link(scenario: string): Locator {
-    return this.page.locator(this.markers.preview_link.replace('{scenario}', scenario)).first();
+  /** The configured link, else a link or button named after the scenario, else a link whose address names it. */
+  link(scenario: string): Promise<Locator | undefined> {
+    const name = new RegExp(`\\b${scenario.replace('_', '[ _-]?')}\\b`, 'i');
+    return firstFound([
+      this.page.locator(this.markers.preview_link.replaceAll('{scenario}', scenario)),
+      this.page.getByRole('link', { name }),
+      this.page.getByRole('button', { name }),
+      this.page.locator(`a[href*="${scenario}"]`),
+    ]);
   }
 }

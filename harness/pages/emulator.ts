@@ -45,7 +45,11 @@ export class AuthorizePage {
   }
 
   isShown(emulatorOrigin: string): boolean {
-    const url = new URL(this.page.url());
+    return this.isAt(new URL(this.page.url()), emulatorOrigin);
+  }
+
+  /** Whether a URL is this page. */
+  isAt(url: URL, emulatorOrigin: string): boolean {
     return url.origin === emulatorOrigin && url.pathname === '/authorize';
   }
 

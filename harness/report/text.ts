@@ -3,11 +3,12 @@
  * with a one-line reason and an evidence pointer under every check that did not pass.
  */
 import { GROUPS, type Status } from '../checks/types.js';
-import type { Reporter, ReporterOptions } from './types.js';
 import { shownPath } from '../paths.js';
+import { LEGEND, exitCodeOf, verdictLine } from './legend.js';
+import type { Reporter, ReporterOptions } from './types.js';
 
-const LABEL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', manual: 'MANUAL', skipped: 'SKIP' };
-const COLOUR: Record<Status, number> = { pass: 32, fail: 31, warn: 33, manual: 36, skipped: 90 };
+const LABEL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', manual: 'MANUAL', inconclusive: 'INCONCLUSIVE' };
+const COLOUR: Record<Status, number> = { pass: 32, fail: 31, warn: 33, manual: 36, inconclusive: 35 };
 
 export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
@@ -33,22 +34,26 @@ export function textReporter(options: ReporterOptions): Reporter {
     },
     onEnd(report) {
       out('');
+      for (const line of LEGEND) out(paint(90, line));
+      out('');
       for (const [group, heading] of Object.entries(GROUPS)) {
         const checks = report.checks.filter((check) => check.group === group);
         if (checks.length === 0) continue;
         out(paint(1, heading));
         const width = Math.max(...report.checks.map((check) => check.id.length));
         for (const check of checks) {
-          out(`  ${paint(COLOUR[check.status], LABEL[check.status].padEnd(6))} ${check.id.padEnd(width)}  ${check.title}`);
+          out(`  ${paint(COLOUR[check.status], LABEL[check.status].padEnd(12))} ${check.id.padEnd(width)}  ${check.title}`);
           if (check.status === 'pass') continue;
-          out(`         ${check.reason}`);
+          out(`               ${check.reason}`);
+          if (check.configure) out(`               configure: ${check.configure}`);
           const pointer = check.evidence.find((item) => item.path)?.path;
-          if (pointer) out(`         evidence: ${shownPath(pointer)}`);
+          if (pointer) out(`               evidence: ${shownPath(pointer)}`);
         }
       }
       const { summary } = report;
       out('');
-      out(`${report.checks.length} checks: ${summary.pass} pass, ${paint(summary.fail ? 31 : 0, `${summary.fail} fail`)}, ${summary.warn} warn, ${summary.manual} manual, ${summary.skipped} skipped · ${seconds(report.run.duration_ms)}`);
+      out(`${report.checks.length} checks: ${summary.pass} pass, ${paint(summary.fail ? 31 : 0, `${summary.fail} fail`)}, ${summary.warn} warn, ${summary.manual} manual, ${paint(summary.inconclusive ? 35 : 0, `${summary.inconclusive} inconclusive`)} · ${seconds(report.run.duration_ms)}`);
+      out(paint(exitCodeOf(summary) === 0 ? 32 : exitCodeOf(summary) === 1 ? 31 : 35, verdictLine(summary)));
       const stopped = report.scenarios.filter((scenario) => scenario.status === 'errored');
       if (stopped.length) out(`${stopped.length} scenario(s) stopped early: ${stopped.map((scenario) => scenario.id).join(', ')}`);
       out(`Report folder: ${shownPath(report.run.out_dir)}`);

@@ -7,14 +7,16 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserSession } from '../browser/session.js';
 import { DESKTOP_VIEWPORT, MOBILE } from '../browser/session.js';
-import type { Markers, PageSeen, RunFacts } from './facts.js';
+import type { PageSeen, RunFacts } from './facts.js';
 
 type AxeBuilderClass = new (options: { page: import('playwright-core').Page }) => {
   analyze(): Promise<{ violations: Array<{ id: string; impact?: string | null; help: string; nodes: unknown[] }> }>;
 };
 
-export function stateKey(markers: Markers): string {
-  return [markers.page ?? 'page', markers.entryState, markers.error, markers.environment].filter(Boolean).join(':');
+/** One state of the agency's pages: what it was recognised as showing, in which environment (else its title). */
+export function stateKey(seen: PageSeen): string {
+  const shown = seen.shows.map((item) => item.replace(/^(page|state):/, '')).join('-');
+  return `${seen.environment}:${shown || seen.title.trim().toLowerCase().replace(/\s+/g, '-') || 'page'}`;
 }
 
 export class Capturer {
@@ -31,7 +33,7 @@ export class Capturer {
 
   async capture(session: BrowserSession, seen: PageSeen): Promise<void> {
     if (!this.enabled) return;
-    const key = stateKey(seen.markers);
+    const key = stateKey(seen);
     if (this.facts.captures.has(key)) return;
     const capture = { key, scenario: session.scenario, url: seen.url, screenshots: {} as { mobile?: string; desktop?: string } };
     this.facts.captures.set(key, capture);

@@ -3,31 +3,26 @@
  * console, storage), each journey's protocol values, the probes, and at the end the emulator's
  * side (observed experience calls, issued secrets). Steps write facts; checks only read them.
  */
+import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator/client.js';
+import type { Shown, StateName } from '../intents.js';
 
-/** The markers on the agency page's `<main>` (reference agency README, "DOM markers"). */
-export interface Markers {
-  page?: string;
-  entryState?: string;
-  error?: string;
-  environment?: string;
-  polling?: string;
-  nextPoll?: string;
-  pollStopped?: string;
-  retryAfter?: string;
-}
+export type Environment = 'sandbox' | 'production';
 
 /** An agency page once it loaded, after a step. */
 export interface PageSeen {
   scenario: string;
   journey: string;
+  environment: Environment;
   at: number;
   url: string;
   status: number | undefined;
-  markers: Markers;
+  /** What the page was recognised as showing (harness/pages/agency.ts). */
+  shows: Shown[];
   /** Hrefs of the page's links, resolved. */
   links: string[];
+  title: string;
   text: string;
 }
 
@@ -45,6 +40,9 @@ export interface AgencyResponse {
 export interface RequestSeen {
   scenario: string;
   journey: string;
+  /** When the browser sent it (the harness's clock). */
+  at: number;
+  method: string;
   url: string;
   referer: string | undefined;
   resourceType: string;
@@ -65,6 +63,8 @@ export interface ConsentView {
   url: string;
   hasForm: boolean;
   boxes: ConsentBox[];
+  /** The form's hidden fields (a CSRF token, typically). */
+  hidden: Array<[string, string]>;
   termsText: string;
   termsVersion: string | undefined;
   /** Elements carrying `data-harness-probe`: markup injected into terms.text that became elements. */
@@ -97,19 +97,23 @@ export interface JourneyFacts {
   completion?: { at: number; status: number; location: string | undefined; landed: string };
   consent: ConsentView[];
   submissions: Submission[];
+  /** When a step last changed the journey's world (a fault armed, a delivery settled): watches run from then. */
+  changedAt?: number;
 }
 
 export type ProbeKind = 'tampered_state' | 'other_browser' | 'unsolicited' | 'replay';
 
 export interface Probe {
   kind: ProbeKind;
+  /** How the callback was changed, e.g. "truncated" for a tampered state. */
+  variant: string;
   scenario: string;
   journey: string;
   at: number;
   /** SHA-256 of the service_code the probe carried. */
   codeSha: string;
   url: string;
-  page: { status: number | undefined; url: string; markers: Markers };
+  page: { status: number | undefined; url: string; shows: Shown[]; title: string };
 }
 
 export interface PollWatch {
@@ -120,16 +124,24 @@ export interface PollWatch {
   /** Wall-clock window watched, in the emulator's observed times. */
   from: number;
   until: number;
+  /** `stops`: the page when the watch ended, after its timers ran `virtualMs` more in virtual time. */
+  finalPage?: PageSeen;
+  virtualMs?: number;
 }
 
+/** The agency's own entry endpoint, found by catching the request its consent form sends. */
 export interface EndpointProbe {
   scenario: string;
   journey: string;
   pack: string;
-  configured: boolean;
-  path?: string;
-  csrf: Array<{ variant: 'missing' | 'forged'; at: number; status: number }>;
+  /** The request caught (its token-bearing parts named, never their values), or why none was. */
+  caught?: { method: string; path: string; tokenParts: string[] };
+  missed?: string;
+  /** The request again as a cross-site page could send it, its token missing or forged; `after`: the last observed call before it was sent. */
+  csrf: Array<{ variant: 'missing' | 'forged'; after: number; status: number }>;
+  /** Then the request as it was, in a row, until the agency answers 429 (statuses), sent after observed call `burstAfter`. */
   burst: number[];
+  burstAfter?: number;
 }
 
 export interface Capture {
@@ -140,16 +152,26 @@ export interface Capture {
   screenshots: { mobile?: string; desktop?: string };
 }
 
-/** An `expect` step or a preview scenario: the state the page should show, and what it showed. */
+/** What the service answered, as the emulator observed it: the thing a page's state is about. */
+export interface ServiceAnswer {
+  status: number;
+  error?: string;
+  entryState?: string | null;
+}
+
+/** An `expect` step or a preview scenario: what the page should show, and what it showed. */
 export interface Expectation {
   scenario: string;
   journey: string;
-  environment: 'sandbox' | 'production';
-  page?: string;
-  state?: string;
+  environment: Environment;
+  /** A page kind, or `result` with a state. */
+  wanted: 'landing' | 'consent_form' | 'result' | 'error';
+  state?: StateName;
   met: boolean;
-  shown: Markers;
-  url: string;
+  /** The page when the wait ended. */
+  page: PageSeen | undefined;
+  /** The service's last answer to the journey's entry (or the preview scenario's) when the wait ended. */
+  answer?: ServiceAnswer;
 }
 
 export interface TermsEdit {
@@ -199,6 +221,8 @@ export class RunFacts {
   /** Sandbox scenarios opened through the preview. */
   readonly previewed: string[] = [];
   readonly outcomes = new Map<string, ScenarioOutcome>();
+  /** The campaign's name, as the brand's console shows it: a landing page names it. */
+  campaignName: string | undefined;
   /** Terms per country ("" for the default) before the run changed any. */
   terms: { countries: string[]; default: Terms; by_country: Record<string, Terms> } | undefined;
   /** Set at the end of the run. */
@@ -207,6 +231,10 @@ export class RunFacts {
   checklist: Checklist | undefined;
   /** Why axe-core could not analyse a page, when it could not. */
   axeProblem: string | undefined;
+  /** The emulator's wall clock minus the harness's, in ms: compares the browser's times with the service's. */
+  clockOffset = 0;
+  /** The round trip of the reading `clockOffset` comes from: the shortest so far, so the most exact. */
+  private clockRoundTrip = Number.POSITIVE_INFINITY;
 
   constructor(
     readonly config: Config,
@@ -240,7 +268,22 @@ export class RunFacts {
   callsOf(pack: string): ObservedCall[] {
     return this.calls.filter((call) => call.pack === pack);
   }
+
+  /** The emulator said its clock read `emulatorNow` during a call sent at `sent` and answered at `received` (harness clock). */
+  noteClock(emulatorNow: number, sent: number, received: number): void {
+    if (received - sent >= this.clockRoundTrip) return;
+    this.clockRoundTrip = received - sent;
+    this.clockOffset = emulatorNow - (sent + received) / 2;
+  }
+
+  /** A time of the harness's clock on the emulator's (the clock of the observed calls). */
+  onEmulatorClock(at: number): number {
+    return at + this.clockOffset;
+  }
 }
+
+/** Hex SHA-256, the form in which the emulator names an authorization code. */
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export function originOf(url: string): string | undefined {
   try {

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { BrowserSession } from '../browser/session.js';
 import type { Config } from '../config.js';
-import type { EmulatorClient } from '../emulator/client.js';
+import type { EmulatorClient, ObservedCall } from '../emulator/client.js';
 import type { PackPool } from '../emulator/packs.js';
+import { AgencyPage, recognisedSelectors } from '../pages/agency.js';
 import type { Scenario, Step } from '../scenarios/schema.js';
 import type { Capturer } from './capture.js';
 import type { JourneyFacts, PageSeen, RunFacts } from './facts.js';
@@ -21,6 +22,8 @@ export interface RunEnv {
   config: Config;
   packs: PackPool;
   capturer: Capturer;
+  /** Where this run began on the emulator: the last observed call and the last session issued before it. */
+  baseline: { calls: number; session: number };
 }
 
 export class ScenarioRun {
@@ -65,26 +68,40 @@ export class ScenarioRun {
     return found;
   }
 
-  /** The journey's browser, opened on first use. */
+  /** The journey's browser, opened on first use; its timers on Playwright's clock when a step runs them ahead. */
   async session(name: string): Promise<BrowserSession> {
     let session = this.sessions.get(name);
     if (!session) {
-      session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, name, { trace: this.env.config.trace !== 'off' });
+      const clock = this.scenario.steps.some((step) => step.do === 'watch_polling' && step.journey === name);
+      session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, name, { trace: this.env.config.trace !== 'off', clock, recorded: recognisedSelectors(this.env.config.markers) });
       this.sessions.set(name, session);
     }
     return session;
   }
 
+  /** What the page of a browser shows, through the config's markers. */
+  view(session: BrowserSession): AgencyPage {
+    return new AgencyPage(session.page, this.env.config.markers);
+  }
+
+  /** The experience calls the emulator observed in this run (of a pack, when given), in order; the clock offset follows. */
+  async observed(pack?: string): Promise<ObservedCall[]> {
+    const sent = Date.now();
+    const { now, data } = await this.env.client.observed(this.env.baseline.calls, pack === undefined ? {} : { pack });
+    this.facts.noteClock(now, sent, Date.now());
+    return data;
+  }
+
   /** Another browser with no cookies: the place an attacker or a second device opens a link. */
   async fresh(label: string): Promise<BrowserSession> {
-    const session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace !== 'off' });
+    const session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace !== 'off', recorded: recognisedSelectors(this.env.config.markers) });
     this.extras.push(session);
     return session;
   }
 
-  /** After a step: the page's markers and storage, and the state's axe run and screenshots. */
+  /** After a step: what the page shows, its storage, and the state's axe run and screenshots. */
   async observe(session: BrowserSession): Promise<PageSeen | undefined> {
-    const seen = await session.snapshot(this.env.config.markers.main);
+    const seen = await session.snapshot(this.view(session), this.scenario.phase === 'sandbox' ? 'sandbox' : 'production');
     if (seen) await this.env.capturer.capture(session, seen);
     return seen;
   }

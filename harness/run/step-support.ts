@@ -1,39 +1,54 @@
 /**
- * What several steps share: opening a preview scenario, waiting for a journey's entry to reach
- * the service, recording a callback's completion or a probe, and reading the journey's requests.
+ * What several steps share: waiting for the emulator to observe a call (every read anchored to
+ * the run's baseline, so an earlier run's calls on the same pack never count), the service's answer
+ * a page's state is about, recording a callback's completion or a probe, reading the journey's
+ * requests, and the state tampering of the probes.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
 import type { ObservedCall } from '../emulator/client.js';
-import { PreviewPage } from '../pages/agency.js';
-import { type JourneyFacts, type ProbeKind, redactUrl } from './facts.js';
+import { type JourneyFacts, type ProbeKind, type ServiceAnswer, redactUrl, sha256 } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 
-/** One sandbox scenario through the preview: its link, then the result page it shows. */
-export async function openPreview(run: ScenarioRun, session: BrowserSession, preview: string, scenario: string): Promise<void> {
-  await session.goto(preview);
-  const link = new PreviewPage(session.page, run.env.config.markers).link(scenario);
-  if ((await link.count()) === 0) {
-    run.facts.expectations.push({ scenario: run.scenario.id, journey: 'preview', environment: 'sandbox', state: scenario, met: false, shown: {}, url: `${preview} (no link for ${scenario})` });
-    return;
+const isEntryCall = (call: ObservedCall) => call.method === 'POST' && call.path === '/session/entry';
+
+/** Polls the run's observed calls (of a pack, when given) until one matches; undefined after `timeoutMs`. */
+export async function waitForCall(run: ScenarioRun, matches: (call: ObservedCall) => boolean, options: { pack?: string; timeoutMs: number }): Promise<ObservedCall | undefined> {
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    const found = (await run.observed(options.pack)).find(matches);
+    if (found || Date.now() >= deadline) return found;
+    await sleep(150);
   }
-  await session.clickAndWait(() => link.click());
-  run.facts.previewed.push(scenario);
-  const seen = await run.observe(session);
-  const shown = seen?.markers ?? {};
-  run.facts.expectations.push({ scenario: run.scenario.id, journey: 'preview', environment: 'sandbox', state: scenario, met: shown.entryState === scenario, shown, url: session.page.url() });
 }
 
-/** The first accepted entry call of the journey's pack, waited for (up to 5 s). */
+/** The first accepted entry call of the journey's pack in this run, waited for (up to 5 s). */
 export async function entryCall(run: ScenarioRun, journey: JourneyFacts): Promise<ObservedCall> {
-  for (let attempt = 0; attempt < 25; attempt += 1) {
-    const { data } = await run.env.client.observed(0, { pack: journey.pack.code });
-    const entry = data.find((call) => call.method === 'POST' && call.path === '/session/entry' && call.status === 200);
-    if (entry) return entry;
-    await sleep(200);
-  }
-  throw new Error(`no accepted entry of pack ${journey.pack.code} reached the service`);
+  const entry = await waitForCall(run, (call) => isEntryCall(call) && call.status === 200, { pack: journey.pack.code, timeoutMs: 5000 });
+  if (!entry) throw new Error(`no accepted entry of pack ${journey.pack.code} reached the service`);
+  return entry;
+}
+
+/** The service's last answer to the journey's entry in this run, as the emulator observed it. */
+export async function lastEntryAnswer(run: ScenarioRun, journey: JourneyFacts): Promise<ServiceAnswer | undefined> {
+  return answerOf((await run.observed(journey.pack.code)).filter(isEntryCall).at(-1));
+}
+
+export function answerOf(call: ObservedCall | undefined): ServiceAnswer | undefined {
+  return call && { status: call.status, ...(call.answer?.error ? { error: call.answer.error } : {}), entryState: call.answer?.entry_state ?? null };
+}
+
+/** A sandbox entry of a preview scenario in this run, waited for (up to `timeoutMs`). */
+export function sandboxEntry(run: ScenarioRun, scenario: string, timeoutMs: number): Promise<ObservedCall | undefined> {
+  return waitForCall(run, (call) => isEntryCall(call) && call.environment === 'sandbox' && call.scenario === scenario, { timeoutMs });
+}
+
+/** The code exchange of a callback URL in this run (however it ended), waited for (up to `timeoutMs`). */
+export function exchangeOf(run: ScenarioRun, callback: string, timeoutMs: number): Promise<ObservedCall | undefined> {
+  const code = new URL(callback).searchParams.get('service_code');
+  if (!code) return Promise.resolve(undefined);
+  const codeSha = sha256(code);
+  return waitForCall(run, (call) => call.method === 'POST' && call.path === '/sessions' && call.code_sha256 === codeSha, { timeoutMs });
 }
 
 /** Records how the callback opened as issued went: a redirect to a clean URL, or not. */
@@ -45,15 +60,15 @@ export async function complete(run: ScenarioRun, journey: JourneyFacts, session:
   await run.observe(session);
 }
 
-export async function probe(run: ScenarioRun, kind: ProbeKind, journey: JourneyFacts, session: BrowserSession, url: string, code: string): Promise<void> {
+export async function probe(run: ScenarioRun, kind: ProbeKind, variant: string, journey: JourneyFacts, session: BrowserSession, url: string, code: string): Promise<void> {
   const at = Date.now();
   const status = await session.goto(url);
+  // A single-page app may exchange from the page: what the callback set off is waited for.
+  await session.act(async () => undefined);
   const seen = await run.observe(session);
-  // An agency that exchanges in the background gets a moment, in case this is the scenario's last step.
-  await sleep(300);
   run.facts.probes.push({
-    kind, scenario: run.scenario.id, journey: journey.journey, at, codeSha: createHash('sha256').update(code).digest('hex'), url: redactUrl(url),
-    page: { status, url: session.page.url(), markers: seen?.markers ?? {} },
+    kind, variant, scenario: run.scenario.id, journey: journey.journey, at, codeSha: sha256(code), url: redactUrl(url),
+    page: { status, url: session.page.url(), shows: seen?.shows ?? [], title: seen?.title ?? '' },
   });
 }
 
@@ -70,9 +85,20 @@ export function lastRequest(run: ScenarioRun, journey: string, matches: (url: UR
   return undefined;
 }
 
-/** The same length and alphabet, one character different. */
-export function tamper(state: string): string {
-  if (!state) return randomBytes(32).toString('base64url');
-  const last = state.at(-1)!;
-  return state.slice(0, -1) + (last === 'A' ? 'B' : 'A');
+/**
+ * The ways a wrong state can look like the right one to a careless comparison: the last character
+ * changed, one dropped, one added, only its first half, its letters' case swapped, or nothing.
+ * Each catches a different mistake (a comparison by prefix, by length, without case...).
+ */
+export function tamperings(state: string): Array<[variant: string, tampered: string]> {
+  const last = state.at(-1) ?? 'A';
+  const swapped = [...state].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase())).join('');
+  return [
+    ['last character changed', state.slice(0, -1) + (last === 'A' ? 'B' : 'A')],
+    ['truncated', state.slice(0, -1)],
+    ['extended', `${state}A`],
+    ['first half only', state.slice(0, Math.ceil(state.length / 2))],
+    ['case swapped', swapped === state ? `${state}a` : swapped],
+    ['empty', ''],
+  ];
 }

@@ -1,18 +1,24 @@
 /**
  * The step vocabulary of scenario files (schema.ts), one function each. Steps drive the browser
  * through page objects, shape the emulator through its control plane, and write what they see
- * into the run's facts; they judge nothing (checks do).
+ * into the run's facts; they judge nothing (checks do). No step waits for a navigation: each waits
+ * for a concrete signal, what the page shows or a call the emulator observed the agency make.
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
-import { ConsentPage } from '../pages/agency.js';
+import type { ObservedCall } from '../emulator/client.js';
+import { type Shown, type StateName, showsState, statesShown } from '../intents.js';
+import { ConsentPage, PreviewPage } from '../pages/agency.js';
 import { AuthorizePage, SignInPage } from '../pages/emulator.js';
 import type { Step } from '../scenarios/schema.js';
+import { type Expectation, redactUrl } from './facts.js';
 import { isTerminalPoll, scheduleViolation } from './polling.js';
+import { probeEntryEndpoint } from './endpoint-probe.js';
 import type { ScenarioRun } from './scenario-run.js';
-import { redactUrl } from './facts.js';
-import { complete, entryCall, lastRequest, openPreview, probe, tamper } from './step-support.js';
+import {
+  answerOf, complete, entryCall, exchangeOf, lastEntryAnswer, lastRequest, probe, sandboxEntry, tamperings, waitForCall,
+} from './step-support.js';
 
 type StepOf<K extends Step['do']> = Extract<Step, { do: K }>;
 type Steps = { [K in Step['do']]: (run: ScenarioRun, step: StepOf<K>) => Promise<void> };
@@ -23,25 +29,32 @@ const FAULT_TARGETS = {
   session_read: { method: 'GET', path: '/session' },
 } as const;
 
+/** How long a preview scenario may take to make its calls and show its state (a slow single-page app on a loaded machine). */
+const PREVIEW_WAIT_MS = 15_000;
 /** After Retry-After, a little more: the agency times the wait from when its answer arrived. */
 const RETRY_AFTER_MARGIN_MS = 300;
+/** How far the page's timers run ahead, in virtual time, once polling should have stopped. */
+const VIRTUAL_AFTER_END_MS = 5 * 60_000;
+/** Real time for what the virtual run set off to reach the agency. */
+const AFTER_VIRTUAL_MS = 1000;
+
+/** Something else the page shows that means it settled: another state, or an error page. */
+const settledElsewhere = (wanted: StateName) => (shown: Shown[]) => statesShown(shown).some((state) => state !== wanted) || shown.includes('page:error');
 
 export const STEPS: Steps = {
   async open_landing(run) {
     const session = await run.session('landing');
     await session.goto(run.facts.origins.callback);
-    await run.observe(session);
+    await session.act(async () => undefined);
+    const page = await run.observe(session);
+    run.facts.expectations.push({ scenario: run.scenario.id, journey: 'landing', environment: 'production', wanted: 'landing', met: page?.shows.includes('page:landing') ?? false, page });
   },
 
   async open_previews(run, step) {
     const preview = run.facts.origins.preview;
     if (!preview) throw new Error('no preview URL: pass --preview or set "preview" in the config');
-    // Three browsers side by side: the previews are independent, and the production journeys wait for them.
-    const queue = [...step.scenarios];
-    await Promise.all([0, 1, 2].map(async (index) => {
-      const session = index === 0 ? await run.session('preview') : await run.fresh(`preview-${index}`);
-      for (let scenario = queue.shift(); scenario; scenario = queue.shift()) await openPreview(run, session, preview, scenario);
-    }));
+    // One browser per scenario, side by side: the production journeys wait for the brand's approval, which waits for all six calls.
+    await Promise.all(step.scenarios.map(async (scenario, index) => openPreview(run, index === 0 ? await run.session('preview') : await run.fresh(`preview-${index}`), preview, scenario)));
   },
 
   async scan(run, step) {
@@ -52,7 +65,7 @@ export const STEPS: Steps = {
     // To add a state to the service's redirect, sign in first, then take the scan's redirect without following it.
     await session.goto(step.supply_state ? `${facts.origins.emulator}/sign-in?next=%2Fpromotions` : scan);
     const signIn = new SignInPage(session.page);
-    if (signIn.isShown()) await signIn.signIn(journey.email, journey.country, (button) => session.clickAndWait(() => button.click()));
+    if (signIn.isShown()) await signIn.signIn(journey.email, journey.country, (button) => session.act(() => button.click()));
     if (step.supply_state) {
       const routed = await session.context.request.get(scan, { maxRedirects: 0, failOnStatusCode: false });
       const location = routed.headers().location;
@@ -62,9 +75,11 @@ export const STEPS: Steps = {
       url.searchParams.set('state', journey.suppliedState);
       await session.goto(url.href);
     }
-    journey.serviceRequest = lastRequest(run, step.journey, (url) => facts.isCallback(url.href) && url.searchParams.has('service_request'))?.searchParams.get('service_request') ?? undefined;
+    // The agency sends the browser on to the service's authorize page, by a redirect or from a script.
     const authorize = new AuthorizePage(session.page);
-    const sent = authorize.isShown(facts.origins.emulator) ? new URL(session.page.url()) : lastRequest(run, step.journey, (url) => url.origin === facts.origins.emulator && url.pathname === '/authorize');
+    await session.page.waitForURL((url) => authorize.isAt(url, facts.origins.emulator), { timeout: 8000 }).catch(() => undefined);
+    journey.serviceRequest = lastRequest(run, step.journey, (url) => facts.isCallback(url.href) && url.searchParams.has('service_request'))?.searchParams.get('service_request') ?? undefined;
+    const sent = authorize.isShown(facts.origins.emulator) ? new URL(session.page.url()) : lastRequest(run, step.journey, (url) => authorize.isAt(url, facts.origins.emulator));
     if (sent) {
       const query = sent.searchParams;
       journey.authorize = { url: sent.href, state: query.get('state') ?? undefined, challenge: query.get('code_challenge') ?? undefined, method: query.get('code_challenge_method') ?? undefined };
@@ -92,8 +107,9 @@ export const STEPS: Steps = {
       return;
     }
     const at = Date.now();
-    await session.clickAndWait(() => authorize.continueButton.click());
+    await session.act(() => authorize.continueButton.click());
     journey.issuedCallback = lastRequest(run, step.journey, isReturn)?.href;
+    await openedCallback(run, session, journey.issuedCallback);
     await complete(run, journey, session, at);
   },
 
@@ -106,73 +122,92 @@ export const STEPS: Steps = {
       const session = await run.session(step.journey);
       const at = Date.now();
       await session.goto(issued);
+      await openedCallback(run, session, issued);
       await complete(run, journey, session, at);
       return;
     }
-    let url = issued;
-    let session: BrowserSession;
     if (step.variant === 'tampered_state') {
-      const tampered = new URL(issued);
-      tampered.searchParams.set('state', tamper(tampered.searchParams.get('state') ?? ''));
-      url = tampered.href;
-      session = await run.session(step.journey);
-    } else if (step.variant === 'replay') {
-      if (!journey.completion) throw new Error('nothing to replay: open the callback "as_issued" first');
-      session = await run.session(step.journey);
-    } else {
-      session = await run.fresh(`${step.journey}-${step.variant}`);
-      if (step.variant === 'unsolicited') {
-        const unsolicited = new URL(issued);
-        unsolicited.searchParams.set('state', randomBytes(32).toString('base64url'));
-        url = unsolicited.href;
+      const session = await run.session(step.journey);
+      for (const [variant, state] of tamperings(new URL(issued).searchParams.get('state') ?? '')) {
+        const tampered = new URL(issued);
+        tampered.searchParams.set('state', state);
+        await probe(run, 'tampered_state', variant, journey, session, tampered.href, code);
       }
+      return;
     }
-    await probe(run, step.variant, journey, session, url, code);
+    if (step.variant === 'replay') {
+      if (!journey.completion) throw new Error('nothing to replay: open the callback "as_issued" first');
+      await probe(run, 'replay', 'the same URL again', journey, await run.session(step.journey), issued, code);
+      return;
+    }
+    const session = await run.fresh(`${step.journey}-${step.variant}`);
+    if (step.variant === 'other_browser') return probe(run, 'other_browser', 'a browser without the cookie', journey, session, issued, code);
+    const unsolicited = new URL(issued);
+    unsolicited.searchParams.set('state', randomBytes(32).toString('base64url'));
+    await probe(run, 'unsolicited', 'a state nobody issued, in a fresh browser', journey, session, unsolicited.href, code);
   },
 
   async inspect_consent(run, step) {
     const journey = run.journey(step.journey);
     const session = await run.session(step.journey);
-    const consent = new ConsentPage(session.page, run.env.config.markers);
-    await consent.form.waitFor({ state: 'attached', timeout: 5000 }).catch(() => undefined);
-    const view = await consent.read();
+    await run.view(session).waitFor((shown) => shown.includes('page:consent'), { timeoutMs: 5000 });
+    const view = await new ConsentPage(session.page, run.env.config.markers).read();
     journey.consent.push({ label: step.label, at: Date.now(), url: session.page.url(), ...view });
     await run.observe(session);
   },
 
   async enter(run, step) {
+    const session = await run.session(step.journey);
+    await run.view(session).waitFor((shown) => shown.includes('page:consent'), { timeoutMs: 5000 });
+    await submitConsent(run, session, step);
+  },
+
+  async try_again(run, step) {
     const journey = run.journey(step.journey);
     const session = await run.session(step.journey);
-    const consent = new ConsentPage(session.page, run.env.config.markers);
-    // The page has loaded (every step waits for that): whether it shows the form is a question of now, not of waiting.
-    if (step.if_form_shown && (await consent.form.count()) === 0) return;
-    const shown = await consent.form.waitFor({ state: 'attached' }).then(() => true, () => false);
-    if (!shown) throw new Error(`no entry form (${run.env.config.markers.entry_form}) on ${redactUrl(session.page.url())}`);
-    const { boxes } = await consent.read();
-    const found = { terms: boxes.some((box) => box.role === 'terms'), age: boxes.some((box) => box.role === 'age') };
-    if (step.accept_terms && !found.terms) throw new Error('the consent form has no box to accept the terms');
-    await consent.tick(boxes, { terms: step.accept_terms, age: step.confirm_age, marketing: step.marketing });
-    if (step.bypass_validation) await consent.disableValidation();
-    journey.submissions.push({ at: Date.now(), accept: step.accept_terms, age: step.confirm_age && found.age, bypass: step.bypass_validation, boxesFound: found });
-    await session.clickAndWait(() => consent.submit.click());
+    const isEntry = (call: ObservedCall) => call.method === 'POST' && call.path === '/session/entry';
+    // The entry the service refused last: an accepted one after it is the entry sent again, whoever sent it (the harness, or the page by itself).
+    const refused = (await run.observed(journey.pack.code)).filter((call) => isEntry(call) && call.status !== 200).at(-1)?.seq ?? 0;
+    const view = run.view(session);
+    if (!(await view.shows()).includes('page:consent')) {
+      const back = await view.tryAgain();
+      if (back) await session.act(() => back.click());
+    }
+    if ((await view.shows()).includes('page:consent')) await submitConsent(run, session, { accept_terms: true, confirm_age: true, marketing: false, bypass_validation: false });
+    if (!step.until_entered) return;
+    const entered = await waitForCall(run, (call) => isEntry(call) && call.status === 200 && call.seq > refused, { pack: journey.pack.code, timeoutMs: step.timeout_s * 1000 });
+    await session.act(async () => undefined);
     await run.observe(session);
+    if (!entered) throw new Error(`the entry did not reach the service again within ${step.timeout_s} s: the page offered no consent form, no link back and retried nothing by itself`);
   },
 
   async expect(run, step) {
+    const journey = run.journey(step.journey);
     const session = await run.session(step.journey);
-    const { markers } = run.env.config;
-    const selector = `${markers.main}${step.page ? `[data-page="${step.page}"]` : ''}${step.state ? `[data-entry-state="${step.state}"]` : ''}`;
-    const met = await session.page
-      .locator(selector)
-      .first()
-      .waitFor({ state: 'attached', timeout: step.timeout_s * 1000 })
-      .then(() => true, () => false);
-    const seen = await run.observe(session);
-    const shown = seen?.markers ?? {};
-    run.facts.expectations.push({ scenario: run.scenario.id, journey: step.journey, environment: shown.environment === 'sandbox' ? 'sandbox' : 'production', page: step.page, state: step.state, met, shown, url: session.page.url() });
+    const view = run.view(session);
+    const timeoutMs = step.timeout_s * 1000;
+    let met: boolean;
+    if (step.state) {
+      const state = step.state;
+      const codes = state === 'won' ? ((await run.observed(journey.pack.code)).filter((call) => call.answer?.entry_state === 'won').at(-1)?.answer?.codes ?? []) : [];
+      // A won page also shows itself by the codes the service delivered, whatever its markers.
+      const showsCodes = async () => codes.length > 0 && (await session.page.locator('body').innerText().catch(() => '')).includes(codes[0]!);
+      // A state the page showed only for a while since the last action (a wait page that retried by itself) counts too.
+      met = (await view.waitFor((shown) => showsState(shown, state), { timeoutMs, other: settledElsewhere(state), graceMs: 3000 })).met
+        || showsState(await view.shownSince(session.lastMark), state) || (await showsCodes());
+    } else {
+      const wanted: Shown = step.shows === 'consent_form' ? 'page:consent' : `page:${step.shows!}`;
+      met = (await view.waitFor((shown) => shown.includes(wanted), { timeoutMs })).met;
+    }
+    const page = await run.observe(session);
+    const expectation: Expectation = {
+      scenario: run.scenario.id, journey: step.journey, environment: 'production', wanted: step.state ? 'result' : step.shows!, ...(step.state ? { state: step.state } : {}), met, page,
+      answer: await lastEntryAnswer(run, journey),
+    };
+    run.facts.expectations.push(expectation);
     if (!met) {
-      const wanted = [step.page && `page "${step.page}"`, step.state && `state "${step.state}"`].filter(Boolean).join(', ');
-      throw new Error(`expected ${wanted}; the page shows page "${shown.page ?? '?'}", state "${shown.entryState ?? '-'}"${shown.error ? `, error "${shown.error}"` : ''} (${redactUrl(session.page.url())})`);
+      const wanted = step.state ? `state "${step.state}"` : `${step.shows!.replace('_', ' ')}`;
+      throw new Error(`expected ${wanted}; the page shows ${page?.shows.join(', ') || 'nothing recognised'} (${redactUrl(session.page.url())})`);
     }
   },
 
@@ -182,8 +217,9 @@ export const STEPS: Steps = {
     await run.env.client.arm({
       ...target, status: step.status, error: step.error, retry_after: step.retry_after, drop: step.drop, times: step.times, match: { pack: journey.pack.code },
     });
+    journey.changedAt = Date.now();
     run.facts.faults.push({
-      scenario: run.scenario.id, journey: step.journey, pack: journey.pack.code, on: step.on, at: Date.now(), status: step.status, error: step.error, retryAfter: step.retry_after, drop: step.drop,
+      scenario: run.scenario.id, journey: step.journey, pack: journey.pack.code, on: step.on, at: journey.changedAt, status: step.status, error: step.error, retryAfter: step.retry_after, drop: step.drop,
     });
   },
 
@@ -199,50 +235,41 @@ export const STEPS: Steps = {
     const journey = run.journey(step.journey);
     await entryCall(run, journey);
     await run.env.client.settle(journey.pack.code, step.outcome);
+    journey.changedAt = Date.now();
   },
 
   async watch_polling(run, step) {
     const journey = run.journey(step.journey);
+    const session = await run.session(step.journey);
     const entry = await entryCall(run, journey);
-    let until = entry.at + step.seconds * 1000;
+    // The window runs from the entry, or from the last change the harness made (a settled delivery, a fault), whichever is later.
+    let until = Math.max(entry.at, journey.changedAt === undefined ? 0 : run.facts.onEmulatorClock(journey.changedAt)) + step.seconds * 1000;
     for (;;) {
-      await sleep(400);
-      const { now, data } = await run.env.client.observed(0, { pack: journey.pack.code });
+      await sleep(300);
+      const { now, data } = await run.env.client.observed(run.env.baseline.calls, { pack: journey.pack.code });
       const polls = data.filter((call) => call.method === 'GET' && call.path === '/session' && call.at > entry.at);
-      if (step.mode === 'schedule' && scheduleViolation(entry.at, polls)) until = Math.min(until, now);
-      if (step.mode === 'stops') {
+      if (step.mode === 'schedule') {
+        if (scheduleViolation(entry.at, polls)) until = Math.min(until, now);
+        if (polls.length >= step.polls) until = Math.min(until, polls[step.polls - 1]!.at);
+      } else {
         const terminal = polls.find(isTerminalPoll);
         if (terminal) until = Math.min(until, terminal.at + step.quiet_seconds * 1000);
       }
       if (now >= until) break;
     }
-    run.facts.polls.push({ scenario: run.scenario.id, journey: step.journey, pack: journey.pack.code, mode: step.mode, from: entry.at, until });
+    const watch = { scenario: run.scenario.id, journey: step.journey, pack: journey.pack.code, mode: step.mode, from: entry.at, until };
+    if (step.mode === 'stops') {
+      // A page that goes on asking its own server shows it once its timers run on: minutes of them, in virtual time.
+      await session.context.clock.runFor(VIRTUAL_AFTER_END_MS).catch(() => undefined);
+      await sleep(AFTER_VIRTUAL_MS);
+      await session.act(async () => undefined);
+      Object.assign(watch, { finalPage: await run.observe(session), virtualMs: VIRTUAL_AFTER_END_MS });
+    }
+    run.facts.polls.push(watch);
   },
 
   async probe_entry_endpoint(run, step) {
-    const journey = run.journey(step.journey);
-    const { config, facts } = run.env;
-    const record = { scenario: run.scenario.id, journey: step.journey, pack: journey.pack.code, configured: Boolean(config.entry_endpoint), csrf: [] as Array<{ variant: 'missing' | 'forged'; at: number; status: number }>, burst: [] as number[] };
-    facts.endpoint.push(record);
-    if (!config.entry_endpoint) return;
-    const session = await run.session(step.journey);
-    const form = await new ConsentPage(session.page, config.markers).entryForm();
-    if (!form) throw new Error(`no entry form on ${redactUrl(session.page.url())} to take the fields from`);
-    const target = new URL(config.entry_endpoint.path, facts.origins.agency).href;
-    Object.assign(record, { path: config.entry_endpoint.path });
-    const post = async (fields: Array<[string, string]>) => (await session.context.request.post(target, { form: Object.fromEntries(fields), maxRedirects: 0, failOnStatusCode: false })).status();
-    // A cross-site form: every box ticked, the page's hidden fields (its CSRF token) missing or forged.
-    for (const variant of ['missing', 'forged'] as const) {
-      const hidden = variant === 'missing' ? [] : form.hidden.map(([name]) => [name, randomBytes(24).toString('base64url')] as [string, string]);
-      const at = Date.now();
-      record.csrf.push({ variant, at, status: await post([...hidden, ...form.boxes]) });
-    }
-    // A burst with the real token and nothing accepted, so nothing can reach the service.
-    for (let attempt = 0; attempt < config.entry_endpoint.max_attempts; attempt += 1) {
-      const status = await post(form.hidden);
-      record.burst.push(status);
-      if (status === 429) break;
-    }
+    await probeEntryEndpoint(run, run.journey(step.journey), await run.session(step.journey));
   },
 
   async wait(_run, step) {
@@ -252,7 +279,7 @@ export const STEPS: Steps = {
   async wait_retry_after(run, step) {
     const journey = run.journey(step.journey);
     const fault = run.facts.faults.filter((armed) => armed.scenario === run.scenario.id && armed.journey === step.journey && armed.status === 429).at(-1);
-    const { now, data } = await run.env.client.observed(0, { pack: journey.pack.code });
+    const { now, data } = await run.env.client.observed(run.env.baseline.calls, { pack: journey.pack.code });
     const limited = data.filter((call) => call.status === 429 && call.fault !== undefined).at(-1);
     if (!fault?.retryAfter || !limited) throw new Error(`no call of pack ${journey.pack.code} was answered with the armed 429`);
     await sleep(Math.max(0, limited.at + fault.retryAfter * 1000 + RETRY_AFTER_MARGIN_MS - now));
@@ -262,3 +289,45 @@ export const STEPS: Steps = {
     await run.env.client.advanceClock(step.advance);
   },
 };
+
+/** One sandbox scenario through the preview: its link, the sandbox entry the service saw, then the state its page shows. */
+async function openPreview(run: ScenarioRun, session: BrowserSession, preview: string, scenario: StateName): Promise<void> {
+  await session.goto(preview);
+  const link = await new PreviewPage(session.page, run.env.config.markers).link(scenario);
+  const expectation: Expectation = { scenario: run.scenario.id, journey: 'preview', environment: 'sandbox', wanted: 'result', state: scenario, met: false, page: undefined };
+  if (!link) {
+    expectation.page = await run.observe(session);
+    run.facts.expectations.push(expectation);
+    return;
+  }
+  await session.act(() => link.click());
+  run.facts.previewed.push(scenario);
+  // The concrete signal: the service saw the preview's entry (or, without one, the page settles on its own).
+  const entry = await sandboxEntry(run, scenario, PREVIEW_WAIT_MS);
+  expectation.answer = answerOf(entry);
+  expectation.met = (await run.view(session).waitFor((shown) => showsState(shown, scenario), { timeoutMs: PREVIEW_WAIT_MS, other: settledElsewhere(scenario), graceMs: 1500 })).met;
+  expectation.page = await run.observe(session);
+  run.facts.expectations.push(expectation);
+}
+
+/** After the callback was opened as issued: the agency's exchange of its code (from the server or the page), then the page it leads to. */
+async function openedCallback(run: ScenarioRun, session: BrowserSession, callback: string | undefined): Promise<void> {
+  if (callback) await exchangeOf(run, callback, 5000);
+  await session.act(async () => undefined);
+}
+
+/** Ticks the asked boxes of the consent form on the page, sends it, and waits for what that set off. */
+async function submitConsent(run: ScenarioRun, session: BrowserSession, step: Pick<StepOf<'enter'>, 'accept_terms' | 'confirm_age' | 'marketing' | 'bypass_validation'>): Promise<void> {
+  const journey = run.journey(session.journey);
+  const consent = new ConsentPage(session.page, run.env.config.markers);
+  const { hasForm, boxes } = await consent.read();
+  if (!hasForm) throw new Error(`no consent form on ${redactUrl(session.page.url())}: no box accepts the terms (markers.entry_form names the form)`);
+  const found = { terms: boxes.some((box) => box.role === 'terms'), age: boxes.some((box) => box.role === 'age') };
+  if (step.accept_terms && !found.terms) throw new Error('the consent form has no box to accept the terms');
+  await consent.tick(boxes, { terms: step.accept_terms, age: step.confirm_age, marketing: step.marketing });
+  if (step.bypass_validation) await consent.disableValidation();
+  journey.submissions.push({ at: Date.now(), accept: step.accept_terms, age: step.confirm_age && found.age, bypass: step.bypass_validation, boxesFound: found });
+  const submit = await consent.submit();
+  await session.act(() => submit.click());
+  await run.observe(session);
+}

@@ -4,6 +4,7 @@
  * half-way through a run. The step vocabulary is harness/run/steps.ts; harness/README.md explains it.
  */
 import { z } from 'zod';
+import { STATES } from '../intents.js';
 
 export const SANDBOX_SCENARIOS = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'] as const;
 
@@ -25,7 +26,7 @@ const TermsEdit = z.strictObject({
 export const StepSchema = z.discriminatedUnion('do', [
   /** The callback URL without service_request: the campaign's landing page. */
   z.strictObject({ do: z.literal('open_landing') }),
-  /** The preview URL, then each sandbox scenario's link (`a[data-scenario]`). */
+  /** The preview URL, then each sandbox scenario's link, and the state its page shows. */
   z.strictObject({ do: z.literal('open_previews'), scenarios: z.array(z.enum(SANDBOX_SCENARIOS)).min(1) }),
   /** Sign in as a new collector of the journey's country and scan its pack; ends on the authorize page. */
   z.strictObject({ do: z.literal('scan'), journey: Journey, supply_state: z.boolean().default(false) }),
@@ -36,15 +37,29 @@ export const StepSchema = z.discriminatedUnion('do', [
   /** Read the consent form: checkboxes, terms text, version and links. */
   z.strictObject({ do: z.literal('inspect_consent'), journey: Journey, label: Name.default('first') }),
   /**
-   * Tick the named boxes (others stay unticked) and send the form; `bypass_validation` skips the
-   * browser's own `required`; `if_form_shown` skips the step when the page has no entry form.
+   * Tick the named boxes of the consent form (others stay unticked) and send it; `bypass_validation`
+   * skips the browser's own `required`.
    */
   z.strictObject({
     do: z.literal('enter'), journey: Journey, accept_terms: z.boolean().default(true), confirm_age: z.boolean().default(true),
-    marketing: z.boolean().default(false), bypass_validation: z.boolean().default(false), if_form_shown: z.boolean().default(false),
+    marketing: z.boolean().default(false), bypass_validation: z.boolean().default(false),
   }),
-  /** Wait until the agency's page shows this page kind and/or entry state (DOM markers). */
-  z.strictObject({ do: z.literal('expect'), journey: Journey, page: z.string().max(40).optional(), state: z.string().max(40).optional(), timeout_s: Seconds.default(10) }),
+  /**
+   * After a refusal, send the entry again the way the page offers: its consent form, or a link or
+   * button back to it. `until_entered`: then wait until the service has the entry, which also
+   * accepts a page that retries by itself.
+   */
+  z.strictObject({ do: z.literal('try_again'), journey: Journey, until_entered: z.boolean().default(false), timeout_s: Seconds.default(10) }),
+  /**
+   * Wait until the page shows something: a kind of page (`shows`: the landing page, the consent
+   * form, an error) or a result in a state of spec §4.2 (`state`).
+   */
+  z
+    .strictObject({
+      do: z.literal('expect'), journey: Journey, shows: z.enum(['landing', 'consent_form', 'error']).optional(),
+      state: z.enum(STATES).optional(), timeout_s: Seconds.default(10),
+    })
+    .refine((step) => (step.shows === undefined) !== (step.state === undefined), 'give either "shows" (landing, consent_form, error) or "state"'),
   /** Answer the journey's next experience calls of one kind with an error or a dropped connection. */
   z.strictObject({
     do: z.literal('fault'), journey: Journey, on: z.enum(['exchange', 'entry', 'session_read']),
@@ -55,9 +70,16 @@ export const StepSchema = z.discriminatedUnion('do', [
   z.strictObject({ do: z.literal('edit_terms'), journey: Journey, set: TermsEdit }),
   /** Let the journey's pending delivery settle at the next read. */
   z.strictObject({ do: z.literal('settle_delivery'), journey: Journey, outcome: z.enum(['delivered', 'failed']) }),
-  /** Keep the pending page open and watch its delivery polls: the schedule for `seconds`, or until polling should have stopped. */
-  z.strictObject({ do: z.literal('watch_polling'), journey: Journey, mode: z.enum(['schedule', 'stops']), seconds: Seconds, quiet_seconds: Seconds.default(9) }),
-  /** Probe the agency's own entry endpoint (named in the config): a form without its CSRF token, then a burst. */
+  /**
+   * Keep the pending page open and watch its delivery polls: the schedule for `seconds` or until
+   * `polls` polls came; or (`stops`) until `quiet_seconds` after the poll that saw the end, then the
+   * page's timers run ahead in virtual time, and the page it ends on.
+   */
+  z.strictObject({
+    do: z.literal('watch_polling'), journey: Journey, mode: z.enum(['schedule', 'stops']), seconds: Seconds, polls: z.number().int().min(1).max(20).default(3),
+    quiet_seconds: Seconds.default(9),
+  }),
+  /** Probe the agency's own entry endpoint (the request its consent form sends): without its CSRF token, forged, then a burst. */
   z.strictObject({ do: z.literal('probe_entry_endpoint'), journey: Journey }),
   z.strictObject({ do: z.literal('wait'), seconds: Seconds }),
   /**
@@ -86,7 +108,7 @@ export const ScenarioSchema = z
       .default({ journeys: {} }),
     steps: z.array(StepSchema).min(1).max(100),
     /** The check ids this scenario gives evidence for; `--only` runs the scenarios feeding the chosen checks. */
-    feeds: z.array(z.string().regex(/^[a-z0-9_]+\.[a-z0-9_]+$/)).min(1),
+    feeds: z.array(z.string().regex(/^[a-z0-9_]+(\.[a-z0-9_]+)+$/)).min(1),
   })
   .superRefine((scenario, issues) => {
     scenario.steps.forEach((step, index) => {

@@ -39,7 +39,7 @@ describe('the defect registry', () => {
     for (const defect of DEFECTS) {
       expect(defect.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(defect.rule).toMatch(/§\d/);
-      expect(defect.check).toMatch(/^[a-z0-9]+\.[a-z0-9_]+$/);
+      expect(defect.check).toMatch(/^[a-z0-9]+(\.[a-z0-9_]+)+$/);
     }
   });
 

@@ -59,6 +59,19 @@ describe('a production entry', () => {
 
 describe('unavailable', () => {
   rule({
+    defect: 'unavailable-shown-as-error',
+    title: 'shows an unavailable promotion as its own state',
+    observe: async (w) => {
+      const browser = new TestBrowser();
+      const page = await toConsent(w, browser);
+      setRouting(w.world, true);
+      return { state: marker(await enter(browser, page), 'entry-state') };
+    },
+    holds: { state: 'unavailable' },
+    broken: { state: 'error' },
+  });
+
+  rule({
     defect: 'unavailable-without-rewards-link',
     title: 'shows an unavailable state with a route back to the Rewards page',
     observe: async (w) => {
@@ -74,6 +87,19 @@ describe('unavailable', () => {
 });
 
 describe('invalid_session', () => {
+  rule({
+    defect: 'invalid-session-shown-as-error',
+    title: 'shows an ended session as its own state, asking to rescan',
+    observe: async (w) => {
+      const browser = new TestBrowser();
+      const page = await toConsent(w, browser);
+      w.advance(31 * 60_000);
+      return { state: marker(await enter(browser, page), 'entry-state') };
+    },
+    holds: { state: 'invalid_session' },
+    broken: { state: 'error' },
+  });
+
   rule({
     defect: 'new-identity-after-401',
     title: 'asks the customer to rescan and never retries with another identity',
@@ -105,6 +131,20 @@ describe('failed', () => {
 
 describe('rate_limited', () => {
   const tooMany = { status: 429, headers: { 'retry-after': '30' }, body: { error: 'rate_limited', message: 'Too many requests.' } };
+
+  rule({
+    defect: 'rate-limited-shown-as-error',
+    title: 'shows a rate-limited entry as its own state, with the wait',
+    observe: async (w) => {
+      const browser = new TestBrowser();
+      const page = await toConsent(w, browser);
+      w.spy.fail('POST', '/session/entry', tooMany);
+      const limited = await enter(browser, page);
+      return { state: marker(limited, 'entry-state'), wait: limited.text.includes('wait 30 seconds') };
+    },
+    holds: { state: 'rate_limited', wait: true },
+    broken: { state: 'error', wait: false },
+  });
 
   rule({
     defect: 'ignores-retry-after',

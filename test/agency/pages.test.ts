@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { checklist, setCallbacks } from '../../emulator/console/lifecycle.js';
 import { SANDBOX_SCENARIOS } from '../../fixtures/agency-reference/preview.js';
 import { TestBrowser, marker } from './test-browser.js';
-import { agencyWorld, rule } from './world.js';
+import { type AgencyWorld, agencyWorld, rule } from './world.js';
 
 describe('the callback URL without service_request', () => {
   rule({
@@ -70,16 +70,30 @@ describe('the sandbox preview', () => {
     broken: { complete: false, missing: ['ineligible: submit an entry', 'already_entered: submit an entry'] },
   });
 
+  /** A preview scenario's page shows its own state; its defect shows it as another. */
+  const previewShows = (scenario: string, shownAs: string) => ({
+    title: `shows the ${scenario} scenario as its own state`,
+    observe: async (w: AgencyWorld) => ({ state: marker(await new TestBrowser().open(`${w.agency.previewUrl}/${scenario}`), 'entry-state') }),
+    holds: { state: scenario },
+    broken: { state: shownAs },
+  });
+  rule({ defect: 'won-shown-as-lost', ...previewShows('won', 'lost') });
+  rule({ defect: 'lost-shown-as-error', ...previewShows('lost', 'error') });
+  rule({ defect: 'pending-shown-as-error', ...previewShows('pending', 'error') });
+  rule({ defect: 'failed-shown-as-error', ...previewShows('failed', 'error') });
+  rule({ defect: 'ineligible-shown-as-error', ...previewShows('ineligible', 'error') });
+  rule({ defect: 'already-entered-shown-as-error', ...previewShows('already_entered', 'error') });
+
   rule({
-    defect: 'generic-error-states',
-    title: 'shows ineligible and already entered as their own states',
+    defect: 'sandbox-entry-forbidden-fields',
+    title: "sends the sandbox entry as {}: no consumer id, email, pack code or country",
     observe: async (w) => {
-      const states = [];
-      for (const scenario of ['ineligible', 'already_entered']) states.push(marker(await new TestBrowser().open(`${w.agency.previewUrl}/${scenario}`), 'entry-state'));
-      return { states };
+      const page = await new TestBrowser().open(`${w.agency.previewUrl}/won`);
+      const [entry] = w.spy.of('POST', '/session/entry');
+      return { body: entry!.body, status: entry!.status, state: marker(page, 'entry-state') };
     },
-    holds: { states: ['ineligible', 'already_entered'] },
-    broken: { states: ['error', 'error'] },
+    holds: { body: {}, status: 200, state: 'won' },
+    broken: { body: { email: expect.any(String) }, status: 400, state: 'error' },
   });
 
   rule({

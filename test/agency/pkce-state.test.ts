@@ -86,6 +86,21 @@ describe('state', () => {
   });
 
   rule({
+    defect: 'state-compared-by-prefix',
+    title: 'rejects a truncated or extended state, not only a changed one',
+    observe: async (w) => {
+      const browser = new TestBrowser();
+      const url = await callbackUrl(w, browser);
+      const state = new URL(url).searchParams.get('state')!;
+      const changed = await browser.open(withParam(url, 'state', `${state.slice(0, -1)}${state.endsWith('A') ? 'B' : 'A'}`));
+      const truncated = await browser.open(withParam(url, 'state', state.slice(0, -1)));
+      return { changed: marker(changed, 'error'), truncated: marker(truncated, 'error'), exchanges: exchanges(w) };
+    },
+    holds: { changed: 'state_mismatch', truncated: 'state_mismatch', exchanges: 0 },
+    broken: { changed: 'state_mismatch', truncated: undefined, exchanges: 1 },
+  });
+
+  rule({
     defect: 'unsolicited-callback-accepted',
     title: 'rejects an unsolicited callback, with an error page and no exchange',
     observe: async (w) => {
@@ -142,6 +157,14 @@ describe('PKCE', () => {
     observe: async (w) => ({ method: (await authorizeQuery(w, new TestBrowser())).code_challenge_method }),
     holds: { method: 'S256' },
     broken: { method: 'plain' },
+  });
+
+  rule({
+    defect: 'padded-challenge',
+    title: 'code_challenge is unpadded base64url: 43 characters',
+    observe: async (w) => ({ challenge: (await authorizeQuery(w, new TestBrowser())).code_challenge }),
+    holds: { challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+    broken: { challenge: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/) },
   });
 
   rule({

@@ -1,4 +1,5 @@
 /** Delivery polling of a pending entry: 2, 5, 10, then 30 s, and when it stops. @see spec §8, §3 */
+import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
 import { setRouting } from '../../emulator/console/lifecycle.js';
 import { type Hop, TestBrowser, marker } from './test-browser.js';
@@ -14,6 +15,26 @@ async function pendingPreview(w: AgencyWorld): Promise<{ browser: TestBrowser; p
   const page = await browser.open(`${w.agency.url}/preview/pending`);
   expect(marker(page, 'entry-state')).toBe('pending');
   return { browser, page, reload: () => browser.open(`${w.agency.url}/result`) };
+}
+
+/**
+ * What /poll.js does on a page, run in a bare context: the page `main` (its markers), the status
+ * its server answers; whether it reloads the page, asks again later, or stops.
+ */
+async function scriptOn(script: string, main: { entryState: string; polling: string; nextPoll?: string }, status: object): Promise<'reloads' | 'asks again' | 'stops'> {
+  const page = { reloaded: false };
+  const timers: Array<() => unknown> = [];
+  const element = { dataset: main };
+  runInNewContext(script, {
+    document: { querySelector: (selector: string) => (selector.includes('="active"') && main.polling !== 'active' ? null : element) },
+    fetch: async () => ({ json: async () => status }),
+    location: { reload: () => void (page.reloaded = true) },
+    setTimeout: (run: () => unknown) => void timers.push(run),
+    Number,
+  });
+  if (timers.length === 0) return 'stops';
+  await timers.shift()!();
+  return page.reloaded ? 'reloads' : timers.length ? 'asks again' : 'stops';
 }
 
 describe('a pending entry', () => {
@@ -85,6 +106,31 @@ describe('a pending entry', () => {
     },
     holds: { state: 'won', codes: true, polling: 'stopped', script: false, later: 0 },
     broken: { state: 'won', polling: 'active', script: true, later: 1 },
+  });
+
+  rule({
+    defect: 'stale-page-after-delivery',
+    title: "the page's script reloads the page when polling stops, so it shows the delivered prize",
+    observe: async (w) => {
+      const script = (await new TestBrowser().open(`${w.agency.url}/poll.js`)).text;
+      return { pending: await scriptOn(script, { entryState: 'pending', polling: 'active', nextPoll: '2' }, { state: 'won', polling: 'stopped', next_poll: null }) };
+    },
+    holds: { pending: 'reloads' },
+    broken: { pending: 'stops' },
+  });
+
+  rule({
+    defect: 'page-polls-forever',
+    title: "the page's script is gone once polling stopped, and asks nothing more",
+    observe: async (w) => {
+      const { reload } = await pendingPreview(w);
+      w.advance(30_000);
+      const delivered = await reload();
+      const script = (await new TestBrowser().open(`${w.agency.url}/poll.js`)).text;
+      return { script: pollScript(delivered), asks: await scriptOn(script, { entryState: 'won', polling: 'stopped' }, { state: 'won', polling: 'stopped', next_poll: null }) };
+    },
+    holds: { script: false, asks: 'stops' },
+    broken: { script: true, asks: 'asks again' },
   });
 
   test('stops when delivery fails, and shows the delay', async () => {

@@ -72,7 +72,7 @@ describe('bench targets are ratios measured in the same run', () => {
   });
 
   it('does not count a harness verify with a stopped scenario, however fast', () => {
-    const run = { wallMs: 20_000, summary: { pass: 1, fail: 0, warn: 0, manual: 0, skipped: 0 }, scenarios: 19, stopped: [] };
+    const run = { wallMs: 20_000, summary: { pass: 1, fail: 0, warn: 0, manual: 0, inconclusive: 0 }, scenarios: 19, stopped: [] };
     expect(verifyTarget(run, quick)).toMatchObject({ pass: true });
     expect(verifyTarget({ ...run, stopped: [{ id: 'won' }] }, quick).pass).toBe(false);
     expect(verifyTarget({ ...run, wallMs: 30_001 }, quick).pass).toBe(false);

@@ -1,6 +1,6 @@
 /**
  * The `harness` command from outside: dist/harness/cli.js spawned against worlds running in this
- * process. Exit codes 0, 1 and 2; durations, ports and temporary paths stripped before comparing.
+ * process. Exit codes 0, 1, 2 and 3; durations, ports and temporary paths stripped before comparing.
  */
 import { spawn } from 'node:child_process';
 import { type Server, createServer } from 'node:http';
@@ -66,8 +66,16 @@ describe('could not run: exit 2 and one line saying what to fix', () => {
   test('`harness checks` lists every check id with its group', async () => {
     const run = await harness(['checks']);
     expect(run.code).toBe(0);
-    expect(run.stdout.trim().split('\n')).toHaveLength(42);
-    expect(run.stdout).toMatch(/^state\.tampered_rejected +PKCE and state: A callback with a tampered state is rejected$/m);
+    expect(run.stdout.trim().split('\n')).toHaveLength(50);
+    expect(run.stdout).toMatch(/^state\.tampered_rejected +PKCE and state: A callback with a tampered state is rejected \(changed, truncated, extended, halved, case-swapped, empty\)$/m);
+    expect(run.stdout).toMatch(/^journey\.state\.rate_limited +Journey: The service's 429 rate_limited is shown as its own state$/m);
+  });
+
+  test('`harness scenarios` lists every scenario with its phase and the checks it feeds, as the config leaves them', async () => {
+    const run = await harness(['scenarios']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^entry-rate-limited +production: .*\n +feeds behaviour\.retry_after_honoured, journey\.state\.rate_limited/m);
+    expect(run.stdout.match(/^\S/gm)).toHaveLength(19);
   });
 });
 
@@ -129,21 +137,28 @@ describe('against the reference agency', () => {
     expect([down.code, down.stderr]).toEqual([2, "[harness] the agency's callback URL http://127.0.0.1:9/callback is not reachable: start the agency, or check --callback\n"]);
   });
 
-  test('verify exits 0 when no check fails and prints the grouped checklist', async () => {
+  test('verify exits 0 when every check passed and prints the evidence rules, the grouped checklist and the verdict', async () => {
     const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page,callback.no_store,callback.cookie_flags']);
     expect(run.code).toBe(0);
     expect(normalize(run.stdout, world)).toBe(
       [
         '',
-        'Journey',
-        '  PASS   journey.landing_page   The callback URL without service_request is the campaign landing page',
-        'Callback hygiene',
-        '  PASS   callback.no_store      Every callback response carries Cache-Control: no-store',
-        "  WARN   callback.cookie_flags  The agency's cookies are HttpOnly, SameSite=Lax and Secure",
-        '         agency_session is not Secure: accepted on plain-http loopback for local development only; deployed over https it must be Secure',
-        '         evidence: <tmp>/report/evidence/callback.cookie_flags.json',
+        'PASS needs positive evidence: at least one observation of what the check judges, from scenarios that all ran to their end.',
+        'FAIL needs evidence of a violation, shown with the check.',
+        'INCONCLUSIVE: the run could not judge the check (nothing observed, a scenario stopped or could not start, approval refused); the reason says what to configure.',
+        'WARN and MANUAL pass, with something for the brand to read or review by hand.',
+        'Exit codes: 0 every check passed (warn and manual allowed); 1 a check failed; 2 the harness could not run; 3 no check failed but one is inconclusive (not an approval).',
         '',
-        '3 checks: 2 pass, 0 fail, 1 warn, 0 manual, 0 skipped · <t> s',
+        'Journey',
+        '  PASS         journey.landing_page   The callback URL without service_request is the campaign landing page',
+        'Callback hygiene',
+        '  PASS         callback.no_store      Every callback response carries Cache-Control: no-store',
+        "  WARN         callback.cookie_flags  The agency's cookies are HttpOnly, SameSite=Lax and Secure",
+        '               agency_session is not Secure: accepted on plain-http loopback for local development only; deployed over https it must be Secure',
+        '               evidence: <tmp>/report/evidence/callback.cookie_flags.json',
+        '',
+        '3 checks: 2 pass, 0 fail, 1 warn, 0 manual, 0 inconclusive · <t> s',
+        'exit 0: every check passed on positive evidence (warnings and manual reviews are for the brand to read)',
         'Report folder: <tmp>/report',
         '',
       ].join('\n'),
@@ -151,6 +166,21 @@ describe('against the reference agency', () => {
     expect(run.stdout).not.toMatch(/\u001b\[/);
     expect(normalize(run.stderr, world).split('\n')[0]).toBe('[harness] verify <agency>/callback against the emulator at <emulator> (only journey.landing_page, callback.no_store, callback.cookie_flags)');
     expect(run.stderr).toMatch(/\[harness\] \[\d\/\d\] landing ok <?\d/);
+  }, 120_000);
+
+  test('verify exits 3 when no check failed but one could not be judged, and says what to configure', async () => {
+    const config = join(world.folder, 'no-log.json');
+    writeFileSync(config, JSON.stringify({ trace: 'off' }));
+    const run = await harness(['verify', ...targetArgs(world), '--config', config, '--only', 'logs.params_redacted']);
+    expect(run.code).toBe(3);
+    expect(normalize(run.stdout, world)).toContain(
+      [
+        "  INCONCLUSIVE logs.params_redacted  service_request, service_code and state never appear in the agency's log",
+        "               the harness cannot read the agency's log",
+        '               configure: agency_log: the file the agency writes its request log to, readable by the harness',
+      ].join('\n'),
+    );
+    expect(run.stdout).toContain('exit 3: no check failed, but 1 could not be judged: not an approval; each says what to configure');
   }, 120_000);
 });
 
@@ -168,9 +198,9 @@ describe('against an agency with a defect', () => {
     expect(run.code).toBe(1);
     expect(normalize(run.stdout, world)).toContain(
       [
-        '  FAIL   journey.landing_page  The callback URL without service_request is the campaign landing page',
-        '         the landing page answers HTTP 400 (malformed_callback) instead of the campaign',
-        '         evidence: <tmp>/report/evidence/journey.landing_page.json',
+        '  FAIL         journey.landing_page  The callback URL without service_request is the campaign landing page',
+        '               the callback URL without service_request answers an error instead of the campaign: <agency>/callback: HTTP 400; shows page:error',
+        '               evidence: <tmp>/report/evidence/journey.landing_page.json',
       ].join('\n'),
     );
     const json = JSON.parse(readFileSync(join(world.target.out, 'report.json'), 'utf8')) as { checks: Array<{ id: string; status: string; reason: string; evidence: Array<{ path?: string }> }> };

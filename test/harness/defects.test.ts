@@ -18,11 +18,11 @@ afterAll(async () => {
 
 describe.concurrent('with one defect switched on, its check fails', () => {
   test.for(DEFECTS.map((defect) => [defect.name, defect.check] as const))('--defect %s fails %s', { timeout: 120_000 }, async ([name, check], { onTestFinished }) => {
-    const world = await harnessWorld({ defects: [name], approved: true, config: { trace: 'off' } });
+    const world = await harnessWorld({ defects: [name], approved: true, config: { trace: 'off', concurrency: 4 } });
     onTestFinished(() => world.close());
     const report = await world.verify({ only: [check], browser });
     const verdict = report.checks.find((candidate) => candidate.id === check);
     expect(verdict?.status, `${check}: ${verdict?.reason}`).toBe('fail');
-    expect(verdict?.reason).not.toMatch(/^not checked|could not evaluate/);
+    expect(verdict?.evidence.length).toBeGreaterThan(0);
   });
 });

@@ -142,3 +142,28 @@ describe('world edits', () => {
     expect(((await control(t).get('/packs')).body.data as Array<{ code: string }>).map((pack) => pack.code)).not.toContain(data[0]!.code);
   });
 });
+
+describe('reset', () => {
+  test('emulator reset clears what was observed, armed faults and edited terms; sequence numbers go on counting', async () => {
+    const t = testWorld();
+    await control(t).get('/observed');
+    const pack = t.env.packs.find((candidate) => candidate.outcome === 'lost')!.code;
+    await control(t).post('/faults', { next: { path: '/session/entry', status: 410, error: 'unavailable', match: { pack } } });
+    await control(t).post('/terms', { country: 'CH', terms: { version: 'edited-1' } });
+    await productionSession(t, { packCode: pack });
+    const before = (await control(t).get('/observed')).body as { last: number; data: unknown[] };
+    expect(before.data.length).toBeGreaterThan(0);
+
+    expect((await control(t).post('/reset', {})).status).toBe(200);
+    const after = (await control(t).get('/observed')).body as { last: number; data: unknown[] };
+    expect(after.data).toEqual([]);
+    expect((await control(t).get('/faults')).body.data).toEqual([]);
+    // The reset world hands out the same pack: a call on it is new, numbered after the old ones.
+    await productionSession(t, { packCode: pack });
+    const fresh = (await control(t).get(`/observed?pack=${pack}`)).body as { data: Array<{ seq: number }> };
+    expect(fresh.data.length).toBeGreaterThan(0);
+    expect(fresh.data.every((call) => call.seq > before.last)).toBe(true);
+    // Nothing edited is left to restore over the new world.
+    expect((await control(t).post('/faults/clear', {})).body).toEqual({ cleared: 0, terms_restored: [] });
+  });
+});

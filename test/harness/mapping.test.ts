@@ -19,6 +19,6 @@ test('the only checks without a defect are the brand\'s manual review, which nev
 
 test('check ids are unique and every check is fed by a built-in scenario', () => {
   expect(CHECK_IDS.size).toBe(CHECKS.length);
-  const fed = new Set(loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS).flatMap((scenario) => scenario.feeds));
+  const fed = new Set(loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS).scenarios.flatMap((scenario) => scenario.feeds));
   expect(CHECKS.filter((check) => !fed.has(check.id)).map((check) => check.id)).toEqual([]);
 });

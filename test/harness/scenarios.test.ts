@@ -23,8 +23,8 @@ function folderWith(files: Record<string, unknown>): string {
 const valid = { id: 'mine', title: 'My scenario', world: { journeys: { main: { pack: 'lost', country: 'DE' } } }, steps: [{ do: 'scan' }], feeds: ['state.format'] };
 
 test('the built-in scenarios load, one file each, with defaults filled in', () => {
-  const scenarios = loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS);
-  expect(scenarios.length).toBe(19);
+  const { scenarios, notes } = loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS);
+  expect([scenarios.length, notes]).toEqual([19, []]);
   const won = scenarios.find((scenario) => scenario.id === 'production-won')!;
   expect(won.steps[0]).toEqual({ do: 'scan', journey: 'main', supply_state: false });
   expect(won.phase).toBe('production');
@@ -32,8 +32,24 @@ test('the built-in scenarios load, one file each, with defaults filled in', () =
 });
 
 test('a user folder adds scenarios after the built-in ones', () => {
-  const scenarios = loadScenarios([BUILT_IN_SCENARIOS, folderWith({ 'mine.json': valid })], CHECK_IDS);
+  const { scenarios } = loadScenarios([BUILT_IN_SCENARIOS, folderWith({ 'mine.json': valid })], CHECK_IDS);
   expect(scenarios.at(-1)!.id).toBe('mine');
+});
+
+test("a user's scenario with a built-in one's id replaces it, in its place; the run's notes say so", () => {
+  const builtIn = loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS).scenarios.map((scenario) => scenario.id);
+  const folder = folderWith({ 'rate.json': { ...valid, id: 'entry-rate-limited', title: 'Our wait page' } });
+  const { scenarios, notes } = loadScenarios([BUILT_IN_SCENARIOS, folder], CHECK_IDS);
+  expect(scenarios.map((scenario) => scenario.id)).toEqual(builtIn);
+  expect(scenarios.find((scenario) => scenario.id === 'entry-rate-limited')!.title).toBe('Our wait page');
+  expect(notes).toEqual([`scenario entry-rate-limited is replaced by ${join(folder, 'rate.json')}`]);
+});
+
+test('the config disables scenarios by id, built-in or not; an id no scenario has is refused', () => {
+  const { scenarios, notes } = loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS, ['entry-invalid-session']);
+  expect(scenarios.map((scenario) => scenario.id)).not.toContain('entry-invalid-session');
+  expect(notes).toEqual(['scenario entry-invalid-session is disabled by the config']);
+  expect(() => loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS, ['entry-nope'])).toThrow(/"disable_scenarios" of the config names entry-nope, which no scenario has/);
 });
 
 test.each([
@@ -44,17 +60,20 @@ test.each([
   ['an unknown check', { ...valid, feeds: ['state.nope'] }, /mine\.json: feeds names unknown check "state\.nope"/],
   ['a country that is not a code', { ...valid, world: { journeys: { main: { country: 'Germany' } } } }, /mine\.json: world\.journeys\.main\.country: a two-letter country code/],
   ['a field the format does not know', { ...valid, colour: 'blue' }, /mine\.json: \(file\): Unrecognized key/],
+  ['an expectation of both a page and a state', { ...valid, steps: [{ do: 'expect', shows: 'consent_form', state: 'won' }] }, /mine\.json: steps\.0: give either "shows" \(landing, consent_form, error\) or "state"/],
+  ['a state §4.2 does not have', { ...valid, steps: [{ do: 'expect', state: 'gewonnen' }] }, /mine\.json: steps\.0\.state: /],
 ])('%s is refused with its file and field', (_name, content, message) => {
   expect(() => loadScenarios([folderWith({ 'mine.json': content })], CHECK_IDS)).toThrow(message);
 });
 
-test('invalid JSON and duplicate ids are refused too', () => {
+test('invalid JSON and duplicate ids within the same source are refused too', () => {
   expect(() => loadScenarios([folderWith({ 'broken.json': '{"id": ' })], CHECK_IDS)).toThrow(/broken\.json: not valid JSON/);
-  expect(() => loadScenarios([folderWith({ 'a.json': valid, 'b.json': valid })], CHECK_IDS)).toThrow(/b\.json: the scenario id "mine" is already used by .*a\.json/);
+  expect(() => loadScenarios([BUILT_IN_SCENARIOS, folderWith({ 'a.json': valid, 'b.json': valid })], CHECK_IDS)).toThrow(/b\.json: the scenario id "mine" is already used by .*a\.json/);
+  expect(() => loadScenarios([BUILT_IN_SCENARIOS, folderWith({ 'a.json': valid }), folderWith({ 'b.json': valid })], CHECK_IDS)).toThrow(/b\.json: the scenario id "mine" is already used by .*a\.json/);
   expect(() => loadScenarios(['/nonexistent/folder'], CHECK_IDS)).toThrow(HarnessError);
 });
 
 test('the runner starts the longest scenarios first: the polling watches', () => {
-  const scenarios = loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS).sort((a, b) => estimateSeconds(b) - estimateSeconds(a));
+  const scenarios = loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS).scenarios.sort((a, b) => estimateSeconds(b) - estimateSeconds(a));
   expect(scenarios.slice(0, 4).map((scenario) => scenario.id).sort()).toEqual(['polling-schedule', 'polling-stops-delivered', 'polling-stops-expired', 'polling-stops-failed']);
 });

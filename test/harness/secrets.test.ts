@@ -11,7 +11,7 @@ const check = SECRET_CHECKS.find((candidate) => candidate.id === 'secrets.verifi
 
 function factsHolding(text: string): RunFacts {
   const facts = new RunFacts(ConfigSchema.parse({}), { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' }, '/tmp');
-  facts.pages.push({ scenario: 's', journey: 'main', at: 0, url: 'http://127.0.0.1:3000/result', status: 200, markers: {}, links: [], text: '' });
+  facts.pages.push({ scenario: 's', journey: 'main', environment: 'production', at: 0, url: 'http://127.0.0.1:3000/result', status: 200, shows: [], links: [], title: '', text: '' });
   facts.storage.push({ scenario: 's', url: 'http://127.0.0.1:3000/result', text });
   const verifier = { length: VERIFIER.length, unreserved: true, s256: createHash('sha256').update(VERIFIER).digest('base64url') };
   facts.calls.push({ seq: 1, at: 0, method: 'POST', path: '/sessions', environment: 'production', key_id: 1, session_id: 1, pack: 'P', scenario: null, status: 201, body: {}, verifier } satisfies ObservedCall);
@@ -28,5 +28,5 @@ test('a verifier the browser held is found by its S256, alone or inside a longer
 
 test('other values of the same length and alphabet are not mistaken for it', () => {
   const verdict = check.evaluate(factsHolding(`<input value="${VERIFIER.replace('Z', 'Y')}">`))!;
-  expect([verdict.status, verdict.reason]).toEqual(['pass', expect.stringMatching(/^1 code_verifier\(s\) searched for; none in DOM and storage/)]);
+  expect([verdict.status, verdict.reason]).toEqual(['pass', expect.stringMatching(/^1 code_verifier\(s\) searched for in 1 agency pages; none in DOM and storage/)]);
 });

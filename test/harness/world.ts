@@ -1,45 +1,61 @@
 /**
- * The harness's test world: an emulator in memory (real clock: agencies poll in real time), the
- * reference agency with the defects asked for and its log in a file, and a harness.config.json
- * naming both the log and the agency's entry endpoint. `approved` registers the URLs, covers the
+ * The harness's test world: an emulator in memory (real clock: agencies poll in real time), one of
+ * the two reference agencies with the defects asked for and its log in a file, and a
+ * harness.config.json naming the log (and, for the single-page agency, what its own
+ * harness.config.json tells the harness: its markers). `approved` registers the URLs, covers the
  * sandbox and approves beforehand, as a brand that approved earlier would have, so a run can go
  * straight to the production journeys.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
 import { envValues } from '../../emulator/control/env.js';
+import type { Fixture } from '../../emulator/fixture.js';
 import { createLogger } from '../../emulator/logger.js';
 import { startServer } from '../../emulator/server.js';
 import type { DefectName } from '../../fixtures/agency-reference/defects.js';
 import { createAgencyLogger } from '../../fixtures/agency-reference/logger.js';
-import { startAgency } from '../../fixtures/agency-reference/server.js';
+import { type AgencyOptions, startAgency } from '../../fixtures/agency-reference/server.js';
+import type { SpaDefectName } from '../../fixtures/agency-spa/defects.js';
+import { createSpaLogger } from '../../fixtures/agency-spa/log.js';
+import { startSpaAgency } from '../../fixtures/agency-spa/server.js';
 import type { Report } from '../../harness/report/types.js';
 import { type VerifyOptions, verify } from '../../harness/verify.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
 import { DEFAULT_FIXTURE } from '../world.js';
 
 export interface HarnessWorldOptions {
-  defects?: DefectName[];
+  /** The reference agency (default), or the single-page one (fixtures/agency-spa). */
+  kind?: 'reference' | 'spa';
+  defects?: Array<DefectName | SpaDefectName>;
   approved?: boolean;
   config?: Record<string, unknown>;
+  /** Changes to the default world, e.g. a promotion that is not live. */
+  fixture?: (fixture: Fixture) => Fixture;
+  /** How the reference agency is built where the spec leaves it open, e.g. what it offers after a 429. */
+  agency?: Pick<AgencyOptions, 'afterRateLimit'>;
 }
+
+/** The single-page agency's own harness.config.json: all the harness is told about it. */
+const SPA_CONFIG = JSON.parse(readFileSync(new URL('../../fixtures/agency-spa/harness.config.json', import.meta.url), 'utf8')) as { markers: unknown };
 
 export async function harnessWorld(options: HarnessWorldOptions = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'harness-world-'));
-  const emulator = await startServer({ fixture: DEFAULT_FIXTURE, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
+  const fixture = options.fixture ? options.fixture(structuredClone(DEFAULT_FIXTURE)) : DEFAULT_FIXTURE;
+  const emulator = await startServer({ fixture, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
   const env = envValues(emulator.world);
   const agencyLog = join(folder, 'agency.log');
   writeFileSync(agencyLog, '');
-  const agency = await startAgency({
-    port: 0, emulatorUrl: emulator.baseUrl, defects: options.defects ?? [], keys: { sandbox: env.sandbox_key, production: env.production_key },
-    logger: createAgencyLogger(pino.destination({ dest: agencyLog, sync: true })),
-  });
+  const keys = { sandbox: env.sandbox_key, production: env.production_key };
+  const destination = pino.destination({ dest: agencyLog, sync: true });
+  const agency = options.kind === 'spa'
+    ? await startSpaAgency({ port: 0, emulatorUrl: emulator.baseUrl, defects: (options.defects ?? []) as SpaDefectName[], keys, logger: createSpaLogger(destination) })
+    : await startAgency({ ...options.agency, port: 0, emulatorUrl: emulator.baseUrl, defects: (options.defects ?? []) as DefectName[], keys, logger: createAgencyLogger(destination) });
   const config = join(folder, 'harness.config.json');
-  writeFileSync(config, JSON.stringify({ entry_endpoint: { path: '/entry' }, agency_log: agencyLog, ...options.config }));
+  writeFileSync(config, JSON.stringify({ ...(options.kind === 'spa' ? { markers: SPA_CONFIG.markers } : {}), agency_log: agencyLog, ...options.config }));
   if (options.approved) {
     const change = setCallbacks(emulator.world, { production: agency.callbackUrl, preview: agency.previewUrl });
     if (!change.ok) throw new Error(JSON.stringify(change.problems));
@@ -53,6 +69,11 @@ export async function harnessWorld(options: HarnessWorldOptions = {}) {
     /** verify() against this world, silent unless reporters are given. */
     verify(more: Partial<VerifyOptions> = {}): Promise<Report> {
       return verify({ ...this.target, reporters: [], stderr: quiet(), ...more });
+    },
+    /** `emulator reset`, through the control plane as the CLI sends it: the same emulator, its world seeded again. */
+    async reset(): Promise<void> {
+      const answer = await fetch(`${emulator.baseUrl}/_emulator/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      if (!answer.ok) throw new Error(`reset answered ${answer.status}`);
     },
     async close() {
       await agency.close();

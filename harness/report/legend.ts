@@ -1,0 +1,35 @@
+/**
+ * How to read a report, and the exit code that sums it up: the header every report format shows,
+ * and what `harness verify` exits with. A brand reads the exit code first.
+ */
+import type { Status } from '../checks/types.js';
+
+export const EXIT = { approve: 0, failed: 1, couldNotRun: 2, inconclusive: 3 } as const;
+
+/** 1 when a check failed; else 3 when one is inconclusive; else 0 (warnings and manual reviews allowed). */
+export function exitCodeOf(summary: Record<Status, number>): number {
+  if (summary.fail > 0) return EXIT.failed;
+  if (summary.inconclusive > 0) return EXIT.inconclusive;
+  return EXIT.approve;
+}
+
+/** One line: what the exit code means for this run. */
+export function verdictLine(summary: Record<Status, number>): string {
+  switch (exitCodeOf(summary)) {
+    case EXIT.failed:
+      return `exit 1: ${summary.fail} check(s) failed, each on evidence of a violation`;
+    case EXIT.inconclusive:
+      return `exit 3: no check failed, but ${summary.inconclusive} could not be judged: not an approval; each says what to configure`;
+    default:
+      return 'exit 0: every check passed on positive evidence (warnings and manual reviews are for the brand to read)';
+  }
+}
+
+/** The evidence rules and exit codes, as every report states them. */
+export const LEGEND = [
+  'PASS needs positive evidence: at least one observation of what the check judges, from scenarios that all ran to their end.',
+  'FAIL needs evidence of a violation, shown with the check.',
+  'INCONCLUSIVE: the run could not judge the check (nothing observed, a scenario stopped or could not start, approval refused); the reason says what to configure.',
+  'WARN and MANUAL pass, with something for the brand to read or review by hand.',
+  'Exit codes: 0 every check passed (warn and manual allowed); 1 a check failed; 2 the harness could not run; 3 no check failed but one is inconclusive (not an approval).',
+];

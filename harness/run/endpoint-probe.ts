@@ -1,0 +1,137 @@
+/**
+ * The agency's own entry endpoint (spec §4.3: protected against CSRF and rate-limited), found
+ * without configuration: the consent form is filled in as a customer would and sent, and the
+ * request it sends (a form post or a `fetch`) is caught before it leaves the browser. Then, from
+ * the journey's own browser (its cookies): that request as a cross-site page could send it, its
+ * CSRF token missing, then forged; then as it was, in a row, until the agency answers 429.
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Request, Route } from 'playwright-core';
+import type { BrowserSession } from '../browser/session.js';
+import { ConsentPage } from '../pages/agency.js';
+import type { EndpointProbe, JourneyFacts } from './facts.js';
+import type { ScenarioRun } from './scenario-run.js';
+
+/** Names that carry a CSRF token, in a header or a field. */
+const TOKEN_NAME = /csrf|xsrf|token|nonce|authenticity/i;
+/** Headers the browser sets itself, or that a cross-site page cannot choose: never replayed as caught. */
+const BROWSER_HEADERS = /^(cookie|host|content-length|connection|origin|referer|user-agent|accept(-.*)?|sec-.*|priority|cache-control|pragma|upgrade-insecure-requests)$/i;
+const AFTER_FORGERY_MS = 500;
+/** A cross-site page: where a forged request comes from. */
+const ATTACKER = 'https://cross-site.example';
+
+interface Caught {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts, session: BrowserSession): Promise<void> {
+  const { facts, config } = run.env;
+  const record: EndpointProbe = { scenario: run.scenario.id, journey: journey.journey, pack: journey.pack.code, csrf: [], burst: [] };
+  facts.endpoint.push(record);
+  await run.view(session).waitFor((shown) => shown.includes('page:consent'), { timeoutMs: 5000 });
+  const consent = new ConsentPage(session.page, config.markers);
+  const form = await consent.read();
+  if (!form.hasForm) {
+    record.missed = 'no consent form to send: no box on the page accepts the terms (markers.entry_form names the form)';
+    return;
+  }
+  await consent.tick(form.boxes, { terms: true, age: true });
+  const consentUrl = session.page.url();
+  const caught = await catchSubmission(session, await consent.submit(), (request) => request.method() !== 'GET' && facts.isAgency(request.url()) && (!config.entry_endpoint.path || new URL(request.url()).pathname === config.entry_endpoint.path));
+  if (!caught) {
+    record.missed = `the consent form sent no request to the agency${config.entry_endpoint.path ? ` at ${config.entry_endpoint.path}` : ''} within 5 s (entry_endpoint.path picks it)`;
+    return;
+  }
+  const hidden = new Set(form.hidden.map(([name]) => name));
+  const parts = tokenParts(caught, hidden);
+  record.caught = { method: caught.method, path: new URL(caught.url).pathname, tokenParts: [...parts.headers.map((name) => `header ${name}`), ...parts.fields.map((name) => `field ${name}`)] };
+
+  const send = async (request: { headers: Record<string, string>; body: string }) => {
+    const answer = await session.context.request.fetch(caught.url, { method: caught.method, headers: request.headers, data: request.body, maxRedirects: 0, failOnStatusCode: false });
+    await answer.dispose();
+    return answer.status();
+  };
+  // Each request is placed among the calls the emulator observed by their sequence numbers, not by clocks.
+  for (const variant of ['missing', 'forged'] as const) {
+    const after = await run.env.client.lastObserved();
+    record.csrf.push({ variant, after, status: await send(forgery(caught, parts, variant)) });
+  }
+  // An agency that calls the service after answering has this long to do so before the burst.
+  await sleep(AFTER_FORGERY_MS);
+  record.burstAfter = await run.env.client.lastObserved();
+  const own = { headers: { ...replayable(caught.headers), origin: new URL(caught.url).origin, referer: consentUrl }, body: caught.body };
+  for (let attempt = 0; attempt < config.entry_endpoint.max_attempts; attempt += 1) {
+    const status = await send(own);
+    record.burst.push(status);
+    if (status === 429) break;
+  }
+}
+
+/** Clicks `submit` and catches the first request that `wanted` picks, answering it 204 itself so it never reaches the agency. */
+async function catchSubmission(session: BrowserSession, submit: import('playwright-core').Locator, wanted: (request: Request) => boolean): Promise<Caught | undefined> {
+  let caught: Caught | undefined;
+  const handler = async (route: Route) => {
+    const request = route.request();
+    if (caught || !wanted(request)) return route.fallback();
+    caught = { method: request.method(), url: request.url(), headers: await request.allHeaders(), body: request.postData() ?? '' };
+    // Answered here, so it never reaches the agency: a page of its own, as a navigation must end on one.
+    await route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>caught by the harness</title>' });
+  };
+  await session.page.route('**/*', handler);
+  try {
+    await submit.click();
+    for (let waited = 0; !caught && waited < 5000; waited += 100) await sleep(100);
+  } finally {
+    await session.page.unroute('**/*', handler);
+  }
+  return caught;
+}
+
+/** Where the caught request carries its token: headers named like one or the page's own (`x-…`), fields named like one or hidden in the form. */
+function tokenParts(caught: Caught, hidden: ReadonlySet<string>): { headers: string[]; fields: string[] } {
+  const headers = Object.keys(caught.headers).filter((name) => !BROWSER_HEADERS.test(name) && (TOKEN_NAME.test(name) || name.toLowerCase().startsWith('x-')));
+  const fields = Object.keys(fieldsOf(caught) ?? {}).filter((name) => hidden.has(name) || TOKEN_NAME.test(name));
+  return { headers, fields };
+}
+
+/** The body's fields: a form's, or a JSON object's top level; undefined for anything else. */
+function fieldsOf(caught: Caught): Record<string, unknown> | undefined {
+  const type = caught.headers['content-type'] ?? '';
+  if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(caught.body));
+  if (type.includes('json')) {
+    try {
+      const parsed = JSON.parse(caught.body) as unknown;
+      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The caught request as a page on another site could send it: from there, its token left out or made up. */
+function forgery(caught: Caught, parts: { headers: string[]; fields: string[] }, variant: 'missing' | 'forged'): { headers: Record<string, string>; body: string } {
+  const made = (value: string) => randomBytes(Math.max(16, value.length)).toString('base64url').slice(0, Math.max(16, value.length));
+  const headers: Record<string, string> = { ...replayable(caught.headers), origin: ATTACKER, referer: `${ATTACKER}/` };
+  for (const name of parts.headers) {
+    if (variant === 'missing') delete headers[name];
+    else headers[name] = made(caught.headers[name] ?? '');
+  }
+  const fields = fieldsOf(caught);
+  if (!fields || parts.fields.length === 0) return { headers, body: caught.body };
+  const changed: Record<string, unknown> = { ...fields };
+  for (const name of parts.fields) {
+    if (variant === 'missing') delete changed[name];
+    else changed[name] = made(String(fields[name] ?? ''));
+  }
+  const json = (caught.headers['content-type'] ?? '').includes('json');
+  return { headers, body: json ? JSON.stringify(changed) : new URLSearchParams(Object.entries(changed).map(([name, value]): [string, string] => [name, String(value)])).toString() };
+}
+
+function replayable(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !BROWSER_HEADERS.test(name) && !name.startsWith(':')));
+}
