@@ -59,11 +59,22 @@ export class AgencyPage {
 
   /** Every page kind and state whose marker matches, and the consent form when its boxes are there. */
   async shows(): Promise<Shown[]> {
-    const { matches, termsBox } = await this.page.evaluate(recognise, { selectors: this.selectors, terms: TERMS_LABEL });
+    const { matches, termsBox } = await this.recognised();
     const matched = await Promise.all(matches.map((hit, index) => (hit ?? this.page.locator(this.selectors[index]!).count().then((count) => count > 0))));
     const shown = RECOGNISED.filter((_item, index) => matched[index]).map((item) => item.shown);
     if (termsBox && !shown.includes('page:consent')) shown.push('page:consent');
     return shown;
+  }
+
+  /** The page's own reading of its markers; a page that navigates by itself meanwhile (a wait page retrying) is read again once loaded. */
+  private async recognised(attempt = 1): Promise<Awaited<ReturnType<typeof recognise>>> {
+    try {
+      return await this.page.evaluate(recognise, { selectors: this.selectors, terms: TERMS_LABEL });
+    } catch (error) {
+      if (attempt >= 5 || !/context was destroyed|navigat/i.test((error as Error).message)) throw error;
+      await this.page.waitForLoadState('domcontentloaded').catch(() => undefined);
+      return this.recognised(attempt + 1);
+    }
   }
 
   /**
