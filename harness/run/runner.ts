@@ -28,7 +28,6 @@ export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, 
   const alone = ordered.filter(runsAlone);
   // Every journey gets its pack before anything starts: running out is a reason not to run at all,
   // while a scenario asking for an outcome the promotion never draws cannot start (its checks are inconclusive).
-  const cannot: Scenario[] = [];
   for (const scenario of ordered) {
     const run = new ScenarioRun(scenario, env);
     try {
@@ -36,17 +35,16 @@ export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, 
     } catch (error) {
       if (!(error instanceof NoPackKind)) throw error;
       skipScenarios([scenario], error.message, env, hooks);
-      cannot.push(scenario);
       continue;
     }
     runs.set(scenario.id, run);
   }
-  const queue = shared.filter((scenario) => !cannot.includes(scenario));
+  const queue = shared.filter((scenario) => runs.has(scenario.id));
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) await runOne(runs.get(next.id)!, env, hooks);
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, shared.length) }, worker));
-  for (const scenario of alone.filter((candidate) => !cannot.includes(candidate))) await runOne(runs.get(scenario.id)!, env, hooks);
+  await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+  for (const scenario of alone.filter((candidate) => runs.has(candidate.id))) await runOne(runs.get(scenario.id)!, env, hooks);
   return runs;
 }
 
