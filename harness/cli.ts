@@ -3,7 +3,7 @@
  * The `harness` command. `verify` exits 0 when every check passed, 1 when one failed, 2 when it
  * could not run (emulator or agency unreachable, bad config, no Chromium: one line says what to
  * fix), 3 when none failed but one is inconclusive (report/legend.ts). `doctor` runs only the
- * preflight; `checks` lists the check ids, `scenarios` the scenarios.
+ * preflight (which also finds the promotion); `checks` lists the check ids, `scenarios` the scenarios.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { CHECKS, CHECK_IDS } from './checks/registry.js';
@@ -32,6 +32,7 @@ function targetOptions(command: Command): Command {
     .option('--callback <url>', "the agency's production callback URL")
     .option('--preview <url>', "the agency's preview callback URL (runs the six sandbox scenarios)")
     .option('--emulator <url>', `the emulator's base URL (default ${DEFAULT_EMULATOR})`)
+    .option('--promotion <id|slug>', 'the promotion to verify (default: the one the callback URL is registered on, else the default one)')
     .option('--config <file>', 'harness.config.json (default: ./harness.config.json when there is one)')
     .addOption(new Option('--control-token <token>', "the emulator's control token, when it runs off loopback with --control-token").env('HARNESS_CONTROL_TOKEN'))
     .option('--install-browser', 'when no Chromium is found, try `playwright install chromium`, then apt-get on Debian as root');
@@ -41,6 +42,7 @@ interface TargetFlags {
   callback?: string;
   preview?: string;
   emulator?: string;
+  promotion?: string;
   config?: string;
   controlToken?: string;
   installBrowser?: boolean;
@@ -61,8 +63,8 @@ targetOptions(program.command('verify'))
 targetOptions(program.command('doctor'))
   .description('only the preflight: emulator, agency URLs, Chromium; exit 0 when all is ready, 2 when not')
   .action(async (options: TargetFlags) => {
-    const { client, callback, preview } = resolveTarget(options);
-    const result = await preflight({ client, callback, preview, install: options.installBrowser ? 'attempt' : 'never', browserGiven: false }, (line) => process.stdout.write(`${line}\n`));
+    const { client, callback, preview, promotion } = resolveTarget(options);
+    const result = await preflight({ client, callback, preview, promotion, install: options.installBrowser ? 'attempt' : 'never', browserGiven: false }, (line) => process.stdout.write(`${line}\n`));
     for (const note of result.notes) process.stdout.write(`[harness] note: ${note}\n`);
     process.stdout.write('[harness] ready: `harness verify` can run\n');
   });

@@ -36,6 +36,8 @@ export const ConfigSchema = z.strictObject({
   callback: HttpUrl.optional(),
   preview: HttpUrl.optional(),
   emulator: HttpUrl.optional(),
+  /** The promotion to verify, by id or slug (the flag wins); without it, found from the callback URL. */
+  promotion: z.union([z.string().min(1).max(64), z.number().int().positive().transform(String)]).optional(),
   /** The emulator's control token, when it runs off loopback with --control-token (flag and HARNESS_CONTROL_TOKEN win). */
   control_token: z.string().min(1).optional(),
   /** More scenario folders, after the built-in ones; a scenario with a built-in one's id replaces it. */

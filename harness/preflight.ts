@@ -1,16 +1,20 @@
 /**
  * What must hold before a run can mean anything: the emulator answers (and has the harness's
- * control endpoints), the agency's URLs answer, Chromium is there. `harness doctor` runs only
- * this; `harness verify` runs it first. The first problem is a HarnessError: exit 2, one line.
+ * control endpoints) and has the promotion to verify, the agency's URLs answer, Chromium is there.
+ * `harness doctor` runs only this; `harness verify` runs it first. The first problem is a
+ * HarnessError: exit 2, one line.
  */
 import { findChromium, type InstallPolicy } from './browser/chromium.js';
-import type { EmulatorClient } from './emulator/client.js';
+import type { EmulatorClient, Promotion } from './emulator/client.js';
+import { choosePromotion, describePromotion } from './emulator/promotion.js';
 import { HarnessError } from './errors.js';
 
 export interface PreflightTarget {
   client: EmulatorClient;
   callback: string;
   preview?: string;
+  /** The promotion to verify (id or slug); without it, found from the callback URL (emulator/promotion.ts). */
+  promotion?: string;
   install: InstallPolicy;
   /** An already running browser: no need to find one. */
   browserGiven: boolean;
@@ -20,6 +24,8 @@ export interface PreflightTarget {
 
 export interface PreflightResult {
   chromium: string;
+  /** The promotion every console and control call of the run acts on. */
+  promotion: Promotion;
   lines: string[];
   notes: string[];
 }
@@ -38,8 +44,9 @@ export async function preflight(target: PreflightTarget, log: (line: string) => 
     throw new HarnessError(`the emulator at ${target.client.origin} has no /_emulator/faults: it is older than this harness; rebuild and restart it (npm run build && npx emulator start)`);
   }
   ok('the emulator lets the harness inject faults and read its observed calls');
-  const overview = await target.client.overview();
-  if (!overview.promotion.live) notes.push('the promotion is not live, so it cannot be approved: production journeys cannot run and their checks will be inconclusive');
+  const { promotion, how } = await choosePromotion(target.client, target.promotion, target.callback);
+  ok(`promotion ${describePromotion(promotion)}: ${how}`);
+  if (!promotion.live) notes.push(`the promotion ${promotion.slug} is not live, so it cannot be approved: production journeys cannot run and their checks will be inconclusive`);
 
   await reachable(target.callback, 'callback');
   ok(`agency callback ${target.callback}`);
@@ -55,7 +62,7 @@ export async function preflight(target: PreflightTarget, log: (line: string) => 
 
   const chromium = target.browserGiven ? 'given' : await findChromium({ install: target.install, log: target.progress ?? log });
   ok(`Chromium ${chromium}`);
-  return { chromium, lines, notes };
+  return { chromium, promotion, lines, notes };
 }
 
 async function reachable(url: string, name: string): Promise<void> {

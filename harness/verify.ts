@@ -1,7 +1,7 @@
 /**
  * `harness verify` as a function (the CLI, the tests, the demo and the bench call it):
  *
- * 1. preflight; register the callback URLs with the brand's console;
+ * 1. preflight (which finds the promotion to verify); register the callback URLs with its console;
  * 2. the sandbox scenarios through the agency's preview when the checklist needs them, and approval
  *    as soon as the brand's checklist is complete (the previews' screenshots may still be running);
  * 3. every other selected scenario, side by side in their own browser contexts;
@@ -14,6 +14,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
+import { checkCallbackUrl } from '../emulator/console/callback-url.js';
 import { type InstallPolicy, launchChromium } from './browser/chromium.js';
 import { type CheckReport, evaluateChecks } from './checks/evaluate.js';
 import { CHECKS, CHECK_IDS } from './checks/registry.js';
@@ -41,6 +42,8 @@ export interface TargetOptions {
   config?: string;
   /** The emulator's control token, when it runs off loopback with --control-token. */
   controlToken?: string;
+  /** The promotion to verify, by id or slug; without it, the one the callback URL is registered on, else the default. */
+  promotion?: string;
 }
 
 export interface VerifyOptions extends TargetOptions {
@@ -64,6 +67,7 @@ export interface Target {
   config: Config;
   callback: string;
   preview: string | undefined;
+  promotion: string | undefined;
   client: EmulatorClient;
 }
 
@@ -83,12 +87,17 @@ export function resolveTarget(options: TargetOptions): Target {
   for (const [name, url] of [['callback', callback], ['preview', preview], ['emulator', emulator]] as const) {
     if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new HarnessError(`--${name} ${url} is not an http(s) URL`);
   }
-  return { config, callback, preview, client: new EmulatorClient(emulator, options.controlToken ?? config.control_token) };
+  // The console's own rule: https on any host, plain http only on localhost and 127.0.0.1.
+  for (const [name, url] of [['callback', callback], ['preview', preview]] as const) {
+    const check = url === undefined ? undefined : checkCallbackUrl(url);
+    if (check && !check.ok) throw new HarnessError(`--${name} ${url} ${check.reason}`);
+  }
+  return { config, callback, preview, promotion: options.promotion ?? config.promotion, client: new EmulatorClient(emulator, options.controlToken ?? config.control_token) };
 }
 
 export async function verify(options: VerifyOptions): Promise<Report> {
   const started = Date.now();
-  const { config, callback, preview, client } = resolveTarget(options);
+  const { config, callback, preview, promotion, client } = resolveTarget(options);
   const only = options.only?.length ? options.only : undefined;
   const unknown = only?.filter((id) => !CHECK_IDS.has(id)) ?? [];
   if (unknown.length) throw new HarnessError(`--only names unknown check ${unknown.join(', ')}; \`harness checks\` lists them`);
@@ -99,7 +108,7 @@ export async function verify(options: VerifyOptions): Promise<Report> {
 
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const ready = await preflight({ client, callback, preview, install: options.install ?? 'never', browserGiven: Boolean(options.browser), progress: (line) => stderr.write(`${line}\n`) });
+  const ready = await preflight({ client, callback, preview, promotion, install: options.install ?? 'never', browserGiven: Boolean(options.browser), progress: (line) => stderr.write(`${line}\n`) });
 
   const outDir = resolve(options.out ?? DEFAULT_OUT);
   for (const folder of ['screenshots', 'traces', 'evidence']) rmSync(join(outDir, folder), { recursive: true, force: true });
@@ -111,13 +120,14 @@ export async function verify(options: VerifyOptions): Promise<Report> {
   const facts = new RunFacts(config, { agency: new URL(callback).origin, emulator: client.origin, callback, ...(preview ? { preview } : {}) }, outDir);
   const meta: RunMeta = {
     harness_version: harnessVersion(), started_at: new Date(started).toISOString(), emulator: client.origin, callback, preview: preview ?? null,
+    promotion: { id: ready.promotion.id, slug: ready.promotion.slug, name: ready.promotion.name, mechanic: ready.promotion.mechanic },
     only: only ?? null, out_dir: outDir, notes: [...ready.notes, ...loaded.notes],
   };
 
   const browser = options.browser ?? (await launchChromium({ install: options.install ?? 'never', log: (line) => stderr.write(`${line}\n`) }));
   const runs = new Map<string, ScenarioRun>();
   try {
-    const env = await prepareEnv(browser, facts, client, config, selectedChecks);
+    const env = await prepareEnv(browser, facts, client, config, selectedChecks, `${ready.promotion.slug} (${ready.promotion.mechanic})`);
     const callbacks = await client.setCallbacks({ production: callback, ...(preview ? { preview } : {}) });
     const needsApproval = callbacks.changed || !(await client.overview()).experience.approved_at;
     const sandbox = scenarios.filter((scenario) => scenario.phase === 'sandbox' && (needsApproval || selected.includes(scenario)));
@@ -169,14 +179,14 @@ async function productionBlocked(client: EmulatorClient, needsApproval: boolean)
   return routing.to === 'agency' ? undefined : `scans go to the service's hosted page, not to the agency (${(routing.reasons ?? []).join(', ').replaceAll('_', ' ')})`;
 }
 
-async function prepareEnv(browser: Browser, facts: RunFacts, client: EmulatorClient, config: Config, selected: ReadonlySet<string>): Promise<RunEnv> {
+async function prepareEnv(browser: Browser, facts: RunFacts, client: EmulatorClient, config: Config, selected: ReadonlySet<string>, promotion: string): Promise<RunEnv> {
   const sent = Date.now();
   const observed = await client.observed(0, { limit: 1 });
   facts.noteClock(observed.now, sent, Date.now());
   const [env, terms, secrets, overview] = await Promise.all([client.env(), client.terms(), client.secrets(), client.overview()]);
   facts.terms = terms;
   facts.campaignName = overview.promotion.name;
-  const packs = new PackPool(client, env);
+  const packs = new PackPool(client, env, promotion);
   await packs.load();
   return {
     browser, facts, client, config, packs,

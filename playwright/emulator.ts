@@ -13,7 +13,7 @@ import { defaultFixture } from '../emulator/cli/paths.js';
 import { loadFixture } from '../emulator/fixture.js';
 import { createLogger } from '../emulator/logger.js';
 import { type Running, startServer } from '../emulator/server.js';
-import { EmulatorClient, type Env, type FaultSpec, type Pack } from '../harness/emulator/client.js';
+import { EmulatorClient, type Env, type FaultSpec, type Pack, type PackKind } from '../harness/emulator/client.js';
 import { type PackOutcome, PackPool } from '../harness/emulator/packs.js';
 import { coverSandbox, fetchPost } from './sandbox.js';
 
@@ -101,7 +101,7 @@ export async function workerEmulator(options: EmulatorOptions, share: WorkerShar
       if (agency && options.approve) await approveAgency(client, env, agency);
     };
     await approve();
-    const packs = new PackPool(client, env);
+    const packs = new PackPool(client, env, `${env.promotion.slug} (${env.promotion.mechanic})`);
     await packs.load();
     const control = <T>(method: 'GET' | 'POST', path: string, body?: object) => controlCall<T>(client, options.controlToken, method, path, body);
     return {
@@ -110,7 +110,7 @@ export async function workerEmulator(options: EmulatorOptions, share: WorkerShar
       env,
       agency: agency && { callbackUrl: agency.callbackUrl, previewUrl: agency.previewUrl },
       client,
-      pack: (outcome) => packs.take(outcome),
+      pack: (outcome) => packs.take([outcome]),
       clock: {
         advance: async (duration) => void (await client.advanceClock(duration)),
         freeze: async (at) => void (await control('POST', '/_emulator/clock', { freeze: at ?? true })),
@@ -195,8 +195,8 @@ class SharedClient extends EmulatorClient {
     super(url, controlToken);
   }
 
-  override async packs(): Promise<{ data: Pack[] }> {
-    const { data } = await super.packs();
-    return { data: data.filter((pack) => createHash('sha256').update(pack.code).digest().readUInt32BE(0) % this.share.of === this.share.index) };
+  override async packs(): Promise<{ data: Pack[]; outcomes: PackKind[] }> {
+    const { data, outcomes } = await super.packs();
+    return { outcomes, data: data.filter((pack) => createHash('sha256').update(pack.code).digest().readUInt32BE(0) % this.share.of === this.share.index) };
   }
 }

@@ -2,7 +2,7 @@
  * Edits of the world the harness makes while journeys run (control plane, behind the control
  * guard): a country's terms changed mid-journey (`updatePromotionContent`, restored by
  * `POST /_emulator/faults/clear`), a pending delivery settled now, and the packs not entered yet
- * with the outcome of their seeded draw. Terms and packs are the default promotion's, or those of
+ * with the outcome of their seeded draw (and `outcomes`: every outcome that draw can give). Terms and packs are the default promotion's, or those of
  * the promotion `?promotion=ID|slug` names.
  */
 import { Router } from 'express';
@@ -11,7 +11,7 @@ import type { Context } from '../context.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { ApiError } from '../experience/errors.js';
 import { TermsSchema, type Terms } from '../fixture.js';
-import { unenteredPacks } from '../store/known-packs.js';
+import { reachableOutcomes, unenteredPacks } from '../store/known-packs.js';
 import { defaultPromotionId, getPromotion, loadCampaign, updatePromotionContent } from '../store/promotions.js';
 import { detailsOf } from '../experience/schemas.js';
 
@@ -58,7 +58,8 @@ export function worldEditsRouter(ctx: Context, originals: OriginalTerms): Router
   });
   router.get('/packs', (req, res) => {
     const { per_outcome: perOutcome } = parse(PacksQuery, req.query, 'per_outcome is a whole number from 1 to 1000.');
-    res.json({ data: unenteredPacks(ctx.db, ctx.seed, loadCampaign(ctx.db, promotionParam(ctx, req.query)), perOutcome) });
+    const campaign = loadCampaign(ctx.db, promotionParam(ctx, req.query));
+    res.json({ data: unenteredPacks(ctx.db, ctx.seed, campaign, perOutcome), outcomes: reachableOutcomes(campaign.prizes) });
   });
   return router;
 }

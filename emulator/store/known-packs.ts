@@ -18,9 +18,7 @@ export function unenteredPacks(db: Db, seed: string, { promotion, prizes }: Camp
       WHERE s.promotion_id = ? AND u.kind = 'production' AND u.recalled = 0
         AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.promotion_id = s.promotion_id AND e.unit_id = u.id AND e.sandbox = 0) ORDER BY u.id LIMIT ?`)
     .iterate(promotion.id, PACKS_LOOKED_AT) as IterableIterator<{ id: number; code: string }>;
-  const reachable = prizes.filter((prize) => prize.odds > 0).map(outcomeOf);
-  if (prizes.reduce((sum, prize) => sum + prize.odds, 0) < 1) reachable.push(outcomeOf(undefined));
-  const wanted = new Set(reachable.map(kindOf)).size;
+  const wanted = reachableOutcomes(prizes).length;
   const counts = new Map<string, number>();
   const packs: KnownPack[] = [];
   for (const unit of units) {
@@ -32,6 +30,13 @@ export function unenteredPacks(db: Db, seed: string, { promotion, prizes }: Camp
     if (counts.size === wanted && [...counts.values()].every((count) => count === perOutcome)) break;
   }
   return packs;
+}
+
+/** The outcomes the draw can give (with full stock and budget): each prize's, and `lost` when the odds leave room for no prize. */
+export function reachableOutcomes(prizes: Campaign['prizes']): ExpectedOutcome[] {
+  const reachable = prizes.filter((prize) => prize.odds > 0).map(outcomeOf);
+  if (prizes.reduce((sum, prize) => sum + prize.odds, 0) < 1) reachable.push(outcomeOf(undefined));
+  return [...new Map(reachable.map((outcome) => [kindOf(outcome), outcome])).values()];
 }
 
 const kindOf = (expected: ExpectedOutcome) => `${expected.outcome}:${expected.settles_as ?? ''}`;

@@ -6,6 +6,16 @@ import { type Check, type Evidence, fail, inconclusive, pass, warn } from './typ
 
 const JOURNEY_PARAMS = ['service_request', 'service_code', 'state'];
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Whether the agency's cookies must be `Secure`: over https always, on any host (a deployed
+ * preview, a tunnel); over plain http too, except on loopback, where a browser cannot keep a
+ * Secure cookie and its absence is only a warning (local development).
+ */
+export function secureCookieRequired(agencyOrigin: string): boolean {
+  const url = new URL(agencyOrigin);
+  return url.protocol === 'https:' || !LOOPBACK.has(url.hostname);
+}
 const AGENCY_LOG = 'agency_log: the file the agency writes its request log to, readable by the harness';
 
 export const CALLBACK_CHECKS: Check[] = [
@@ -63,8 +73,7 @@ export const CALLBACK_CHECKS: Check[] = [
       const cookies = new Map<string, string>();
       for (const response of facts.responses) for (const line of response.setCookies) if (!isDeletion(line)) cookies.set(`${line.split('=')[0]}|${flagsOf(line).join(',')}`, line);
       if (cookies.size === 0) return undefined;
-      const https = new URL(facts.origins.agency).protocol === 'https:';
-      const loopback = LOOPBACK.has(new URL(facts.origins.agency).hostname);
+      const secureRequired = secureCookieRequired(facts.origins.agency);
       const failures: string[] = [];
       const warnings: string[] = [];
       const evidence: Evidence[] = [];
@@ -75,7 +84,7 @@ export const CALLBACK_CHECKS: Check[] = [
         evidence.push({ label: `${name}: ${flags.join('; ') || 'no attributes'}` });
         if (!flags.includes('httponly')) failures.push(`${name} is readable by page scripts (no HttpOnly)`);
         if (sameSite !== 'lax') failures.push(`${name} has SameSite=${sameSite ?? 'unset'}, not Lax`);
-        if (!flags.includes('secure')) (https || !loopback ? failures : warnings).push(`${name} is not Secure`);
+        if (!flags.includes('secure')) (secureRequired ? failures : warnings).push(`${name} is not Secure`);
       }
       if (failures.length) return fail(failures.join('; '), [{ label: failures.join('; ') }, ...evidence]);
       if (warnings.length) return warn(cookies.size, `${warnings.join('; ')}: accepted on plain-http loopback for local development only; deployed over https it must be Secure`, evidence);

@@ -18,6 +18,28 @@ export interface Env {
   reporting_token: string;
   brand_slug: string;
   promotion_id: number;
+  promotion: { id: number; slug: string; name: string; mechanic: Mechanic };
+  /** Every promotion of the world; each with the SKUs whose packs enter it. */
+  promotions: Array<{ id: number; skus: Array<{ id: number }> }>;
+}
+
+export type Mechanic = 'instant_win' | 'code_unlock' | 'content';
+
+/** A promotion as `GET /_emulator/promotions` lists it. */
+export interface Promotion {
+  id: number;
+  slug: string;
+  name: string;
+  default: boolean;
+  mechanic: Mechanic;
+  live: boolean;
+  state: 'live' | 'scheduled' | 'ended' | 'draft';
+}
+
+/** What a promotion's seeded draw can give: an outcome, and how a pending one settles. */
+export interface PackKind {
+  outcome: Pack['outcome'];
+  settles_as?: 'won' | 'failed';
 }
 
 export interface Pack {
@@ -62,6 +84,12 @@ const TIMEOUT_MS = 10_000;
 
 export class EmulatorClient {
   readonly origin: string;
+  /**
+   * The promotion every console call, env, terms and packs read acts on (`?promotion=`); until it
+   * is set, the emulator's default one. Faults, observed calls, settling and secrets need none:
+   * they are matched by pack, and a pack enters exactly one promotion.
+   */
+  private promotion: number | undefined;
 
   constructor(
     url: string,
@@ -70,12 +98,22 @@ export class EmulatorClient {
     this.origin = new URL(url).origin;
   }
 
+  /** From now on, act on this promotion. */
+  usePromotion(id: number): void {
+    this.promotion = id;
+  }
+
+  /** Every promotion; with a callback URL, those whose production or preview callback it is. */
+  async promotions(callback?: string): Promise<Promotion[]> {
+    return (await this.get<{ data: Promotion[] }>(`/_emulator/promotions${callback === undefined ? '' : `?${new URLSearchParams({ callback })}`}`)).data;
+  }
+
   health(): Promise<{ status: string; base_url: string }> {
     return this.get('/_emulator/health');
   }
 
   env(): Promise<Env> {
-    return this.get('/_emulator/env');
+    return this.get(this.scoped('/_emulator/env'));
   }
 
   /** Whether this emulator has the harness's control endpoints (an older build has not). */
@@ -85,23 +123,23 @@ export class EmulatorClient {
   }
 
   setCallbacks(callbacks: { production: string; preview?: string }): Promise<{ changed: boolean; approvalCleared: boolean; warnings: string[] }> {
-    return this.post('/_emulator/console/callbacks', callbacks);
+    return this.post(this.scoped('/_emulator/console/callbacks'), callbacks);
   }
 
   overview(): Promise<{
     promotion: { name: string; live: boolean };
     experience: { approved_at: string | null; routing_paused: boolean; routing: { to: 'agency' | 'hosted'; reasons?: string[] } };
   }> {
-    return this.get('/_emulator/console');
+    return this.get(this.scoped('/_emulator/console'));
   }
 
   checklist(): Promise<Checklist> {
-    return this.get('/_emulator/console/checklist');
+    return this.get(this.scoped('/_emulator/console/checklist'));
   }
 
   /** Approval, or what is still missing. */
   async approve(): Promise<{ ok: true } | { ok: false; message: string }> {
-    const response = await this.fetch('/_emulator/console/approve', { method: 'POST', body: '{}' });
+    const response = await this.fetch(this.scoped('/_emulator/console/approve'), { method: 'POST', body: '{}' });
     const body = (await response.json()) as { message?: string };
     return response.ok ? { ok: true } : { ok: false, message: body.message ?? `approval answered ${response.status}` };
   }
@@ -115,11 +153,11 @@ export class EmulatorClient {
   }
 
   terms(): Promise<{ countries: string[]; default: Terms; by_country: Record<string, Terms> }> {
-    return this.get('/_emulator/terms');
+    return this.get(this.scoped('/_emulator/terms'));
   }
 
   editTerms(country: string | null, terms: Partial<Terms>): Promise<{ terms: Terms }> {
-    return this.post('/_emulator/terms', { country, terms });
+    return this.post(this.scoped('/_emulator/terms'), { country, terms });
   }
 
   settle(pack: string, outcome: 'delivered' | 'failed'): Promise<unknown> {
@@ -141,20 +179,20 @@ export class EmulatorClient {
     return this.post('/_emulator/clock', { advance });
   }
 
-  packs(): Promise<{ data: Pack[] }> {
-    return this.get('/_emulator/packs');
+  /** The promotion's unentered packs and the kinds of outcome its draw can give. */
+  packs(): Promise<{ data: Pack[]; outcomes: PackKind[] }> {
+    return this.get(this.scoped('/_emulator/packs'));
   }
 
   secrets(afterSession?: number): Promise<Secrets> {
     return this.get(`/_emulator/secrets${afterSession === undefined ? '' : `?after_session=${afterSession}`}`);
   }
 
-  /** A batch of new packs for the promotion's brand, through the reporting API; resolves once generated. */
+  /** A batch of new packs for one of the promotion's SKUs, through the reporting API; resolves once generated. */
   async mintPacks(env: Env, quantity: number): Promise<void> {
     const headers = { authorization: `Bearer ${env.reporting_token}`, 'content-type': 'application/json' };
-    const skus = (await (await this.fetch(`/api/v1/brands/${env.brand_slug}/skus`, { headers })).json()) as { data: Array<{ id: number }> };
-    const sku = skus.data[0];
-    if (!sku) throw new HarnessError(`the brand ${env.brand_slug} has no SKU to add packs to: run \`npx emulator reset\``);
+    const sku = env.promotions.find((promotion) => promotion.id === env.promotion_id)?.skus[0];
+    if (!sku) throw new HarnessError(`the promotion ${env.promotion_id} has no SKU to add packs to: run \`npx emulator reset\``);
     const created = await this.fetch(`/api/v1/brands/${env.brand_slug}/skus/${sku.id}/batches`, { method: 'POST', headers, body: JSON.stringify({ quantity, purpose: 'harness packs' }) });
     if (!created.ok) throw new HarnessError(`could not add packs through the reporting API (${created.status}): run \`npx emulator reset\``);
     const batch = (await created.json()) as { id: number };
@@ -164,6 +202,10 @@ export class EmulatorClient {
       if (download.ok) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+
+  private scoped(path: string): string {
+    return this.promotion === undefined ? path : `${path}?promotion=${this.promotion}`;
   }
 
   private async get<T>(path: string): Promise<T> {

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CheckReport } from '../checks/evaluate.js';
 import { GROUPS } from '../checks/types.js';
-import { LEGEND, exitCodeOf, verdictLine } from './legend.js';
+import { LEGEND, exitCodeOf, promotionLine, verdictLine } from './legend.js';
 import type { Reporter, ReporterOptions } from './types.js';
 
 export const REPORT_FILES = { json: 'report.json', junit: 'junit.xml', html: 'report.html' } as const;
@@ -91,7 +91,8 @@ details{font-size:.9rem}.meta td{padding:0 1rem 0 0;vertical-align:top}
 .gallery{display:flex;flex-wrap:wrap;gap:1rem}.gallery figure{margin:0;width:18rem}.gallery img{width:100%;border:1px solid #ccc}
 </style></head><body>
 <h1>Agency verification</h1>
-<table class="meta"><tr><td>Callback</td><td>${html(run.callback)}</td></tr><tr><td>Preview</td><td>${html(run.preview ?? '(none)')}</td></tr>
+<table class="meta"><tr><td>Promotion</td><td>${html(`${run.promotion.name}: ${promotionLine(run)}`)}</td></tr>
+<tr><td>Callback</td><td>${html(run.callback)}</td></tr><tr><td>Preview</td><td>${html(run.preview ?? '(none)')}</td></tr>
 <tr><td>Emulator</td><td>${html(run.emulator)}</td></tr><tr><td>Run</td><td>${html(run.started_at)}, ${(run.duration_ms / 1000).toFixed(1)} s, harness ${html(run.harness_version)}</td></tr>
 <tr><td>Result</td><td>${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.manual} manual, ${summary.inconclusive} inconclusive</td></tr>
 <tr><td>Verdict</td><td><strong>${html(verdictLine(summary))}</strong></td></tr>

@@ -1,8 +1,9 @@
 /**
- * How to read a report, and the exit code that sums it up: the header every report format shows,
- * and what `harness verify` exits with. A brand reads the exit code first.
+ * How to read a report, and the exit code that sums it up: the header every report format shows
+ * (with the promotion verified), and what `harness verify` exits with. A brand reads the exit code first.
  */
 import type { Status } from '../checks/types.js';
+import type { RunMeta } from './types.js';
 
 export const EXIT = { approve: 0, failed: 1, couldNotRun: 2, inconclusive: 3 } as const;
 
@@ -33,3 +34,8 @@ export const LEGEND = [
   'WARN and MANUAL pass, with something for the brand to read or review by hand.',
   'Exit codes: 0 every check passed (warn and manual allowed); 1 a check failed; 2 the harness could not run; 3 no check failed but one is inconclusive (not an approval).',
 ];
+
+/** `promotion nordkakao-cafe-codes (id 2, code_unlock)` */
+export function promotionLine({ promotion }: RunMeta): string {
+  return `promotion ${promotion.slug} (id ${promotion.id}, ${promotion.mechanic})`;
+}

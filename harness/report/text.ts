@@ -4,7 +4,7 @@
  */
 import { GROUPS, type Status } from '../checks/types.js';
 import { shownPath } from '../paths.js';
-import { LEGEND, exitCodeOf, verdictLine } from './legend.js';
+import { LEGEND, exitCodeOf, promotionLine, verdictLine } from './legend.js';
 import type { Reporter, ReporterOptions } from './types.js';
 
 const LABEL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', manual: 'MANUAL', inconclusive: 'INCONCLUSIVE' };
@@ -23,7 +23,7 @@ export function textReporter(options: ReporterOptions): Reporter {
   return {
     onBegin(meta, scenarios) {
       total = scenarios.length;
-      err(`[harness] verify ${meta.callback} against the emulator at ${meta.emulator}${meta.only ? ` (only ${meta.only.join(', ')})` : ''}`);
+      err(`[harness] verify ${meta.callback} against ${promotionLine(meta)} at the emulator ${meta.emulator}${meta.only ? ` (only ${meta.only.join(', ')})` : ''}`);
       for (const note of meta.notes) err(`[harness] note: ${note}`);
       err(`[harness] ${scenarios.length} scenario(s) in parallel browser contexts`);
     },
@@ -33,6 +33,7 @@ export function textReporter(options: ReporterOptions): Reporter {
       err(`[harness] [${done}/${total}] ${outcome.id} ${mark} ${seconds(outcome.durationMs)}${outcome.error ? `: ${outcome.error}` : ''}`);
     },
     onEnd(report) {
+      out(`Verified ${promotionLine(report.run)}: ${report.run.promotion.name}`);
       out('');
       for (const line of LEGEND) out(paint(90, line));
       out('');

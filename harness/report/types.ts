@@ -10,6 +10,8 @@ export interface RunMeta {
   emulator: string;
   callback: string;
   preview: string | null;
+  /** The promotion verified: every console and control call of the run acted on it. */
+  promotion: { id: number; slug: string; name: string; mechanic: string };
   only: string[] | null;
   out_dir: string;
   /** What the reader should know about this run, e.g. the plain-http loopback exception. */

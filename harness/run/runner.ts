@@ -1,8 +1,9 @@
 /**
  * Runs scenarios side by side, each in its own browser contexts: the longest first (the polling
  * watches), so the run takes about as long as its longest scenario. `exclusive` scenarios run
- * alone, after the others.
+ * alone, after the others, and so do those that edit terms other journeys share.
  */
+import { NoPackKind } from '../emulator/packs.js';
 import type { Scenario } from '../scenarios/schema.js';
 import type { ScenarioOutcome } from './facts.js';
 import { type RunEnv, ScenarioRun } from './scenario-run.js';
@@ -22,21 +23,38 @@ export function estimateSeconds(scenario: Scenario): number {
 export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, concurrency: number, hooks: RunnerHooks): Promise<Map<string, ScenarioRun>> {
   const runs = new Map<string, ScenarioRun>();
   const ordered = [...scenarios].sort((a, b) => estimateSeconds(b) - estimateSeconds(a));
-  const shared = ordered.filter((scenario) => !scenario.exclusive);
-  const alone = ordered.filter((scenario) => scenario.exclusive);
-  // Every journey gets its pack before anything starts: running out is a reason not to run at all.
+  const runsAlone = (scenario: Scenario) => scenario.exclusive || editsSharedTerms(scenario, env);
+  const shared = ordered.filter((scenario) => !runsAlone(scenario));
+  const alone = ordered.filter(runsAlone);
+  // Every journey gets its pack before anything starts: running out is a reason not to run at all,
+  // while a scenario asking for an outcome the promotion never draws cannot start (its checks are inconclusive).
   for (const scenario of ordered) {
     const run = new ScenarioRun(scenario, env);
-    await run.prepare();
+    try {
+      await run.prepare();
+    } catch (error) {
+      if (!(error instanceof NoPackKind)) throw error;
+      skipScenarios([scenario], error.message, env, hooks);
+      continue;
+    }
     runs.set(scenario.id, run);
   }
-  const queue = [...shared];
+  const queue = shared.filter((scenario) => runs.has(scenario.id));
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) await runOne(runs.get(next.id)!, env, hooks);
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, shared.length) }, worker));
-  for (const scenario of alone) await runOne(runs.get(scenario.id)!, env, hooks);
+  await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+  for (const scenario of alone.filter((candidate) => runs.has(candidate.id))) await runOne(runs.get(scenario.id)!, env, hooks);
   return runs;
+}
+
+/**
+ * A terms edit for a country without terms of its own changes the promotion's default terms, which
+ * every other such country's journeys read (a code unlock has terms for DE only): that scenario runs alone.
+ */
+function editsSharedTerms(scenario: Scenario, env: RunEnv): boolean {
+  const own = env.facts.terms?.by_country ?? {};
+  return scenario.steps.some((step) => step.do === 'edit_terms' && !own[scenario.world.journeys[step.journey]?.country ?? '']);
 }
 
 async function runOne(run: ScenarioRun, env: RunEnv, hooks: RunnerHooks): Promise<void> {

@@ -41,13 +41,15 @@ export class ScenarioRun {
     return this.env.facts;
   }
 
-  /** Each journey gets its pack and collector before any step runs. */
+  /** Each journey gets its pack and collector before any step runs; NoPackKind when the promotion draws none it may have. */
   async prepare(): Promise<void> {
-    for (const [journey, world] of Object.entries(this.scenario.world.journeys)) {
-      const pack = await this.env.packs.take(world.pack);
+    const journeys = Object.entries(this.scenario.world.journeys);
+    const packs = [];
+    for (const [, world] of journeys) packs.push(await this.env.packs.take(world.pack));
+    for (const [index, [journey, world]] of journeys.entries()) {
       // One collector per country for the harness: entries are per pack, so journeys may share one.
       const email = `harness.${world.country.toLowerCase()}@example.test`;
-      this.facts.journeys.push({ scenario: this.scenario.id, journey, pack, country: world.country, email, consent: [], submissions: [] });
+      this.facts.journeys.push({ scenario: this.scenario.id, journey, pack: packs[index]!, country: world.country, email, consent: [], submissions: [] });
     }
   }
 

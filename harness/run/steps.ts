@@ -187,8 +187,8 @@ export const STEPS: Steps = {
     const view = run.view(session);
     const timeoutMs = step.timeout_s * 1000;
     let met: boolean;
-    if (step.state) {
-      const state = step.state;
+    const state = step.state === 'drawn' ? journey.pack.outcome : step.state;
+    if (state) {
       const codes = state === 'won' ? ((await run.observed(journey.pack.code)).filter((call) => call.answer?.entry_state === 'won').at(-1)?.answer?.codes ?? []) : [];
       // A won page also shows itself by the codes the service delivered, whatever its markers.
       const showsCodes = async () => codes.length > 0 && (await session.page.locator('body').innerText().catch(() => '')).includes(codes[0]!);
@@ -201,12 +201,12 @@ export const STEPS: Steps = {
     }
     const page = await run.observe(session);
     const expectation: Expectation = {
-      scenario: run.scenario.id, journey: step.journey, environment: 'production', wanted: step.state ? 'result' : step.shows!, ...(step.state ? { state: step.state } : {}), met, page,
+      scenario: run.scenario.id, journey: step.journey, environment: 'production', wanted: state ? 'result' : step.shows!, ...(state ? { state } : {}), met, page,
       answer: await lastEntryAnswer(run, journey),
     };
     run.facts.expectations.push(expectation);
     if (!met) {
-      const wanted = step.state ? `state "${step.state}"` : `${step.shows!.replace('_', ' ')}`;
+      const wanted = state ? `state "${state}"` : `${step.shows!.replace('_', ' ')}`;
       throw new Error(`expected ${wanted}; the page shows ${page?.shows.join(', ') || 'nothing recognised'} (${redactUrl(session.page.url())})`);
     }
   },

@@ -13,6 +13,12 @@ const Journey = Name.default('main');
 const Country = z.string().regex(/^[A-Z]{2}$/, 'a two-letter country code such as DE');
 /** The seeded draw of the pack: `pending` settles as a win, `pending_failed` as a failed delivery. */
 const PackOutcome = z.enum(['won', 'lost', 'pending', 'pending_failed', 'failed']);
+/**
+ * One outcome, or several in order of preference: the journey gets a pack of the first one the
+ * promotion's draw gives (a code unlock never draws `lost`). Without it: `lost`, else `won`, for a
+ * journey whose outcome does not matter.
+ */
+const PackOutcomes = z.union([PackOutcome.transform((outcome) => [outcome]), z.array(PackOutcome).min(1).max(5)]).default(['lost', 'won']);
 const Seconds = z.number().positive().max(600);
 
 /** Text with `{run}` replaced by the run's id, so each run's values are its own. */
@@ -52,12 +58,13 @@ export const StepSchema = z.discriminatedUnion('do', [
   z.strictObject({ do: z.literal('try_again'), journey: Journey, until_entered: z.boolean().default(false), timeout_s: Seconds.default(10) }),
   /**
    * Wait until the page shows something: a kind of page (`shows`: the landing page, the consent
-   * form, an error) or a result in a state of spec §4.2 (`state`).
+   * form, an error) or a result in a state of spec §4.2 (`state`; `drawn` is the state the
+   * journey's pack was drawn to, whichever of its `pack` preferences it is).
    */
   z
     .strictObject({
       do: z.literal('expect'), journey: Journey, shows: z.enum(['landing', 'consent_form', 'error']).optional(),
-      state: z.enum(STATES).optional(), timeout_s: Seconds.default(10),
+      state: z.enum([...STATES, 'drawn']).optional(), timeout_s: Seconds.default(10),
     })
     .refine((step) => (step.shows === undefined) !== (step.state === undefined), 'give either "shows" (landing, consent_form, error) or "state"'),
   /** Answer the journey's next experience calls of one kind with an error or a dropped connection. */
@@ -104,7 +111,7 @@ export const ScenarioSchema = z
     /** Runs alone, nothing in parallel (needed by clock moves). */
     exclusive: z.boolean().default(false),
     world: z
-      .strictObject({ journeys: z.record(Name, z.strictObject({ pack: PackOutcome.default('lost'), country: Country.default('DE') })).default({}) })
+      .strictObject({ journeys: z.record(Name, z.strictObject({ pack: PackOutcomes, country: Country.default('DE') })).default({}) })
       .default({ journeys: {} }),
     steps: z.array(StepSchema).min(1).max(100),
     /** The check ids this scenario gives evidence for; `--only` runs the scenarios feeding the chosen checks. */

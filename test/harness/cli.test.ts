@@ -93,7 +93,8 @@ describe('an emulator off loopback, behind its control token', () => {
       if (req.headers.authorization !== 'Bearer s3cret') return answer(403, { error: 'forbidden', message: 'The control plane answers loopback callers only; start with --control-token to allow others.' });
       if (path === '/_emulator/health') return answer(200, { status: 'ok', base_url: url });
       if (path === '/_emulator/faults') return answer(200, { data: [] });
-      if (path === '/_emulator/console') return answer(200, { promotion: { live: true }, experience: { approved_at: null, routing_paused: false, routing: { to: 'agency' } } });
+      if (path.startsWith('/_emulator/promotions')) return answer(200, { data: [{ id: 1, slug: 'only-one', name: 'Only one', default: true, mechanic: 'instant_win', live: true, state: 'live' }] });
+      if (path === '/_emulator/console?promotion=1') return answer(200, { promotion: { live: true }, experience: { approved_at: null, routing_paused: false, routing: { to: 'agency' } } });
       answer(404, { error: 'not_found' });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -131,7 +132,7 @@ describe('against the reference agency', () => {
     const run = await harness(['doctor', '--callback', world.target.callback, '--preview', world.target.preview, '--emulator', world.target.emulator]);
     expect(run.code).toBe(0);
     expect(normalize(run.stdout, world)).toMatch(
-      /^\[harness\] ok {2}emulator at <emulator> \(ok\)\n\[harness\] ok {2}the emulator lets the harness inject faults and read its observed calls\n\[harness\] ok {2}agency callback <agency>\/callback\n\[harness\] ok {2}agency preview <agency>\/preview\n\[harness\] ok {2}Chromium \/\S+\n\[harness\] note: the callback URL uses plain http on 127\.0\.0\.1: .*\n.*\n\[harness\] ready: `harness verify` can run\n$/,
+      /^\[harness\] ok {2}emulator at <emulator> \(ok\)\n\[harness\] ok {2}the emulator lets the harness inject faults and read its observed calls\n\[harness\] ok {2}promotion 1 spring-instant-win \(instant_win, live, the default\): the one the callback URL is registered on\n\[harness\] ok {2}agency callback <agency>\/callback\n\[harness\] ok {2}agency preview <agency>\/preview\n\[harness\] ok {2}Chromium \/\S+\n\[harness\] note: the callback URL uses plain http on 127\.0\.0\.1: .*\n.*\n\[harness\] ready: `harness verify` can run\n$/,
     );
     const down = await harness(['doctor', '--callback', 'http://127.0.0.1:9/callback', '--emulator', world.target.emulator]);
     expect([down.code, down.stderr]).toEqual([2, "[harness] the agency's callback URL http://127.0.0.1:9/callback is not reachable: start the agency, or check --callback\n"]);
@@ -142,6 +143,7 @@ describe('against the reference agency', () => {
     expect(run.code).toBe(0);
     expect(normalize(run.stdout, world)).toBe(
       [
+        'Verified promotion spring-instant-win (id 1, instant_win): Spring Instant Win',
         '',
         'PASS needs positive evidence: at least one observation of what the check judges, from scenarios that all ran to their end.',
         'FAIL needs evidence of a violation, shown with the check.',
@@ -164,9 +166,20 @@ describe('against the reference agency', () => {
       ].join('\n'),
     );
     expect(run.stdout).not.toMatch(/\u001b\[/);
-    expect(normalize(run.stderr, world).split('\n')[0]).toBe('[harness] verify <agency>/callback against the emulator at <emulator> (only journey.landing_page, callback.no_store, callback.cookie_flags)');
+    expect(normalize(run.stderr, world).split('\n')[0]).toBe('[harness] verify <agency>/callback against promotion spring-instant-win (id 1, instant_win) at the emulator <emulator> (only journey.landing_page, callback.no_store, callback.cookie_flags)');
     expect(run.stderr).toMatch(/\[harness\] \[\d\/\d\] landing ok <?\d/);
   }, 120_000);
+
+  test('--promotion (or "promotion" in the config) naming no promotion, or one that has ended, is exit 2 and one line naming the promotions there are', async () => {
+    const unknown = await harness(['verify', ...targetArgs(world), '--promotion', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^\[harness\] the emulator has no promotion "nope": pass --promotion with one of 1 spring-instant-win \(instant_win, live, the default\), 2 nordkakao-cafe-codes \(code_unlock, live\), .*, 5 krispa-winter-crunch \(instant_win, ended\)\n$/);
+    const config = join(world.folder, 'ended.json');
+    writeFileSync(config, JSON.stringify({ promotion: 'krispa-winter-crunch' }));
+    const ended = await harness(['doctor', '--callback', world.target.callback, '--emulator', world.target.emulator, '--config', config]);
+    expect(ended.code).toBe(2);
+    expect(ended.stderr).toMatch(/^\[harness\] the promotion krispa-winter-crunch \(the one asked for\) is ended, not live, so no journey can reach it: pass --promotion with a live one of 1 spring-instant-win .*\n$/);
+  }, 60_000);
 
   test('verify exits 3 when no check failed but one could not be judged, and says what to configure', async () => {
     const config = join(world.folder, 'no-log.json');

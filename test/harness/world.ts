@@ -16,6 +16,7 @@ import { envValues } from '../../emulator/control/env.js';
 import type { Fixture } from '../../emulator/fixture.js';
 import { createLogger } from '../../emulator/logger.js';
 import { startServer } from '../../emulator/server.js';
+import { findPromotion } from '../../emulator/store/promotions.js';
 import type { DefectName } from '../../fixtures/agency-reference/defects.js';
 import { createAgencyLogger } from '../../fixtures/agency-reference/logger.js';
 import { type AgencyOptions, startAgency } from '../../fixtures/agency-reference/server.js';
@@ -37,6 +38,8 @@ export interface HarnessWorldOptions {
   fixture?: (fixture: Fixture) => Fixture;
   /** How the reference agency is built where the spec leaves it open, e.g. what it offers after a 429. */
   agency?: Pick<AgencyOptions, 'afterRateLimit'>;
+  /** The promotion (slug) whose keys the agency holds and which `approved` approves; default: the default one. */
+  promotion?: string;
 }
 
 /** The single-page agency's own harness.config.json: all the harness is told about it. */
@@ -46,7 +49,8 @@ export async function harnessWorld(options: HarnessWorldOptions = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'harness-world-'));
   const fixture = options.fixture ? options.fixture(structuredClone(DEFAULT_FIXTURE)) : DEFAULT_FIXTURE;
   const emulator = await startServer({ fixture, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
-  const env = envValues(emulator.world);
+  const promotionId = options.promotion === undefined ? undefined : findPromotion(emulator.world.db, options.promotion)!.id;
+  const env = envValues(emulator.world, promotionId);
   const agencyLog = join(folder, 'agency.log');
   writeFileSync(agencyLog, '');
   const keys = { sandbox: env.sandbox_key, production: env.production_key };
@@ -57,10 +61,10 @@ export async function harnessWorld(options: HarnessWorldOptions = {}) {
   const config = join(folder, 'harness.config.json');
   writeFileSync(config, JSON.stringify({ ...(options.kind === 'spa' ? { markers: SPA_CONFIG.markers } : {}), agency_log: agencyLog, ...options.config }));
   if (options.approved) {
-    const change = setCallbacks(emulator.world, { production: agency.callbackUrl, preview: agency.previewUrl });
+    const change = setCallbacks(emulator.world, { production: agency.callbackUrl, preview: agency.previewUrl }, promotionId);
     if (!change.ok) throw new Error(JSON.stringify(change.problems));
     await coverSandbox(fetchPost(emulator.baseUrl, env.sandbox_key!));
-    if (!approve(emulator.world).ok) throw new Error('the test world could not be approved');
+    if (!approve(emulator.world, promotionId).ok) throw new Error('the test world could not be approved');
   }
   return {
     emulator, agency, config, folder, agencyLog,
