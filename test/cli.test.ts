@@ -83,6 +83,14 @@ test('start prints the connection values, env reads them, the API answers, and s
     expect(started.stdout).toContain(value);
   }
   expect(new Set(env.packs.map((pack) => pack.outcome))).toEqual(new Set(['won', 'lost', 'pending', 'failed']));
+  // One name per kind of pack (issue 15): known-outcome packs reach the agency, tester packs never do.
+  expect(started.stdout).toContain('Known-outcome packs');
+  expect(started.stdout).not.toContain('Test packs');
+  expect(started.stdout).toMatch(/never reach your agency[^\n]*\n\s+Tester packs\s+\S/);
+  expect(env.known_outcome_packs).toEqual(env.packs);
+  expect(env.tester_packs).toEqual(env.test_packs);
+  expect(env.tester_packs.length).toBeGreaterThan(0);
+  for (const code of env.tester_packs) expect(started.stdout).toContain(code);
   expect((await it.run('env')).stdout).toContain(`export PROMO_SANDBOX_KEY='${env.sandbox_key}'\n`);
 
   expect((await it.campaign(env.sandbox_key!)).status).toBe(200);

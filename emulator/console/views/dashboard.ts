@@ -52,7 +52,7 @@ export function dashboardPage(req: Request, res: Response, { data, promotions, l
     ${notice.items?.length ? html`<ul>${notice.items.map((item) => html`<li>${item}</li>`)}</ul>` : ''}</section>` : ''}
   <section aria-labelledby="status"><h2 id="status">${promotion.name}</h2>
     <p>${promotion.brand} · ${MECHANIC_TEXT[promotion.mechanic]} · <code>${promotion.slug}</code> · status ${promotion.status} · ${promotion.dates.start.slice(0, 10)} to ${promotion.dates.end.slice(0, 10)} · ${promotion.live ? 'accepting entries now' : 'not accepting entries now'}</p>
-    <p>Experience: agency-built. Test and preview packs always use the hosted page.</p>
+    <p>Experience: agency-built. Known-outcome packs reach the agency; tester and preview packs always use the hosted page.</p>
     ${routing}
     ${experience.routing_paused ? action('/console/resume', 'Resume routing to the agency') : action('/console/pause', 'Pause routing to the agency', 'danger')}
   </section>
