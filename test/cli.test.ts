@@ -226,3 +226,23 @@ test('--public-url refuses what is not an http(s) origin, with one line', async 
   expect(bad.code).toBe(1);
   expect(bad.stderr).toContain('A public URL uses http or https');
 });
+
+test('clock with a value it cannot read prints the accepted forms and exits 2, before looking for an emulator', async () => {
+  const it = await instance();
+  for (const args of [['freeze', 'yesterday'], ['advance', 'soon'], ['unfreeze', 'now']]) {
+    const run = await it.run('clock', ...args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^\[emulator\] .+\. Usage:\n/);
+    expect(run.stderr).toContain('clock freeze 2026-12-24T18:00:00Z');
+    expect(run.stderr).toContain('clock advance 31m');
+    expect(run.stderr).not.toContain('{"freeze"');
+  }
+  expect((await it.run('clock', 'freeze', 'yesterday')).stderr).toContain('yesterday is not an ISO time');
+});
+
+test('clock --help says what reset and clock reset do to the clock', async () => {
+  const help = await emulator('clock', '--help');
+  expect(help.code).toBe(0);
+  expect(help.stdout).toContain('`npx emulator reset` seeds the world again but leaves the clock where it stands');
+  expect(help.stdout).toMatch(/clock reset +back to system time/);
+});

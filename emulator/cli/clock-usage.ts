@@ -1,0 +1,19 @@
+/** How `emulator clock` is used: its help's examples, also printed when a value cannot be read. */
+import { CLI } from './paths.js';
+
+export const CLOCK_USAGE = [
+  `  ${CLI} clock                                   show the clock`,
+  `  ${CLI} clock advance 31m                       move it forward (units ms, s, m, h, d; 1h30m works)`,
+  `  ${CLI} clock freeze                            stop it at the current time`,
+  `  ${CLI} clock freeze 2026-12-24T18:00:00Z       stop it at an ISO time, with Z or an offset (+01:00)`,
+  `  ${CLI} clock unfreeze                          let it run again from where it stands`,
+  `  ${CLI} clock reset                             back to system time (no offset, not frozen); also repairs a`,
+  `                                                 stopped data folder whose saved clock is out of range`,
+].join('\n');
+
+export const CLOCK_HELP = `
+Examples:
+${CLOCK_USAGE}
+
+\`${CLI} reset\` seeds the world again but leaves the clock where it stands (offset or frozen);
+\`${CLI} clock reset\` is what puts it back on system time.`;
