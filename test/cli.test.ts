@@ -75,6 +75,8 @@ test('start prints the connection values, env reads them, the API answers, and s
   const started = await it.start();
   expect(started.code).toBe(0);
   expect(started.stdout).toContain(`[emulator] running at ${it.baseUrl}`);
+  // A fresh data folder is seeded first, and start says so before it waits (issue 15).
+  expect(started.stdout.split('\n')[0]).toMatch(/^\[emulator\] seeding the world from .+default\.json into .+…$/);
 
   const env = await it.env();
   expect(Object.keys(env)).toEqual(expect.arrayContaining(['base_url', 'sandbox_key', 'production_key', 'reporting_token', 'brand_slug', 'promotion_id', 'packs', 'collectors']));
@@ -107,6 +109,7 @@ test('start prints the connection values, env reads them, the API answers, and s
   expect(again.code).toBe(0);
   const { pid } = JSON.parse(readFileSync(join(it.data, 'instance.json'), 'utf8')) as { pid: number };
   expect(again.stdout).toContain(`[emulator] already running at ${it.baseUrl} (pid ${pid})`);
+  expect(again.stdout).not.toContain('seeding the world');
 
   expect((await it.run('clock', 'advance', '31m')).stdout).toContain('clock runs +31m from system time');
   const clock = (await (await fetch(`${it.baseUrl}/_emulator/clock`)).json()) as { offsetMs: number };
@@ -245,4 +248,15 @@ test('clock --help says what reset and clock reset do to the clock', async () =>
   expect(help.code).toBe(0);
   expect(help.stdout).toContain('`npx emulator reset` seeds the world again but leaves the clock where it stands');
   expect(help.stdout).toMatch(/clock reset +back to system time/);
+});
+
+test('seed --scans shows its progress on stderr, a line per tenth done, and the result on stdout', async () => {
+  const it = await instance();
+  expect((await it.start()).code).toBe(0);
+  // 20,000 scans a chunk (reporting/control.ts): 60,000 scans are a third, two thirds, then done.
+  const seeded = await it.run('seed', '--scans', '60000');
+  expect(seeded.code).toBe(0);
+  expect(seeded.stderr.trimEnd().split('\n')).toEqual(['[emulator] seeding: 33% (20,000 of 60,000 scans)', '[emulator] seeding: 66% (40,000 of 60,000 scans)']);
+  expect(seeded.stdout).toMatch(/^\[emulator\] seeded 60000 scans in \d+\.\d s\n$/);
+  await it.run('stop');
 });
