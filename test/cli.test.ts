@@ -2,7 +2,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import type { EnvValues } from '../emulator/control/env.js';
 import type { Fixture } from '../emulator/fixture.js';
@@ -96,6 +98,7 @@ test('start prints the connection values, env reads them, the API answers, and s
   expect((await it.run('env')).stdout).toContain(`export PROMO_SANDBOX_KEY='${env.sandbox_key}'\n`);
 
   expect((await it.campaign(env.sandbox_key!)).status).toBe(200);
+  expect((await it.campaign('pk_sandbox_unknown')).status).toBe(401);
   // The built CLI requires iconv-lite from node_modules rather than bundling it (scripts/bundle-cli.mjs);
   // the control plane's JSON parser decodes other charsets with it (the APIs take UTF-8 only).
   const utf16 = await fetch(`${it.baseUrl}/_emulator/clock`, {
@@ -115,7 +118,21 @@ test('start prints the connection values, env reads them, the API answers, and s
   const clock = (await (await fetch(`${it.baseUrl}/_emulator/clock`)).json()) as { offsetMs: number };
   expect(clock.offsetMs).toBe(31 * 60_000);
 
-  expect((await it.run('logs')).stdout).toContain('emulator started');
+  const logs = (await it.run('logs')).stdout;
+  expect(logs).toContain('emulator started');
+  // Every request, one line each, with its status and error code (issue 15).
+  expect(logs).toMatch(/INFO.*: GET \/api\/experience\/v1\/campaign 200\n/);
+  expect(logs).toMatch(/INFO.*: GET \/api\/experience\/v1\/campaign 401 invalid_key\n/);
+  expect(logs).not.toContain('pk_sandbox_unknown');
+  const follower = spawn(process.execPath, [fileURLToPath(new URL('../dist/emulator/cli.js', import.meta.url)), 'logs', '-f', '--data', it.data]);
+  let followed = '';
+  follower.stdout.on('data', (chunk: Buffer) => (followed += chunk.toString()));
+  try {
+    await fetch(`${it.baseUrl}/api/v1/brands`);
+    await expect.poll(() => followed, { timeout: 10_000 }).toMatch(/GET \/api\/v1\/brands 401 unauthorized\n/);
+  } finally {
+    follower.kill();
+  }
   const log = readFileSync(join(it.data, 'emulator.log'), 'utf8');
   for (const secret of [env.sandbox_key!, env.production_key!, env.reporting_token]) expect(log).not.toContain(secret);
 
