@@ -8,7 +8,7 @@ import { consoleCommands, promotionOption } from './console.js';
 import { parsePublicUrl } from './public-url.js';
 import { seedCommand } from './seed.js';
 import { webhooksCommand } from './webhooks.js';
-import { CLI, DEFAULT_DATA, packageVersion } from './paths.js';
+import { CLI, dataOption, packageVersion } from './paths.js';
 import { CLOCK_HELP } from './clock-usage.js';
 import { sayError } from './print.js';
 
@@ -17,12 +17,11 @@ const program = new Command('emulator')
   .version(packageVersion())
   .configureOutput({ outputError: (text, write) => write(`[emulator] ${text.replace(/^error: /, '')}`) });
 
-const dataOption = () => new Option('--data <dir>', 'the data folder: database, logs, instance file').default(DEFAULT_DATA);
 
 program
   .command('start')
-  .description('start in the background, wait until healthy, print the base URL, keys and test packs')
-  .option('--port <port>', 'port to listen on', parsePort, 4010)
+  .description('start in the background, wait until healthy, print the base URL, keys and known-outcome packs')
+  .addOption(new Option('--port <port>', 'port to listen on').env('EMULATOR_PORT').argParser(parsePort).default(4010))
   .option('--host <host>', 'address to bind; 0.0.0.0 exposes it to your network', '127.0.0.1')
   .addOption(dataOption())
   .option('--fixture <path>', 'the seed world (default: the built-in fixtures/default.json)')

@@ -1,8 +1,8 @@
 /** `emulator seed --scans N [--webhooks]`: more seeded scan history on the running emulator, for scale testing. */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { CliError } from './cli-error.js';
 import { controlResponse, requireRunning } from './instance.js';
-import { CLI, DEFAULT_DATA, dataPaths } from './paths.js';
+import { CLI, dataOption, dataPaths } from './paths.js';
 import { say, sayError } from './print.js';
 
 /** Generous: seeding runs at well over 10,000 scans a second. */
@@ -13,7 +13,7 @@ export function seedCommand(): Command {
     .description('add production scans (with entries and redemptions) to the history, for scale testing; progress goes to stderr')
     .requiredOption('--scans <n>', 'how many scans to add, up to 10,000,000', scanCount)
     .option('--webhooks', 'also send scan.processed for every seeded production scan (one delivery per scan and endpoint)')
-    .addOption(new Option('--data <dir>', 'the data folder of the running emulator').env('EMULATOR_DATA').default(DEFAULT_DATA))
+    .addOption(dataOption())
     .action(async (options: { scans: number; webhooks?: boolean; data: string }) => {
       const instance = await requireRunning(dataPaths(options.data));
       const res = await controlResponse(instance, 'POST', '/seed', { scans: options.scans, webhooks: options.webhooks === true, progress: true }, timeoutFor(options.scans));
