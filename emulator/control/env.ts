@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { issueSecret } from '../domain/secrets.js';
 import { keySecret } from '../store/keys.js';
 import { type KnownPack, unenteredPacks } from '../store/known-packs.js';
-import { type Promotion, defaultPromotionId, listPromotions, loadCampaign } from '../store/promotions.js';
+import { type Campaign, type Promotion, defaultPromotionId, listPromotions, loadCampaign } from '../store/promotions.js';
 import { seededKeys } from '../store/world.js';
 
 export type { KnownPack };
@@ -87,10 +87,15 @@ function promotionEnv(ctx: Context, promotion: Promotion, companies: CompanyEnv[
     production_key: keyFor('production'),
     reporting_token: company.reporting_token,
     skus: ctx.db.prepare('SELECT id, prefix FROM skus WHERE promotion_id = ? ORDER BY id').all(promotion.id) as Array<{ id: number; prefix: string }>,
-    ...packNames(unenteredPacks(ctx.db, ctx.seed, campaign, PACKS_PER_OUTCOME), unitCodes(ctx, promotion.id, "kind = 'test'")),
+    ...packNames(knownOutcomePacks(ctx, campaign), unitCodes(ctx, promotion.id, "kind = 'test'")),
     preview_packs: unitCodes(ctx, promotion.id, "kind = 'preview'"),
     recalled_packs: unitCodes(ctx, promotion.id, 'recalled = 1'),
   };
+}
+
+/** A few unentered production packs of each outcome the promotion's draw can give: what `env` and the dashboard show. */
+export function knownOutcomePacks(ctx: Context, campaign: Campaign): KnownPack[] {
+  return unenteredPacks(ctx.db, ctx.seed, campaign, PACKS_PER_OUTCOME);
 }
 
 /**
