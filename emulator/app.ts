@@ -10,8 +10,8 @@ import { controlRouter } from './control/routes.js';
 import { experienceFaults, faultsRouter } from './control/faults.js';
 import type { Fixture } from './fixture.js';
 import type { CallerLocals, experienceRouter } from './experience/routes.js';
-import { BODY_TIMEOUT_MS, type BodyLocals, errorWriter, jsonBody, lazy, noOptions, notFound, series } from './http.js';
-import { pathOnly } from './logger.js';
+import { BODY_TIMEOUT_MS, type BodyLocals, type ErrorCodeLocals, errorWriter, jsonBody, lazy, noOptions, notFound, series } from './http.js';
+import { requestLog } from './request-log.js';
 import { authenticateKey } from './experience/auth.js';
 import { ApiError } from './experience/errors.js';
 import type { CsrfLocals } from './pages/csrf.js';
@@ -28,7 +28,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   const locals: CsrfLocals & BodyLocals = { formSecret: formSecret(ctx.db), bodyTimeoutMs: ctx.config.bodyTimeoutMs ?? BODY_TIMEOUT_MS };
   locals.formSecret.issue();
   Object.assign(app.locals, locals);
-  if (ctx.logger.isLevelEnabled('debug')) app.use(requestLog(ctx));
+  app.use(requestLog(ctx.logger));
 
   let experience: ExperienceRouter | undefined;
   app.use('/api/experience/v1', lazy(async () => {
@@ -60,18 +60,6 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   app.use(noOptions, lazy(async () => (await import('./journey/routes.js')).journeyRouter(ctx)), lazy(async () => (await import('./console/dashboard-routes.js')).dashboardRouter(ctx)));
   app.use(notFound, errorWriter(ctx.logger));
   return app;
-}
-
-/** One debug line per request, with its duration. */
-function requestLog(ctx: Context): express.RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      ctx.logger.debug({ method: req.method, path: pathOnly(req.originalUrl), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
-    });
-    next();
-  };
 }
 
 /** A request with a body shows a valid key first: the body of a caller without one is never read. */
@@ -109,14 +97,14 @@ function answerAfterCommit(ctx: Context): express.RequestHandler {
   };
 }
 
-/** Records every experience call (time, key, session, method, path, status, body); the log redacts the body. */
+/** Records every experience call (time, key, session, method, path, status, error code, body); the log redacts the body. */
 function interactionLog(ctx: Context): express.RequestHandler {
   return (req, res, next) => {
     res.on('finish', () => {
       const { key, session } = res.locals as CallerLocals;
       recordInteraction(ctx.db, {
         at: ctx.clock.now(), key_id: key?.id ?? null, session_id: session?.id ?? null,
-        method: req.method, path: req.baseUrl + req.path, status: res.statusCode, body: req.body ?? null,
+        method: req.method, path: req.baseUrl + req.path, status: res.statusCode, error: (res.locals as ErrorCodeLocals).errorCode ?? null, body: req.body ?? null,
       });
     });
     next();

@@ -97,3 +97,17 @@ export function parseDuration(text: string): number | undefined {
   if (parts.length === 0 || parts.map((part) => part[0]).join('') !== text.trim()) return undefined;
   return parts.reduce((total, [, amount, unit]) => total + Number(amount) * UNITS[unit!]!, 0);
 }
+
+/** The units of a duration, largest first. */
+const OFFSET_UNITS = Object.entries(UNITS).sort(([, a], [, b]) => b - a);
+
+/** `+31m`, `-1h30m`: the shape `clock advance` takes; milliseconds only under a second. */
+export function formatOffset(ms: number): string {
+  let rest = Math.abs(ms) < 1000 ? Math.abs(ms) : Math.round(Math.abs(ms) / 1000) * 1000;
+  const parts = OFFSET_UNITS.flatMap(([unit, size]) => {
+    const amount = Math.floor(rest / size);
+    rest -= amount * size;
+    return amount ? [`${amount}${unit}`] : [];
+  });
+  return `${ms < 0 ? '-' : '+'}${parts.join('') || '0s'}`;
+}

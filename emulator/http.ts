@@ -160,6 +160,15 @@ function fromBodyParser(error: { type?: string; status?: number; message?: strin
   }
 }
 
+/** Where an error answer leaves its code for the request log and the interaction log (never its message). */
+export interface ErrorCodeLocals {
+  errorCode?: string;
+}
+
+export function noteErrorCode(res: Response, code: string): void {
+  (res.locals as ErrorCodeLocals).errorCode = code;
+}
+
 export function errorWriter(logger: Logger, shape: (error: ApiError) => object = (error) => error.toJSON()): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const known = error instanceof ApiError ? error : fromBodyParser(error);
@@ -167,6 +176,7 @@ export function errorWriter(logger: Logger, shape: (error: ApiError) => object =
     const answer = known ?? new ApiError('internal_error');
     if (res.headersSent) return res.end();
     closeIfUnread(req, res);
+    noteErrorCode(res, answer.code);
     res.status(answer.status).set(answer.headers).json(shape(answer));
   };
 }

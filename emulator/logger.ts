@@ -15,6 +15,9 @@ export const REDACT_PATHS = [
   ...SECRET_FIELDS.map((name) => `*.${name}`),
 ];
 
+/** What pino-pretty leaves out, in the terminal and in `emulator logs`: a request line's message says it all. */
+export const PRETTY_IGNORE = 'pid,hostname,name,request';
+
 export function createLogger(name: string, options: { level?: string } = {}, destination?: DestinationStream): Logger {
   return pino({ name, level: options.level ?? 'info', redact: { paths: REDACT_PATHS, censor: REDACTED } }, destination);
 }

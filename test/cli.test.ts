@@ -2,7 +2,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import type { EnvValues } from '../emulator/control/env.js';
 import type { Fixture } from '../emulator/fixture.js';
@@ -75,6 +77,8 @@ test('start prints the connection values, env reads them, the API answers, and s
   const started = await it.start();
   expect(started.code).toBe(0);
   expect(started.stdout).toContain(`[emulator] running at ${it.baseUrl}`);
+  // A fresh data folder is seeded first, and start says so before it waits (issue 15).
+  expect(started.stdout.split('\n')[0]).toMatch(/^\[emulator\] seeding the world from .+default\.json into .+…$/);
 
   const env = await it.env();
   expect(Object.keys(env)).toEqual(expect.arrayContaining(['base_url', 'sandbox_key', 'production_key', 'reporting_token', 'brand_slug', 'promotion_id', 'packs', 'collectors']));
@@ -83,9 +87,18 @@ test('start prints the connection values, env reads them, the API answers, and s
     expect(started.stdout).toContain(value);
   }
   expect(new Set(env.packs.map((pack) => pack.outcome))).toEqual(new Set(['won', 'lost', 'pending', 'failed']));
+  // One name per kind of pack (issue 15): known-outcome packs reach the agency, tester packs never do.
+  expect(started.stdout).toContain('Known-outcome packs');
+  expect(started.stdout).not.toContain('Test packs');
+  expect(started.stdout).toMatch(/never reach your agency[^\n]*\n\s+Tester packs\s+\S/);
+  expect(env.known_outcome_packs).toEqual(env.packs);
+  expect(env.tester_packs).toEqual(env.test_packs);
+  expect(env.tester_packs.length).toBeGreaterThan(0);
+  for (const code of env.tester_packs) expect(started.stdout).toContain(code);
   expect((await it.run('env')).stdout).toContain(`export PROMO_SANDBOX_KEY='${env.sandbox_key}'\n`);
 
   expect((await it.campaign(env.sandbox_key!)).status).toBe(200);
+  expect((await it.campaign('pk_sandbox_unknown')).status).toBe(401);
   // The built CLI requires iconv-lite from node_modules rather than bundling it (scripts/bundle-cli.mjs);
   // the control plane's JSON parser decodes other charsets with it (the APIs take UTF-8 only).
   const utf16 = await fetch(`${it.baseUrl}/_emulator/clock`, {
@@ -99,12 +112,27 @@ test('start prints the connection values, env reads them, the API answers, and s
   expect(again.code).toBe(0);
   const { pid } = JSON.parse(readFileSync(join(it.data, 'instance.json'), 'utf8')) as { pid: number };
   expect(again.stdout).toContain(`[emulator] already running at ${it.baseUrl} (pid ${pid})`);
+  expect(again.stdout).not.toContain('seeding the world');
 
   expect((await it.run('clock', 'advance', '31m')).stdout).toContain('clock runs +31m from system time');
   const clock = (await (await fetch(`${it.baseUrl}/_emulator/clock`)).json()) as { offsetMs: number };
   expect(clock.offsetMs).toBe(31 * 60_000);
 
-  expect((await it.run('logs')).stdout).toContain('emulator started');
+  const logs = (await it.run('logs')).stdout;
+  expect(logs).toContain('emulator started');
+  // Every request, one line each, with its status and error code (issue 15).
+  expect(logs).toMatch(/INFO.*: GET \/api\/experience\/v1\/campaign 200\n/);
+  expect(logs).toMatch(/INFO.*: GET \/api\/experience\/v1\/campaign 401 invalid_key\n/);
+  expect(logs).not.toContain('pk_sandbox_unknown');
+  const follower = spawn(process.execPath, [fileURLToPath(new URL('../dist/emulator/cli.js', import.meta.url)), 'logs', '-f', '--data', it.data]);
+  let followed = '';
+  follower.stdout.on('data', (chunk: Buffer) => (followed += chunk.toString()));
+  try {
+    await fetch(`${it.baseUrl}/api/v1/brands`);
+    await expect.poll(() => followed, { timeout: 10_000 }).toMatch(/GET \/api\/v1\/brands 401 unauthorized\n/);
+  } finally {
+    follower.kill();
+  }
   const log = readFileSync(join(it.data, 'emulator.log'), 'utf8');
   for (const secret of [env.sandbox_key!, env.production_key!, env.reporting_token]) expect(log).not.toContain(secret);
 
@@ -217,4 +245,35 @@ test('--public-url refuses what is not an http(s) origin, with one line', async 
   const bad = await emulatorWith({ EMULATOR_PUBLIC_URL: 'ftp://promo.example.test' }, 'start', '--port', String(it.port), '--data', it.data);
   expect(bad.code).toBe(1);
   expect(bad.stderr).toContain('A public URL uses http or https');
+});
+
+test('clock with a value it cannot read prints the accepted forms and exits 2, before looking for an emulator', async () => {
+  const it = await instance();
+  for (const args of [['freeze', 'yesterday'], ['advance', 'soon'], ['unfreeze', 'now']]) {
+    const run = await it.run('clock', ...args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^\[emulator\] .+\. Usage:\n/);
+    expect(run.stderr).toContain('clock freeze 2026-12-24T18:00:00Z');
+    expect(run.stderr).toContain('clock advance 31m');
+    expect(run.stderr).not.toContain('{"freeze"');
+  }
+  expect((await it.run('clock', 'freeze', 'yesterday')).stderr).toContain('yesterday is not an ISO time');
+});
+
+test('clock --help says what reset and clock reset do to the clock', async () => {
+  const help = await emulator('clock', '--help');
+  expect(help.code).toBe(0);
+  expect(help.stdout).toContain('`npx emulator reset` seeds the world again but leaves the clock where it stands');
+  expect(help.stdout).toMatch(/clock reset +back to system time/);
+});
+
+test('seed --scans shows its progress on stderr, a line per tenth done, and the result on stdout', async () => {
+  const it = await instance();
+  expect((await it.start()).code).toBe(0);
+  // 20,000 scans a chunk (reporting/control.ts): 60,000 scans are a third, two thirds, then done.
+  const seeded = await it.run('seed', '--scans', '60000');
+  expect(seeded.code).toBe(0);
+  expect(seeded.stderr.trimEnd().split('\n')).toEqual(['[emulator] seeding: 33% (20,000 of 60,000 scans)', '[emulator] seeding: 66% (40,000 of 60,000 scans)']);
+  expect(seeded.stdout).toMatch(/^\[emulator\] seeded 60000 scans in \d+\.\d s\n$/);
+  await it.run('stop');
 });

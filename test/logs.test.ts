@@ -27,9 +27,31 @@ describe('logs and the interaction log keep secrets out (DESIGN.md secrets)', ()
     await t.experience('post', '/sessions', t.env.production_key).send({ authorization_code: 'sc_x', code_verifier: VERIFIER });
     const res = await t.api.get('/_emulator/interactions');
     expect(res.body.data).toEqual([
-      { id: 1, at: '2026-11-21T10:00:00.000Z', key_id: 1, session_id: null, method: 'GET', path: '/api/experience/v1/campaign', status: 200, body: null },
-      { id: 2, at: '2026-11-21T10:00:00.000Z', key_id: 2, session_id: null, method: 'POST', path: '/api/experience/v1/sessions', status: 400, body: { authorization_code: '[redacted]', code_verifier: '[redacted]' } },
+      { id: 1, at: '2026-11-21T10:00:00.000Z', key_id: 1, session_id: null, method: 'GET', path: '/api/experience/v1/campaign', status: 200, error: null, body: null },
+      { id: 2, at: '2026-11-21T10:00:00.000Z', key_id: 2, session_id: null, method: 'POST', path: '/api/experience/v1/sessions', status: 400, error: 'invalid_grant', body: { authorization_code: '[redacted]', code_verifier: '[redacted]' } },
     ]);
     expect((await t.api.get('/_emulator/interactions?after=1')).body.data.map((row: { id: number }) => row.id)).toEqual([2]);
+  });
+
+  it('logs every request of every area at info: method, path without its query, status and error code, nothing secret', async () => {
+    const t = testWorld();
+    await t.experience('get', '/campaign', 'pk_sandbox_not-a-key');
+    await t.api.get(`/api/v1/brands/${t.env.brand_slug}/scans?limit=1`).set('Authorization', `Bearer ${t.env.reporting_token}`);
+    await t.api.get('/api/v1/brands');
+    await t.api.get(`/authorize?request_token=rt_in-the-url&state=${'s'.repeat(40)}`);
+    await t.api.get(`/_emulator/sink/${t.env.sandbox_key}`);
+    const requests = t.logLines.map((line) => JSON.parse(line) as { level: number; msg: string; request?: object }).filter((line) => line.request);
+    expect(requests.every((line) => line.level === 30)).toBe(true);
+    expect(requests.map((line) => line.msg)).toEqual([
+      'GET /api/experience/v1/campaign 401 invalid_key',
+      `GET /api/v1/brands/${t.env.brand_slug}/scans 200`,
+      'GET /api/v1/brands 401 unauthorized',
+      expect.stringMatching(/^GET \/authorize \d{3}$/),
+      expect.stringMatching(/^GET \/_emulator\/sink\/\[redacted\] 404 not_found$/),
+    ]);
+    expect(requests[0]).toMatchObject({ request: { method: 'GET', path: '/api/experience/v1/campaign', status: 401, error: 'invalid_key', ms: expect.any(Number) } });
+    const log = t.logLines.join('');
+    for (const secret of [t.env.sandbox_key!, t.env.reporting_token, 'rt_in-the-url', 's'.repeat(40)]) expect(log).not.toContain(secret);
+    expect((await t.api.get('/_emulator/interactions')).body.data[0]).toMatchObject({ status: 401, error: 'invalid_key' });
   });
 });

@@ -5,6 +5,7 @@ import type { EnvValues } from '../control/env.js';
 import { CliError } from './cli-error.js';
 import { control, findRunning, isAlive, readInstance, removeInstance, requireRunning, waitUntil } from './instance.js';
 import { type DataPaths, dataFlag, dataPaths } from './paths.js';
+import { CLOCK_USAGE } from './clock-usage.js';
 import { clockLine, envExports, say } from './print.js';
 import { CLI } from './paths.js';
 
@@ -46,7 +47,7 @@ export async function env(data: string, options: { json?: boolean; promotion?: s
 export async function reset(data: string): Promise<void> {
   const instance = await requireRunning(dataPaths(data));
   await control(instance, 'POST', '/reset');
-  say('[emulator] reset: the world is seeded from the fixture again; entries, sessions and scans are gone');
+  say(`[emulator] reset: the world is seeded from the fixture again; entries, sessions and scans are gone. The clock stays where it is (\`${CLI} clock reset\` puts it back on system time)`);
 }
 
 export type ClockAction = 'advance' | 'freeze' | 'unfreeze' | 'reset';
@@ -56,7 +57,7 @@ export type ClockAction = 'advance' | 'freeze' | 'unfreeze' | 'reset';
  * it. `reset` also repairs a data folder no emulator serves, whose saved clock stops it starting.
  */
 export async function clock(data: string, action: ClockAction | undefined, value: string | undefined): Promise<void> {
-  const body = action && clockBody(action, value);
+  const body = action && (await clockBody(action, value));
   const paths = dataPaths(data);
   if (action === 'reset' && !(await findRunning(paths))) return resetStoppedClock(paths);
   const instance = await requireRunning(paths);
@@ -80,12 +81,22 @@ async function resetStoppedClock(paths: DataPaths): Promise<void> {
   say(`[emulator] clock follows system time again in ${paths.dir} (no emulator is running; \`${CLI} start${dataFlag(paths.dir)}\` starts one)`);
 }
 
-function clockBody(action: ClockAction, value: string | undefined): object {
+/** A value the clock cannot read is a usage error (exit 2), answered with the accepted forms. */
+async function clockBody(action: ClockAction, value: string | undefined): Promise<object> {
   if (action === 'advance') {
-    if (!value || parseDuration(value) === undefined) throw new CliError(`[emulator] ${value ? `${value} is not a duration` : 'say how far'}: e.g. \`${CLI} clock advance 31m\` (units ms, s, m, h, d; 1h30m works)`);
+    if (!value || parseDuration(value) === undefined) throw clockUsage(value ? `${value} is not a duration` : 'say how far to advance');
     return { advance: value };
   }
-  if (action === 'freeze') return { freeze: value ?? true };
-  if (action === 'reset') return { reset: true };
-  return { unfreeze: true };
+  if (action === 'freeze') {
+    if (value !== undefined && !(await import('../control/clock-time.js')).ClockTime.safeParse(value).success) {
+      throw clockUsage(`${value} is not an ISO time with Z or an offset, such as 2026-12-24T18:00:00Z`);
+    }
+    return { freeze: value ?? true };
+  }
+  if (value !== undefined) throw clockUsage(`\`clock ${action}\` takes no value (got ${value})`);
+  return action === 'reset' ? { reset: true } : { unfreeze: true };
+}
+
+function clockUsage(problem: string): CliError {
+  return new CliError(`[emulator] ${problem}. Usage:\n${CLOCK_USAGE}`, 2);
 }

@@ -9,13 +9,12 @@ import type { Checklist } from '../console/checklist.js';
 import type { KeyJson, PromotionRef } from '../console/lifecycle.js';
 import { HOSTED_REASON_TEXT, type Route } from '../journey/routing.js';
 import { control, requireRunning } from './instance.js';
-import { DEFAULT_DATA, dataPaths } from './paths.js';
+import { dataOption, dataPaths } from './paths.js';
 import { CLI } from './paths.js';
 
 type Printed = { data: string; json?: boolean; promotion?: string };
 type Answer<T> = T & { promotion: PromotionRef };
 
-const dataOption = () => new Option('--data <dir>', 'the data folder: database, logs, instance file').default(DEFAULT_DATA);
 const jsonOption = () => new Option('--json', 'print the answer as JSON');
 export const promotionOption = () => new Option('--promotion <id>', "the promotion's id or slug (default: the default promotion; `env --json` lists them)");
 

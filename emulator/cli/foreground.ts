@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type Logger, multistream, destination, type StreamEntry } from 'pino';
 import { envValues } from '../control/env.js';
 import type { Fixture } from '../fixture.js';
-import { createLogger } from '../logger.js';
+import { PRETTY_IGNORE, createLogger } from '../logger.js';
 import { type Running, startServer } from '../server.js';
 import { SavedClockError } from '../store/saved-clock.js';
 import { restoreHeapGrowth } from './heap.js';
@@ -75,7 +75,7 @@ async function runLogger(file: string, terminal: boolean): Promise<Logger> {
   const streams: StreamEntry[] = [{ stream: destination({ dest: file, sync: true }) }];
   if (terminal) {
     const { default: pretty } = await import('pino-pretty');
-    streams.push({ stream: pretty({ colorize: !process.env.NO_COLOR, ignore: 'pid,hostname,name' }) });
+    streams.push({ stream: pretty({ colorize: !process.env.NO_COLOR, ignore: PRETTY_IGNORE }) });
   }
   return createLogger('emulator', {}, multistream(streams));
 }

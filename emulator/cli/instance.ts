@@ -60,6 +60,11 @@ export async function requireRunning(paths: DataPaths): Promise<Instance> {
 
 /** Calls `/_emulator{path}`; an error answer becomes a CliError carrying the emulator's message. */
 export async function control(instance: Instance, method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs = 5000): Promise<unknown> {
+  return (await controlResponse(instance, method, path, body, timeoutMs)).json();
+}
+
+/** The answer of `/_emulator{path}` once it is a success, its body unread (for streamed answers). */
+export async function controlResponse(instance: Instance, method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs = 5000): Promise<Response> {
   const headers: Record<string, string> = {};
   if (method !== 'GET') headers['content-type'] = 'application/json';
   if (instance.control_token) headers.authorization = `Bearer ${instance.control_token}`;
@@ -67,9 +72,9 @@ export async function control(instance: Instance, method: 'GET' | 'POST', path: 
   const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) }).catch((error: Error) => {
     throw new CliError(`[emulator] the emulator (pid ${instance.pid}) did not answer ${url}: ${(error.cause as Error | undefined)?.message ?? error.message}; see \`${CLI} status\``);
   });
+  if (res.ok) return res;
   const answer = (await res.json()) as { message?: string; error?: string };
-  if (!res.ok) throw new CliError(`[emulator] ${answer.message ?? answer.error ?? `the emulator answered ${res.status}`}`);
-  return answer;
+  throw new CliError(`[emulator] ${answer.message ?? answer.error ?? `the emulator answered ${res.status}`}`);
 }
 
 export function isAlive(pid: number): boolean {

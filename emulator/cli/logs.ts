@@ -1,6 +1,7 @@
 /** `emulator logs [--follow]`: the data folder's JSON log, made readable. */
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PRETTY_IGNORE } from '../logger.js';
 import { CliError } from './cli-error.js';
 import { dataFlag, dataPaths } from './paths.js';
 import { CLI } from './paths.js';
@@ -11,7 +12,7 @@ export async function logs(data: string, options: { follow?: boolean }): Promise
   const paths = dataPaths(data);
   if (!existsSync(paths.log)) throw new CliError(`[emulator] no log in ${paths.dir} yet; start an emulator with \`${CLI} start${dataFlag(paths.dir)}\``);
   const { prettyFactory } = await import('pino-pretty');
-  const pretty = prettyFactory({ colorize: process.stdout.isTTY === true && !process.env.NO_COLOR, ignore: 'pid,hostname,name' });
+  const pretty = prettyFactory({ colorize: process.stdout.isTTY === true && !process.env.NO_COLOR, ignore: PRETTY_IGNORE });
   const print = (lines: string[]) => process.stdout.write(lines.map((line) => pretty(line)).join(''));
 
   let offset = 0;

@@ -2,9 +2,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Option } from 'commander';
 import { assetFile, assetText, inSea } from '../sea.js';
 
 export const DEFAULT_DATA = '.emulator';
+/** `--data`, on every command that finds an emulator by its folder; EMULATOR_DATA saves repeating it. */
+export const dataOption = () => new Option('--data <dir>', 'the data folder: database, logs, instance file').env('EMULATOR_DATA').default(DEFAULT_DATA);
+
 /** How hints name the CLI: the single executable is its own command. */
 export const CLI = inSea ? 'emulator' : 'npx emulator';
 

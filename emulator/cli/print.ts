@@ -1,5 +1,5 @@
 /** What the CLI prints: the start summary, shell exports and the clock. */
-import type { ClockState } from '../clock.js';
+import { type ClockState, formatOffset } from '../clock.js';
 import type { EnvValues } from '../control/env.js';
 import { CLI, dataFlag } from './paths.js';
 
@@ -33,11 +33,12 @@ export function startSummary(env: Env, pid: number, dir: string, localUrl = env.
     row('Reporting token', env.reporting_token),
     row('Brand slug', env.brand_slug),
     '',
-    '  Test packs (production packs whose draw is known; each enters once)',
+    '  Known-outcome packs: production packs whose draw is known; they reach your agency, each enters once',
     ...packRows,
-    row('Tester packs', codes(env.test_packs)),
-    row('Preview packs', codes(env.preview_packs)),
-    row('Recalled packs', codes(env.recalled_packs)),
+    '  Packs that never reach your agency (the service\'s hosted page runs them)',
+    row('  Tester packs', codes(env.test_packs)),
+    row('  Preview packs', codes(env.preview_packs)),
+    row('  Recalled packs', codes(env.recalled_packs)),
     ...(others.length ? ['', `  Other promotions: ${others.join(', ')}`, `  Their keys and packs: ${CLI} env --json --promotion SLUG${data}; console commands take --promotion SLUG`] : []),
     '',
     `  Export these to your shell with: eval "$(${CLI} env${data})"`,
@@ -71,19 +72,6 @@ export function clockLine(state: Required<ClockState> & { now: string }): string
   if (state.mode === 'frozen') return `[emulator] clock frozen at ${state.now}`;
   if (state.mode === 'offset') return `[emulator] clock runs ${formatOffset(state.offsetMs)} from system time, now ${state.now}`;
   return `[emulator] clock follows system time, now ${state.now}`;
-}
-
-const UNITS: Array<[string, number]> = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000], ['ms', 1]];
-
-/** `+31m`, `-1h30m`: the shape `clock advance` takes; milliseconds only under a second. */
-export function formatOffset(ms: number): string {
-  let rest = Math.abs(ms) < 1000 ? Math.abs(ms) : Math.round(Math.abs(ms) / 1000) * 1000;
-  const parts = UNITS.flatMap(([unit, size]) => {
-    const amount = Math.floor(rest / size);
-    rest -= amount * size;
-    return amount ? [`${amount}${unit}`] : [];
-  });
-  return `${ms < 0 ? '-' : '+'}${parts.join('') || '0s'}`;
 }
 
 /** A line for the user on stdout: the CLI's output, as opposed to the emulator's log. */

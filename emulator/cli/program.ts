@@ -8,7 +8,8 @@ import { consoleCommands, promotionOption } from './console.js';
 import { parsePublicUrl } from './public-url.js';
 import { seedCommand } from './seed.js';
 import { webhooksCommand } from './webhooks.js';
-import { CLI, DEFAULT_DATA, packageVersion } from './paths.js';
+import { CLI, dataOption, packageVersion } from './paths.js';
+import { CLOCK_HELP } from './clock-usage.js';
 import { sayError } from './print.js';
 
 const program = new Command('emulator')
@@ -16,12 +17,11 @@ const program = new Command('emulator')
   .version(packageVersion())
   .configureOutput({ outputError: (text, write) => write(`[emulator] ${text.replace(/^error: /, '')}`) });
 
-const dataOption = () => new Option('--data <dir>', 'the data folder: database, logs, instance file').default(DEFAULT_DATA);
 
 program
   .command('start')
-  .description('start in the background, wait until healthy, print the base URL, keys and test packs')
-  .option('--port <port>', 'port to listen on', parsePort, 4010)
+  .description('start in the background, wait until healthy, print the base URL, keys and known-outcome packs')
+  .addOption(new Option('--port <port>', 'port to listen on').env('EMULATOR_PORT').argParser(parsePort).default(4010))
   .option('--host <host>', 'address to bind; 0.0.0.0 exposes it to your network', '127.0.0.1')
   .addOption(dataOption())
   .option('--fixture <path>', 'the seed world (default: the built-in fixtures/default.json)')
@@ -66,7 +66,7 @@ program
 
 program
   .command('reset')
-  .description('seed the world from the fixture again: entries, sessions and scans are gone')
+  .description('seed the world from the fixture again: entries, sessions and scans are gone; the clock stays where it is')
   .addOption(dataOption())
   .action(async ({ data }) => (await import('./commands.js')).reset(data));
 
@@ -74,9 +74,9 @@ program
   .command('clock')
   .description('show or move the virtual clock (expiries, delivery progress, webhook retries)')
   .addArgument(new Argument('[action]', 'what to do; without one, shows the clock').choices(['advance', 'freeze', 'unfreeze', 'reset']))
-  .argument('[value]', 'advance: a duration such as 31m, 2h, 1h30m, 90d; freeze: an ISO time (default now)')
+  .argument('[value]', 'advance: a duration such as 31m, 2h, 1h30m, 90d; freeze: an ISO time with Z or an offset (default now)')
   .addOption(dataOption())
-  .addHelpText('after', `\nExamples:\n  ${CLI} clock advance 31m\n  ${CLI} clock freeze 2026-12-24T18:00:00Z\n  ${CLI} clock unfreeze\n  ${CLI} clock reset    back to system time; also repairs a stopped data folder whose saved clock is out of range`)
+  .addHelpText('after', CLOCK_HELP)
   .action(async (action, value, { data }) => (await import('./commands.js')).clock(data, action, value));
 
 for (const command of [...consoleCommands(), webhooksCommand(), seedCommand()]) {
@@ -92,5 +92,5 @@ function parsePort(text: string): number {
 program.parseAsync().catch((error: unknown) => {
   if (!(error instanceof CliError)) throw error;
   sayError(error.message);
-  process.exitCode = 1;
+  process.exitCode = error.exitCode;
 });

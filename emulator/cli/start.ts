@@ -3,7 +3,7 @@
  * the server in this process (`--foreground`) or in a detached child it waits for.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, closeSync, constants, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Fixture, FixtureError, loadFixture } from '../fixture.js';
 import { inSea } from '../sea.js';
@@ -40,6 +40,8 @@ export async function start(options: StartOptions): Promise<void> {
   const fixturePath = options.fixture === undefined ? defaultFixture() : resolve(options.fixture);
   const fixture = validFixture(fixturePath);
   ensureWritableFolder(paths.dir);
+  // A fresh folder's world (and its months of history) takes seconds to seed: say why start waits.
+  if (!existsSync(paths.database)) say(`[emulator] seeding the world from ${fixturePath} into ${paths.dir}…`);
   if (options.foreground) {
     const { serveForeground } = await import('./foreground.js');
     const { host, port, seed, controlToken, publicUrl } = options;

@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { WEBHOOK_EVENTS } from '../store/webhooks.js';
 import { control, requireRunning } from './instance.js';
-import { DEFAULT_DATA, dataPaths } from './paths.js';
+import { dataOption, dataPaths } from './paths.js';
 import { say } from './print.js';
 import { CLI } from './paths.js';
 
@@ -18,7 +18,6 @@ interface EndpointAnswer {
   secret?: string;
 }
 
-const dataOption = () => new Option('--data <dir>', 'the data folder of the running emulator').default(DEFAULT_DATA);
 const running = async (data: string) => requireRunning(dataPaths(data));
 
 export function webhooksCommand(): Command {

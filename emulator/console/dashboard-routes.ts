@@ -11,7 +11,9 @@ import { field, formBody, pageErrors, sendPage } from '../pages/http.js';
 import { html } from '../pages/html.js';
 import { layout } from '../pages/layout.js';
 import { latestInteractions } from '../store/interaction-tail.js';
-import { type Promotion, defaultPromotionId, findPromotion } from '../store/promotions.js';
+import { type Promotion, defaultPromotionId, findPromotion, loadCampaign } from '../store/promotions.js';
+import { listSinks } from '../store/sinks.js';
+import { knownOutcomePacks } from '../control/env.js';
 import { trustedCaller } from '../control/guard.js';
 import { type KeyChange, approve, createKey, logRows, overview, promotionRef, promotionSummaries, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
 import { LIVE_LOG_SCRIPT } from './live-log.js';
@@ -50,7 +52,12 @@ export function dashboardRouter(ctx: Context): Router {
 
   const render = (page: DashboardRequest, status: number, notice?: Notice, callbackInput?: { production: string; preview: string }) => {
     const data = overview(ctx, page.promotion.id);
-    sendPage(page.res, status, dashboardPage(page.req, page.res, { data, promotions: promotionSummaries(ctx), log: logRows(ctx, latestInteractions(ctx.db, LOG_ROWS)), notice, callbackInput }));
+    sendPage(page.res, status, dashboardPage(page.req, page.res, {
+      data, promotions: promotionSummaries(ctx), log: logRows(ctx, latestInteractions(ctx.db, LOG_ROWS)), notice, callbackInput,
+      packs: knownOutcomePacks(ctx, loadCampaign(ctx.db, page.promotion.id)),
+      sinks: listSinks(ctx.db), clock: ctx.clock.state(),
+      urls: { public: ctx.config.baseUrl, local: ctx.config.localUrl ?? ctx.config.baseUrl },
+    }));
   };
 
   /** The promotion a page or form is about: `?promotion=`, or the default one. */

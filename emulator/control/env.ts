@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { issueSecret } from '../domain/secrets.js';
 import { keySecret } from '../store/keys.js';
 import { type KnownPack, unenteredPacks } from '../store/known-packs.js';
-import { type Promotion, defaultPromotionId, listPromotions, loadCampaign } from '../store/promotions.js';
+import { type Campaign, type Promotion, defaultPromotionId, listPromotions, loadCampaign } from '../store/promotions.js';
 import { seededKeys } from '../store/world.js';
 
 export type { KnownPack };
@@ -30,7 +30,9 @@ export function envValues(ctx: Context, promotionId = defaultPromotionId(ctx.db)
     promotion_id: id,
     promotion: { id, slug, name, mechanic },
     packs,
+    known_outcome_packs: packs,
     test_packs,
+    tester_packs: test_packs,
     preview_packs,
     recalled_packs,
     collectors: ctx.db.prepare('SELECT id, email, country, city, tester FROM collectors ORDER BY id').all() as Array<{ id: number; email: string; country: string | null }>,
@@ -85,11 +87,23 @@ function promotionEnv(ctx: Context, promotion: Promotion, companies: CompanyEnv[
     production_key: keyFor('production'),
     reporting_token: company.reporting_token,
     skus: ctx.db.prepare('SELECT id, prefix FROM skus WHERE promotion_id = ? ORDER BY id').all(promotion.id) as Array<{ id: number; prefix: string }>,
-    packs: unenteredPacks(ctx.db, ctx.seed, campaign, PACKS_PER_OUTCOME),
-    test_packs: unitCodes(ctx, promotion.id, "kind = 'test'"),
+    ...packNames(knownOutcomePacks(ctx, campaign), unitCodes(ctx, promotion.id, "kind = 'test'")),
     preview_packs: unitCodes(ctx, promotion.id, "kind = 'preview'"),
     recalled_packs: unitCodes(ctx, promotion.id, 'recalled = 1'),
   };
+}
+
+/** A few unentered production packs of each outcome the promotion's draw can give: what `env` and the dashboard show. */
+export function knownOutcomePacks(ctx: Context, campaign: Campaign): KnownPack[] {
+  return unenteredPacks(ctx.db, ctx.seed, campaign, PACKS_PER_OUTCOME);
+}
+
+/**
+ * Known-outcome packs reach the agency; tester packs never do (the hosted page). Each under its
+ * name, and under the older `packs` and `test_packs`, kept for scripts written before.
+ */
+function packNames(knownOutcome: KnownPack[], tester: string[]) {
+  return { packs: knownOutcome, known_outcome_packs: knownOutcome, test_packs: tester, tester_packs: tester };
 }
 
 function unitCodes(ctx: Context, promotionId: number, where: string): string[] {

@@ -21,7 +21,7 @@ import type { Context } from '../context.js';
 import { s256 } from '../domain/pkce.js';
 import { hashSecret } from '../domain/secrets.js';
 import { bearerOf } from '../experience/auth.js';
-import { jsonBody } from '../http.js';
+import { jsonBody, noteErrorCode } from '../http.js';
 import { EXPERIENCE_ERRORS, type ErrorCode } from '../experience/errors.js';
 import type { CallerLocals } from '../experience/routes.js';
 import { SANDBOX_SCENARIOS } from '../experience/schemas.js';
@@ -212,9 +212,10 @@ function answer(ctx: Context, req: Request, res: Response, fault: Fault, subject
   const status = fault.status ?? known?.status ?? 500;
   const retryAfter = fault.retry_after ?? (status === 429 ? 1 : undefined);
   if (retryAfter !== undefined) res.set('Retry-After', String(retryAfter));
+  noteErrorCode(res, code);
   res.status(status).json({ error: code, message: fault.message ?? known?.message ?? 'Injected fault.' });
   recordInteraction(ctx.db, {
-    at: ctx.clock.now(), key_id: subject.keyId, session_id: subject.sessionId, method: req.method, path: PREFIX + req.path, status, body: { injected_fault: fault.id },
+    at: ctx.clock.now(), key_id: subject.keyId, session_id: subject.sessionId, method: req.method, path: PREFIX + req.path, status, error: code, body: { injected_fault: fault.id },
   });
 }
 

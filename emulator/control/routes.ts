@@ -12,12 +12,13 @@ import { promotionParam } from '../console/promotion-param.js';
 import { checkCallbackUrl } from '../console/callback-url.js';
 import { listInteractions } from '../store/interactions.js';
 import { resetWorld } from '../store/reset.js';
+import { ClockTime } from './clock-time.js';
 import { envValues } from './env.js';
 import { resetObservations } from './faults.js';
 
 const ClockBody = z.union([
   z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
-  z.strictObject({ freeze: z.union([z.literal(true), z.iso.datetime({ offset: true })]) }),
+  z.strictObject({ freeze: z.union([z.literal(true), ClockTime]) }),
   z.strictObject({ unfreeze: z.literal(true) }),
   z.strictObject({ reset: z.literal(true) }),
 ]);

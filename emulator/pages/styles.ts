@@ -28,11 +28,18 @@ header button{margin:0;background:#fff;color:#1b2a49}
 .secret{font-family:ui-monospace,monospace;word-break:break-all;background:#fff8d6;padding:8px;border:1px dashed #8a6d00}
 code{font-family:ui-monospace,monospace;word-break:break-all}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #d6d6de;vertical-align:top}
-.table{overflow-x:auto}
+.table{overflow-x:auto;max-width:100%}
+ul.packs{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:16px}
+ul.packs li{display:flex;flex-direction:column;gap:4px;min-width:0}
+.qr svg{display:block;width:8rem;height:8rem}
 .inline{display:inline}.inline button{margin:0 4px 0 0;padding:4px 10px}
 ul.plain{list-style:none;padding:0}
 .muted{color:#55555f}
-@media (max-width:40rem){main{padding:8px}section,article{padding:12px}}
+@media (max-width:40rem){main{padding:8px}section,article{padding:12px}
+table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table.stack tr{display:block;border-bottom:1px solid #d6d6de;padding:6px 0}
+table.stack td{display:flex;gap:8px;border:0;padding:2px 0;overflow-wrap:anywhere;min-width:0}
+table.stack td::before{content:attr(data-label);flex:0 0 8.5rem;font-weight:600;color:#55555f}}
 `;
 
 export const STYLESHEET_HASH = `sha256-${createHash('sha256').update(STYLESHEET).digest('base64')}`;

@@ -3,6 +3,8 @@
  * --scans N`). Inserted in chunks, one transaction each, with the event loop free between them;
  * answers when done. With `"webhooks": true` every seeded production scan is announced as a
  * `scan.processed` event too; by default history stays quiet, as it would flood every endpoint.
+ * With `"progress": true` the answer is NDJSON: `{"added", "total"}` after each chunk, then the
+ * usual `{"scans", "milliseconds"}` (what `emulator seed` shows its progress from).
  */
 import { Router } from 'express';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -18,24 +20,28 @@ const CHUNK = 20_000;
 const SeedBody = z.strictObject({
   scans: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(MAX_SEED_SCANS, `must be at most ${MAX_SEED_SCANS}`),
   webhooks: z.boolean({ error: 'must be true or false' }).default(false),
+  progress: z.boolean({ error: 'must be true or false' }).default(false),
 });
 
 export function seedControlRouter(ctx: Context): Router {
   const router = Router();
   router.post('/seed', async (req, res) => {
     const parsed = SeedBody.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError('invalid_request', { message: 'Send {"scans": N}, optionally with "webhooks": true.', details: detailsOf(parsed.error) });
-    const { scans, webhooks } = parsed.data;
+    if (!parsed.success) throw new ApiError('invalid_request', { message: 'Send {"scans": N}, optionally with "webhooks": true and "progress": true.', details: detailsOf(parsed.error) });
+    const { scans, webhooks, progress } = parsed.data;
+    if (progress) res.type('application/x-ndjson');
     const started = performance.now();
     const run = ctx.db.transaction(() => historyRun(ctx.db, ctx.seed, ctx.clock.now(), scans))();
     for (let added = 0; added < scans; added += CHUNK) {
       const production = ctx.db.transaction(() => run.add(CHUNK))();
       if (webhooks) for (const scanId of production) ctx.events.emit('scan.recorded', { scanId });
+      if (progress) res.write(`${JSON.stringify({ added: Math.min(added + CHUNK, scans), total: scans })}\n`);
       await nextTurn();
     }
     const milliseconds = Math.round(performance.now() - started);
     ctx.logger.info({ scans, webhooks, milliseconds }, 'history seeded');
-    res.json({ scans, milliseconds });
+    if (progress) res.end(`${JSON.stringify({ scans, milliseconds })}\n`);
+    else res.json({ scans, milliseconds });
   });
   return router;
 }

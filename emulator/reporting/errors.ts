@@ -5,7 +5,7 @@
  */
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { closeIfUnread, errorWriter } from '../http.js';
+import { closeIfUnread, errorWriter, noteErrorCode } from '../http.js';
 
 export const REPORTING_ERRORS = {
   /** No bearer token, or not a company's. */
@@ -40,6 +40,7 @@ export function reportingErrors(logger: Logger): ErrorRequestHandler {
     if (!(error instanceof ReportingError)) return shared(error, req, res, next);
     if (res.headersSent) return res.end();
     closeIfUnread(req, res);
+    noteErrorCode(res, error.code);
     res.status(error.status).set(error.headers).json({ error: error.code, ...(error.details ? { details: error.details } : {}) });
   };
 }

@@ -18,10 +18,12 @@ export interface Interaction {
   method: string;
   path: string;
   status: number;
+  /** The error code of an error answer (`invalid_key`, `rate_limited`, ...), else null. */
+  error: string | null;
   body: unknown;
 }
 
-type Row = [at: number, keyId: number | null, sessionId: number | null, method: string, path: string, status: number, body: string | null];
+type Row = [at: number, keyId: number | null, sessionId: number | null, method: string, path: string, status: number, error: string | null, body: string | null];
 
 const pending = new WeakMap<Db, Row[]>();
 
@@ -31,7 +33,7 @@ export function recordInteraction(db: Db, row: Omit<Interaction, 'id'>): void {
     pending.set(db, (rows = []));
     setImmediate(flushInteractions, db);
   }
-  rows.push([row.at, row.key_id, row.session_id, row.method, row.path, row.status, bodyText(redactSecrets(row.body))]);
+  rows.push([row.at, row.key_id, row.session_id, row.method, row.path, row.status, row.error, bodyText(redactSecrets(row.body))]);
 }
 
 /** JSON.stringify recurses: a hostile body nested some thousands deep is recorded as a note instead. */
@@ -50,7 +52,7 @@ export function flushInteractions(db: Db): void {
   if (!rows) return;
   pending.delete(db);
   if (!db.open) return;
-  const insert = db.prepare('INSERT INTO interactions (at, key_id, session_id, method, path, status, body) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare('INSERT INTO interactions (at, key_id, session_id, method, path, status, error, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   if (rows.length === 1) insert.run(rows[0]!);
   else db.transaction(() => rows.forEach((row) => insert.run(row)))();
 }

@@ -68,3 +68,6 @@ export const CORE_SCHEMA = `
     id INTEGER PRIMARY KEY, at INTEGER NOT NULL, key_id INTEGER, session_id INTEGER,
     method TEXT NOT NULL, path TEXT NOT NULL, status INTEGER NOT NULL, body TEXT);
   `;
+
+/** The interaction log keeps each answer's error code too (issue 15); older rows have none. */
+export const INTERACTION_ERROR_SCHEMA = `ALTER TABLE interactions ADD COLUMN error TEXT;`;

@@ -108,7 +108,9 @@ describe('dashboard', () => {
     expect(codes.status).toBe(200);
     expect(codes.text).toContain('<h2 id="status">Nordkakao Café Codes</h2>');
     expect(codes.text).toContain('code unlock');
-    expect(codes.text).toContain('action="/console/pause?promotion=nordkakao-cafe-codes"');
+    expect(codes.text).toContain('action="/console/keys?promotion=nordkakao-cafe-codes"');
+    // Its scans go to the hosted page already (not approved): no Pause button; the form's route still acts on it.
+    expect(codes.text).not.toContain('action="/console/pause');
     const paused = await browser.post('/console/pause?promotion=nordkakao-cafe-codes').type('form').send({ csrf: csrfOf(codes.text) });
     expect(paused.headers.location).toBe('/?promotion=nordkakao-cafe-codes&done=paused');
     const routing = t.world.db.prepare('SELECT slug, routing_paused FROM promotions ORDER BY id').all();
@@ -118,5 +120,51 @@ describe('dashboard', () => {
     ]);
     expect((await browser.get('/?promotion=no-such-promotion')).status).toBe(404);
     expect((await browser.post('/console/pause?promotion=no-such-promotion').type('form').send({ csrf: csrfOf(codes.text) })).status).toBe(404);
+  });
+});
+
+describe('dashboard panels (issue 15)', () => {
+  it("shows the open promotion's own known-outcome packs, each with a scan link and an inline SVG QR code of its public URL", async () => {
+    const { t, browser } = await dashboard();
+    for (const [path, slug] of [['/', 'spring-instant-win'], ['/?promotion=nordkakao-cafe-codes', 'nordkakao-cafe-codes']] as const) {
+      const page = (await browser.get(path)).text;
+      const panel = page.slice(page.indexOf('<section aria-labelledby="packs">'), page.indexOf('</section>', page.indexOf('<section aria-labelledby="packs">')));
+      const codes = [...panel.matchAll(/<a href="\/q\/([^"]+)">Scan <code>/g)].map((match) => decodeURIComponent(match[1]!));
+      const promotion = t.env.promotions.find((candidate) => candidate.slug === slug)!;
+      expect(codes).toEqual(promotion.known_outcome_packs.map((pack) => pack.code));
+      expect(codes.length).toBeGreaterThan(0);
+      expect(panel.match(/<svg /g)).toHaveLength(codes.length);
+      expect(panel).toContain(`aria-label="QR code of pack ${codes[0]}`);
+      for (const code of [...promotion.tester_packs, ...promotion.preview_packs]) expect(panel).not.toContain(code);
+      expect(panel).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1)[^"<\s]*\.(js|png)/);
+    }
+  });
+
+  it('links to the webhook sinks, the API reference and the clock', async () => {
+    const { t, browser } = await dashboard();
+    await t.api.post('/_emulator/sinks').send({ name: 'crm' }).expect(201);
+    const page = (await browser.get('/')).text;
+    for (const link of ['href="#packs"', 'href="#sinks"', 'href="#clock"', 'href="/_emulator/api-docs"', 'href="/_emulator/sink/crm"', 'href="/_emulator/clock"']) expect(page).toContain(link);
+    expect(page).toContain('The virtual clock is frozen: it shows <time datetime="2026-11-21T10:00:00.000Z">');
+  });
+
+  it('offers "Pause routing" only while scans go to the agency, and counts the steps to go in words', async () => {
+    const { t, browser, submit } = await dashboard();
+    const first = (await browser.get('/')).text;
+    expect(first).toContain('Production scans go to the service\'s hosted page');
+    expect(first).not.toContain('Pause routing');
+    expect(first).toContain('Incomplete: 12 steps to go.');
+    expect(first).not.toContain('step(s)');
+
+    await submit('/console/callbacks', { production: CALLBACK });
+    const scenarios = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'];
+    for (const scenario of scenarios) {
+      const session = (await t.experience('post', '/sessions').send({ scenario })).body.session_token as string;
+      if (scenario !== 'already_entered') await t.experience('post', '/session/entry', t.env.sandbox_key, session).send({});
+    }
+    expect((await browser.get('/')).text).toContain('Incomplete: 1 step to go.');
+    await coverSandbox((path, body, session) => t.experience('post', path, t.env.sandbox_key, session).send(body));
+    await submit('/console/approve');
+    expect((await browser.get('/')).text).toContain('Pause routing to the agency');
   });
 });

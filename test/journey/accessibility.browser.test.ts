@@ -52,7 +52,7 @@ describe.concurrent('accessibility (axe-core)', () => {
       found.push(...(await violations(page)));
       await page.getByRole('checkbox', { name: 'I accept the terms.' }).check();
       await skipBrowserValidation(page);
-      await page.getByRole('button', { name: /play/ }).click();
+      await page.getByRole('button', { name: 'Enter', exact: true }).click();
       expect(await page.getByRole('alert').count()).toBe(1);
       found.push(...(await violations(page)));
       await journey.acceptAndEnter();

@@ -27,6 +27,9 @@ describe('hosted fallback page', () => {
     expect(page.text).toContain('Teilnahme ab 18 Jahren');
     expect(page.text).toContain('I am at least 18 years old.');
     expect(page.text).not.toContain('checked');
+    // The pack was scanned: the button enters (not the campaign's "Scan a participating pack to play").
+    expect(page.text).toContain('<button type="submit">Enter</button>');
+    expect(page.text).not.toContain('Scan a participating pack to play');
   });
 
   it('refuses an entry without acceptance (422) and enters with it, showing the prize and its code', async () => {

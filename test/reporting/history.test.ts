@@ -62,3 +62,12 @@ test('POST /_emulator/seed adds scans for scale testing; a bad count is 400 with
   expect(bad.body.details).toEqual({ scans: ['must be at least 1'] });
   expect((await t.api.post('/_emulator/seed').send({ scans: 10_000_001 })).body.details).toEqual({ scans: ['must be at most 10000000'] });
 });
+
+test('POST /_emulator/seed with "progress": true answers NDJSON: the count after each chunk of 20,000, then the result', async () => {
+  const t = reportingWorld();
+  const res = await t.api.post('/_emulator/seed').send({ scans: 45_000, progress: true }).expect(200);
+  expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
+  const lines = res.text.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+  expect(lines).toEqual([{ added: 20_000, total: 45_000 }, { added: 40_000, total: 45_000 }, { added: 45_000, total: 45_000 }, { scans: 45_000, milliseconds: expect.any(Number) }]);
+  expect(count(t, 'SELECT COUNT(*) AS n FROM scans')).toBe(48_000);
+});

@@ -8,6 +8,9 @@ import { type Html, html, safeLink } from '../../pages/html.js';
 import { layout } from '../../pages/layout.js';
 import { HOSTED_REASON_TEXT } from '../../journey/routing.js';
 import type { KeyJson, LogRow, Overview, PromotionRef, promotionSummaries } from '../lifecycle.js';
+import type { ClockState } from '../../clock.js';
+import type { KnownPack } from '../../control/env.js';
+import { clockPanel, packsPanel, sinksPanel } from './dashboard-panels.js';
 
 /** What the page says after an action: a success line, a one-time secret, or what went wrong. */
 export interface Notice {
@@ -19,13 +22,28 @@ export interface Notice {
 
 export const DASHBOARD_NAV = [
   { href: '/', label: 'Dashboard' },
+  { href: '/_emulator/api-docs', label: 'API reference' },
   { href: '/promotions', label: 'Promotions (collector view)' },
+];
+
+/** The dashboard's own navigation: its panels, then the pages beside it. */
+const PAGE_NAV = [
+  { href: '/', label: 'Dashboard' },
+  { href: '#packs', label: 'Packs' },
+  { href: '#sinks', label: 'Webhook sinks' },
+  { href: '#clock', label: 'Clock' },
+  ...DASHBOARD_NAV.slice(1),
 ];
 
 export interface DashboardView {
   data: Overview;
   promotions: ReturnType<typeof promotionSummaries>;
   log: LogRow[];
+  packs: KnownPack[];
+  sinks: Array<{ name: string; received: number }>;
+  clock: Required<ClockState> & { now: string };
+  /** Where QR codes point (the public URL), and where the CLI and curl reach the emulator. */
+  urls: { public: string; local: string };
   notice?: Notice;
   callbackInput?: { production: string; preview: string };
 }
@@ -35,7 +53,7 @@ export function pageQuery(promotion: Pick<PromotionRef, 'slug' | 'default'>): st
   return promotion.default ? '' : `promotion=${encodeURIComponent(promotion.slug)}&`;
 }
 
-export function dashboardPage(req: Request, res: Response, { data, promotions, log, notice, callbackInput }: DashboardView): Html {
+export function dashboardPage(req: Request, res: Response, { data, promotions, log, packs, sinks, clock, urls, notice, callbackInput }: DashboardView): Html {
   const csrf = csrfField(req, res);
   const { promotion, experience, checklist } = data;
   const query = pageQuery(promotion).replace(/&$/, '');
@@ -52,14 +70,15 @@ export function dashboardPage(req: Request, res: Response, { data, promotions, l
     ${notice.items?.length ? html`<ul>${notice.items.map((item) => html`<li>${item}</li>`)}</ul>` : ''}</section>` : ''}
   <section aria-labelledby="status"><h2 id="status">${promotion.name}</h2>
     <p>${promotion.brand} · ${MECHANIC_TEXT[promotion.mechanic]} · <code>${promotion.slug}</code> · status ${promotion.status} · ${promotion.dates.start.slice(0, 10)} to ${promotion.dates.end.slice(0, 10)} · ${promotion.live ? 'accepting entries now' : 'not accepting entries now'}</p>
-    <p>Experience: agency-built. Test and preview packs always use the hosted page.</p>
+    <p>Experience: agency-built. Known-outcome packs reach the agency; tester and preview packs always use the hosted page.</p>
     ${routing}
-    ${experience.routing_paused ? action('/console/resume', 'Resume routing to the agency') : action('/console/pause', 'Pause routing to the agency', 'danger')}
+    ${experience.routing_paused ? action('/console/resume', 'Resume routing to the agency') : experience.routing.to === 'agency' ? action('/console/pause', 'Pause routing to the agency', 'danger') : ''}
   </section>
+  ${packsPanel(packs, urls.public)}
   <section aria-labelledby="keys"><h2 id="keys">Agency keys</h2>
-    <div class="table" tabindex="0" role="region" aria-label="Agency keys table"><table><thead><tr><th scope="col">Id</th><th scope="col">Environment</th><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
-    <tbody>${data.keys.map((key: KeyJson) => html`<tr><td>${key.id}</td><td>${key.environment}</td><td><code>${key.masked}</code></td><td>${key.status}</td><td>${key.expires_at?.slice(0, 10)}</td>
-      <td>${key.status === 'revoked' ? '' : html`${action(`/console/keys/${key.id}/rotate`, 'Rotate', 'secondary')}${action(`/console/keys/${key.id}/revoke`, 'Revoke', 'danger')}`}</td></tr>`)}</tbody></table></div>
+    <div class="table" tabindex="0" role="region" aria-label="Agency keys table"><table class="stack"><thead><tr><th scope="col">Id</th><th scope="col">Environment</th><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
+    <tbody>${data.keys.map((key: KeyJson) => html`<tr><td data-label="Id">${key.id}</td><td data-label="Environment">${key.environment}</td><td data-label="Key"><code>${key.masked}</code></td><td data-label="Status">${key.status}</td><td data-label="Expires">${key.expires_at?.slice(0, 10)}</td>
+      <td data-label="Actions">${key.status === 'revoked' ? '' : html`${action(`/console/keys/${key.id}/rotate`, 'Rotate', 'secondary')}${action(`/console/keys/${key.id}/revoke`, 'Revoke', 'danger')}`}</td></tr>`)}</tbody></table></div>
     <form method="post" action="${to('/console/keys')}">${csrf}<label for="environment">New key's environment</label>
       <select id="environment" name="environment"><option value="sandbox">sandbox</option><option value="production">production</option></select>
       <button type="submit">Create key</button></form>
@@ -76,9 +95,9 @@ export function dashboardPage(req: Request, res: Response, { data, promotions, l
     ${experience.callbacks.preview ? html`<p>Review the agency's preview: ${safeLink(experience.callbacks.preview, experience.callbacks.preview)}</p>` : ''}
   </section>
   <section aria-labelledby="checklist"><h2 id="checklist">Checklist: sandbox API coverage</h2>
-    <p>${checklist.complete ? 'Complete: every scenario has a sandbox session and an entry.' : `Incomplete: ${checklist.missing.length} step(s) to go.`} It records API coverage, not visual approval.</p>
-    <div class="table" tabindex="0" role="region" aria-label="Checklist table"><table><thead><tr><th scope="col">Scenario</th><th scope="col">Session created</th><th scope="col">Entry submitted</th></tr></thead>
-    <tbody>${checklist.items.map((item) => html`<tr><td>${item.scenario}</td><td>${item.session_created ? 'yes' : 'no'}</td><td>${item.entry_submitted ? 'yes' : 'no'}</td></tr>`)}</tbody></table></div>
+    <p>${checklist.complete ? 'Complete: every scenario has a sandbox session and an entry.' : `Incomplete: ${checklist.missing.length} ${checklist.missing.length === 1 ? 'step' : 'steps'} to go.`} It records API coverage, not visual approval.</p>
+    <div class="table" tabindex="0" role="region" aria-label="Checklist table"><table class="stack"><thead><tr><th scope="col">Scenario</th><th scope="col">Session created</th><th scope="col">Entry submitted</th></tr></thead>
+    <tbody>${checklist.items.map((item) => html`<tr><td data-label="Scenario">${item.scenario}</td><td data-label="Session created">${item.session_created ? 'yes' : 'no'}</td><td data-label="Entry submitted">${item.entry_submitted ? 'yes' : 'no'}</td></tr>`)}</tbody></table></div>
   </section>
   <section aria-labelledby="approval"><h2 id="approval">Approval</h2>
     <p>${experience.approved_at ? `Approved on ${experience.approved_at}.` : 'Not approved. Review the agency\'s responsive UI, legal copy, accessibility, failure states and hosting first.'}</p>
@@ -87,10 +106,12 @@ export function dashboardPage(req: Request, res: Response, { data, promotions, l
   </section>
   <section aria-labelledby="log-heading"><h2 id="log-heading">Interaction log</h2>
     <p>Every experience API call your backend made, for every promotion, newest last, with secrets redacted. <a href="${to('/')}">Refresh</a></p>
-    <div class="table" tabindex="0" role="log" aria-labelledby="log-heading"><table><thead><tr><th scope="col">Time</th><th scope="col">Key</th><th scope="col">Request</th><th scope="col">Status</th><th scope="col">Body</th></tr></thead>
-    <tbody id="log" data-after="${log.at(-1)?.id ?? 0}">${log.map((row) => html`<tr><td>${row.at}</td><td><code>${row.key ?? ''}</code></td><td>${row.method} ${row.path}</td><td>${row.status}</td><td><code>${row.body === null ? '' : JSON.stringify(row.body)}</code></td></tr>`)}</tbody></table></div>
-  </section>`;
-  return layout({ title: 'Brand dashboard', body, nav: DASHBOARD_NAV, wide: true, script: '/console/live-log.js' });
+    <div class="table" tabindex="0" role="log" aria-labelledby="log-heading"><table class="stack"><thead><tr><th scope="col">Time</th><th scope="col">Key</th><th scope="col">Request</th><th scope="col">Status</th><th scope="col">Body</th></tr></thead>
+    <tbody id="log" data-after="${log.at(-1)?.id ?? 0}">${log.map((row) => html`<tr><td data-label="Time">${row.at}</td><td data-label="Key"><code>${row.key ?? ''}</code></td><td data-label="Request">${row.method} ${row.path}</td><td data-label="Status">${row.status}${row.error ? html` <code>${row.error}</code>` : ''}</td><td data-label="Body"><code>${row.body === null ? '' : JSON.stringify(row.body)}</code></td></tr>`)}</tbody></table></div>
+  </section>
+  ${sinksPanel(sinks, urls.local)}
+  ${clockPanel(clock)}`;
+  return layout({ title: 'Brand dashboard', body, nav: PAGE_NAV, wide: true, script: '/console/live-log.js' });
 }
 
 const MECHANIC_TEXT: Record<string, string> = { instant_win: 'instant win', code_unlock: 'code unlock', content: 'content' };
@@ -100,7 +121,7 @@ function promotionsTable(promotions: DashboardView['promotions'], current: numbe
   const state = ({ state: current, dates }: DashboardView['promotions'][number]) =>
     current === 'scheduled' ? `starts ${dates.start.slice(0, 10)}` : current === 'ended' ? `ended ${dates.end.slice(0, 10)}` : current;
   return html`<nav aria-labelledby="promotions-heading"><h2 id="promotions-heading">Promotions</h2>
-    <div class="table" tabindex="0" role="region" aria-label="Promotions table"><table><thead><tr><th scope="col">Promotion</th><th scope="col">Brand</th><th scope="col">Type</th><th scope="col">State</th><th scope="col">Production scans go to</th></tr></thead>
-    <tbody>${promotions.map((promotion) => html`<tr><td><a href="/${promotion.default ? '' : `?promotion=${encodeURIComponent(promotion.slug)}`}"${promotion.id === current ? html` aria-current="page"` : ''}>${promotion.name}</a>${promotion.default ? ' (default)' : ''}</td>
-      <td>${promotion.brand}</td><td>${MECHANIC_TEXT[promotion.mechanic]}</td><td>${state(promotion)}</td><td>${promotion.routing.to === 'agency' ? 'the agency' : 'the hosted page'}</td></tr>`)}</tbody></table></div></nav>`;
+    <div class="table" tabindex="0" role="region" aria-label="Promotions table"><table class="stack"><thead><tr><th scope="col">Promotion</th><th scope="col">Brand</th><th scope="col">Type</th><th scope="col">State</th><th scope="col">Production scans go to</th></tr></thead>
+    <tbody>${promotions.map((promotion) => html`<tr><td data-label="Promotion"><a href="/${promotion.default ? '' : `?promotion=${encodeURIComponent(promotion.slug)}`}"${promotion.id === current ? html` aria-current="page"` : ''}>${promotion.name}</a>${promotion.default ? ' (default)' : ''}</td>
+      <td data-label="Brand">${promotion.brand}</td><td data-label="Type">${MECHANIC_TEXT[promotion.mechanic]}</td><td data-label="State">${state(promotion)}</td><td data-label="Production scans go to">${promotion.routing.to === 'agency' ? 'the agency' : 'the hosted page'}</td></tr>`)}</tbody></table></div></nav>`;
 }

@@ -48,7 +48,7 @@ function body(page: PageContext, hosted: HostedPage): Html {
       <input type="hidden" name="terms_version" value="${terms.version}">
       <label class="check"><input type="checkbox" name="accepted" value="yes"${terms.required ? html` required` : ''}> I accept the terms.</label>
       ${terms.minimum_age !== undefined ? html`<label class="check"><input type="checkbox" name="age_confirmed" value="yes" required> I am at least ${terms.minimum_age} years old.</label>` : ''}
-      <button type="submit">${hosted.promotion.content.copy.call_to_action || 'Enter'}</button>
+      <button type="submit">Enter</button>
     </form></section>`;
 }
 

@@ -1,0 +1,25 @@
+/**
+ * One log line per request, whatever the area: method, path, status and the error code of an error
+ * answer, e.g. `GET /api/experience/v1/campaign 401 invalid_key`. The path has no query string
+ * (the journey's secrets travel there) and secret-shaped text in it is redacted; headers and
+ * bodies are not logged. `emulator logs` shows the message; the fields sit under `request`.
+ */
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { redactSecrets } from './domain/redaction.js';
+import type { ErrorCodeLocals } from './http.js';
+import { pathOnly } from './logger.js';
+
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
+      const path = redactSecrets(pathOnly(req.originalUrl)) as string;
+      const error = (res.locals as ErrorCodeLocals).errorCode;
+      const request = { method: req.method, path, status: res.statusCode, ...(error ? { error } : {}), ms };
+      logger.info({ request }, `${req.method} ${path} ${res.statusCode}${error ? ` ${error}` : ''}`);
+    });
+    next();
+  };
+}
