@@ -96,6 +96,8 @@ it('still takes the dashboard\'s own forms in the same browser', async () => {
   try {
     const page = await context.newPage();
     await page.goto(`${emulator.baseUrl}/`);
+    await page.getByRole('button', { name: 'Approve the agency experience' }).click();
+    await expect.poll(() => (brandState().promotion as { approved_at: number | null }).approved_at).not.toBeNull();
     await page.getByRole('button', { name: 'Pause routing to the agency' }).click();
     await expect.poll(() => (brandState().promotion as { routing_paused: number }).routing_paused).toBe(1);
     await page.getByRole('button', { name: 'Resume routing to the agency' }).click();

@@ -120,8 +120,8 @@ describe('reporting reads at scale (issue 14, defect 5)', () => {
       const world = openWorld({ fixture: { ...DEFAULT_FIXTURE, history: { scans: 500 } }, data: folder, logger });
       const counted = kept(world.db);
       expect(counted.length).toBeGreaterThan(0);
-      // As an older emulator left it: the scans, without the audience tables.
-      world.db.exec('DROP TABLE audience_members; DROP TABLE audience_packs');
+      // As an older emulator left it: the scans, without the audience tables (nor what later migrations added).
+      world.db.exec('DROP TABLE audience_members; DROP TABLE audience_packs; ALTER TABLE interactions DROP COLUMN error');
       world.db.pragma(`user_version = ${MIGRATIONS.indexOf(AUDIENCE_SCHEMA)}`);
       world.db.close();
       const reopened = openDb(join(folder, 'emulator.sqlite'));
