@@ -224,7 +224,7 @@ function keepEvidence(checks: CheckReport[], scenarios: readonly Scenario[], run
             }
             kept.add(trace);
           }
-          check.evidence.push({ label: `Playwright trace of ${scenario.id} (npx playwright show-trace)`, path: target });
+          check.evidence.push({ label: `Playwright trace of ${scenario.id}`, path: target });
         }
       }
     }

@@ -1,7 +1,8 @@
 /** Reporters by their `--format` name, and the multiplexer that calls them. */
 import type { ScenarioOutcome } from '../run/facts.js';
 import type { Scenario } from '../scenarios/schema.js';
-import { htmlReporter, jsonReporter, junitReporter } from './files.js';
+import { jsonReporter, junitReporter } from './files.js';
+import { htmlReporter } from './html.js';
 import { textReporter } from './text.js';
 import type { Report, Reporter, ReporterOptions, RunMeta } from './types.js';
 

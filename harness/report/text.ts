@@ -4,7 +4,7 @@
  */
 import { GROUPS, type Status } from '../checks/types.js';
 import { shownPath } from '../paths.js';
-import { LEGEND, exitCodeOf, promotionLine, verdictLine } from './legend.js';
+import { LEGEND, exitCodeOf, promotionLine, traceCommand, verdictLine } from './legend.js';
 import type { Reporter, ReporterOptions } from './types.js';
 
 const LABEL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', manual: 'MANUAL', inconclusive: 'INCONCLUSIVE' };
@@ -49,6 +49,7 @@ export function textReporter(options: ReporterOptions): Reporter {
           if (check.configure) out(`               configure: ${check.configure}`);
           const pointer = check.evidence.find((item) => item.path)?.path;
           if (pointer) out(`               evidence: ${shownPath(pointer)}`);
+          for (const trace of check.evidence.filter((item) => item.path?.endsWith('.zip'))) out(`               trace: ${traceCommand(shownPath(trace.path!))}`);
         }
       }
       const { summary } = report;
