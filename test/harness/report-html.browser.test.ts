@@ -109,16 +109,18 @@ test('the gallery shows a labelled mobile and desktop pair per state', async () 
 });
 
 test('a thumbnail opens the full-size image, and closes again', async () => {
-  const figure = page.locator('.pair figure').first();
-  const image = figure.locator('img');
-  const thumbnail = await image.evaluate((img: HTMLImageElement) => ({ shown: img.clientWidth, natural: img.naturalWidth }));
+  // The DOM is read with expressions: the test's TypeScript has no DOM types.
+  const first = `document.querySelector('.pair figure')`;
+  const seen = () => page.evaluate<{ position: string; shown: number; natural: number }>(`({ position: getComputedStyle(${first}).position, shown: ${first}.querySelector('img').clientWidth, natural: ${first}.querySelector('img').naturalWidth })`);
+  const thumbnail = await seen();
   expect(thumbnail.natural).toBe(SIZES.mobile.width);
   expect(thumbnail.shown).toBeLessThan(thumbnail.natural);
+  expect(thumbnail.position).toBe('static');
+  const figure = page.locator('.pair figure').first();
   await figure.locator('a.open').click();
-  const opened = await figure.evaluate((element) => ({ position: getComputedStyle(element).position, width: element.querySelector('img')!.clientWidth }));
-  expect(opened).toEqual({ position: 'fixed', width: SIZES.mobile.width });
+  expect(await seen()).toEqual({ position: 'fixed', shown: SIZES.mobile.width, natural: SIZES.mobile.width });
   await figure.locator('a.close').click();
-  expect(await figure.evaluate((element) => getComputedStyle(element).position)).toBe('static');
+  expect((await seen()).position).toBe('static');
 });
 
 test('one self-contained file: every screenshot inlined once, no script, no external resource', () => {
