@@ -28,7 +28,7 @@ export function multiplex(reporters: ReadonlyArray<readonly [string, Reporter]>,
     }
   };
   return {
-    onBegin: (meta: RunMeta, scenarios: readonly Scenario[]) => void each('onBegin', (reporter) => reporter.onBegin!(meta, scenarios)),
+    onBegin: (meta: RunMeta, scenarios: readonly Scenario[], checks: number) => void each('onBegin', (reporter) => reporter.onBegin!(meta, scenarios, checks)),
     onScenarioBegin: (scenario: Scenario) => void each('onScenarioBegin', (reporter) => reporter.onScenarioBegin!(scenario)),
     onScenarioEnd: (outcome: ScenarioOutcome) => void each('onScenarioEnd', (reporter) => reporter.onScenarioEnd!(outcome)),
     onEnd: (report: Report) => each('onEnd', (reporter) => reporter.onEnd!(report)),

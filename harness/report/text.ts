@@ -21,11 +21,12 @@ export function textReporter(options: ReporterOptions): Reporter {
   let total = 0;
   let done = 0;
   return {
-    onBegin(meta, scenarios) {
+    onBegin(meta, scenarios, checks) {
       total = scenarios.length;
       err(`[harness] verify ${meta.callback} against ${promotionLine(meta)} at the emulator ${meta.emulator}${meta.only ? ` (only ${meta.only.join(', ')})` : ''}`);
       for (const note of meta.notes) err(`[harness] note: ${note}`);
-      err(`[harness] ${scenarios.length} scenario(s) in parallel browser contexts`);
+      err(`[harness] plan: ${scenarios.length} scenario(s) in parallel browser contexts, then ${checks} check(s)`);
+      for (const scenario of scenarios) err(`[harness]   ${scenario.id} (${scenario.phase}): ${scenario.title}`);
     },
     onScenarioEnd(outcome) {
       done += 1;
