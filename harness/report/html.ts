@@ -29,7 +29,7 @@ const CSS = `body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:70r
 h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ccc}
 .banner{padding:1rem 1.2rem;border-radius:8px;color:#fff;margin-bottom:1rem}.banner h1{margin:0;font-size:2rem}.banner p{margin:.3rem 0 0}
 .banner.approve{background:#2e7d32}.banner.reject{background:#b3261e}.banner.incomplete{background:#6a1b9a}.counts span{margin-right:1rem;white-space:nowrap}
-.checks{list-style:none;padding:0}.checks li{margin:.6rem 0;padding:.5rem .8rem;border-left:6px solid #999;background:#f7f7f7}
+.checks{list-style:none;padding:0}.checks>li{margin:.6rem 0;padding:.5rem .8rem;border-left:6px solid #999;background:#f7f7f7}
 .pass{border-color:#2e7d32!important}.fail{border-color:#b3261e!important;background:#fdecea!important}.warn{border-color:#b26a00!important}.manual{border-color:#1f5fbf!important}.inconclusive{border-color:#7b1fa2!important;background:#f6ecf8!important}
 .status{font-weight:700;display:inline-block;min-width:5rem}.id{font-family:ui-monospace,monospace}.checks p{margin:.2rem 0}.label{font-weight:600}
 details{font-size:.9rem}.meta td{padding:0 1rem 0 0;vertical-align:top}code{word-break:break-all}
