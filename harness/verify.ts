@@ -132,7 +132,7 @@ export async function verify(options: VerifyOptions): Promise<Report> {
     const needsApproval = callbacks.changed || !(await client.overview()).experience.approved_at;
     const sandbox = scenarios.filter((scenario) => scenario.phase === 'sandbox' && (needsApproval || selected.includes(scenario)));
     const production = selected.filter((scenario) => scenario.phase !== 'sandbox');
-    report.onBegin(meta, [...sandbox, ...production]);
+    report.onBegin(meta, [...sandbox, ...production], selectedChecks.size);
     let previews: Promise<Map<string, ScenarioRun>> = Promise.resolve(new Map());
     if (preview) previews = runScenarios(sandbox, env, config.concurrency, report);
     else skipScenarios(sandbox, 'no preview URL: pass --preview so the six sandbox scenarios can run through the agency', env, report);
@@ -224,7 +224,7 @@ function keepEvidence(checks: CheckReport[], scenarios: readonly Scenario[], run
             }
             kept.add(trace);
           }
-          check.evidence.push({ label: `Playwright trace of ${scenario.id} (npx playwright show-trace)`, path: target });
+          check.evidence.push({ label: `Playwright trace of ${scenario.id}`, path: target });
         }
       }
     }

@@ -34,7 +34,7 @@ export const ADVISORY_CHECKS: Check[] = [
       const shots = [...facts.captures.values()].filter((capture) => capture.screenshots.mobile || capture.screenshots.desktop);
       if (shots.length === 0) return undefined;
       const evidence = shots.flatMap((capture) =>
-        (['mobile', 'desktop'] as const).flatMap((size) => (capture.screenshots[size] ? [{ label: `${capture.key} (${size})`, path: capture.screenshots[size] }] : [])),
+        (['mobile', 'desktop'] as const).flatMap((size) => (capture.screenshots[size] ? [{ label: `${capture.key} (${size})`, path: capture.screenshots[size], data: { state: capture.key, size } }] : [])),
       );
       return manual(shots.length, `${evidence.length} screenshots of ${shots.length} states to review: responsive layout, legal copy, failure states (folder ${shownPath(facts.outDir)}/screenshots)`, evidence);
     },

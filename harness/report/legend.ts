@@ -26,6 +26,21 @@ export function verdictLine(summary: Record<Status, number>): string {
   }
 }
 
+/** The verdict a brand reads first, by exit code: approve (0), do not approve (1), incomplete (3). */
+export function verdictTitle(summary: Record<Status, number>): { title: string; tone: 'approve' | 'reject' | 'incomplete' } {
+  switch (exitCodeOf(summary)) {
+    case EXIT.failed:
+      return { title: 'Do not approve', tone: 'reject' };
+    case EXIT.inconclusive:
+      return { title: 'Incomplete', tone: 'incomplete' };
+    default:
+      return { title: 'Approve', tone: 'approve' };
+  }
+}
+
+/** How to open a Playwright trace the run kept: playwright-core is what the harness ships (plain `playwright` would fetch another version). */
+export const traceCommand = (file: string) => `npx playwright-core show-trace ${file}`;
+
 /** The evidence rules and exit codes, as every report states them. */
 export const LEGEND = [
   'PASS needs positive evidence: at least one observation of what the check judges, from scenarios that all ran to their end.',

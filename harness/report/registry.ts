@@ -1,7 +1,8 @@
 /** Reporters by their `--format` name, and the multiplexer that calls them. */
 import type { ScenarioOutcome } from '../run/facts.js';
 import type { Scenario } from '../scenarios/schema.js';
-import { htmlReporter, jsonReporter, junitReporter } from './files.js';
+import { jsonReporter, junitReporter } from './files.js';
+import { htmlReporter } from './html.js';
 import { textReporter } from './text.js';
 import type { Report, Reporter, ReporterOptions, RunMeta } from './types.js';
 
@@ -27,7 +28,7 @@ export function multiplex(reporters: ReadonlyArray<readonly [string, Reporter]>,
     }
   };
   return {
-    onBegin: (meta: RunMeta, scenarios: readonly Scenario[]) => void each('onBegin', (reporter) => reporter.onBegin!(meta, scenarios)),
+    onBegin: (meta: RunMeta, scenarios: readonly Scenario[], checks: number) => void each('onBegin', (reporter) => reporter.onBegin!(meta, scenarios, checks)),
     onScenarioBegin: (scenario: Scenario) => void each('onScenarioBegin', (reporter) => reporter.onScenarioBegin!(scenario)),
     onScenarioEnd: (outcome: ScenarioOutcome) => void each('onScenarioEnd', (reporter) => reporter.onScenarioEnd!(outcome)),
     onEnd: (report: Report) => each('onEnd', (reporter) => reporter.onEnd!(report)),

@@ -4,7 +4,7 @@
  */
 import { GROUPS, type Status } from '../checks/types.js';
 import { shownPath } from '../paths.js';
-import { LEGEND, exitCodeOf, promotionLine, verdictLine } from './legend.js';
+import { LEGEND, exitCodeOf, promotionLine, traceCommand, verdictLine } from './legend.js';
 import type { Reporter, ReporterOptions } from './types.js';
 
 const LABEL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', manual: 'MANUAL', inconclusive: 'INCONCLUSIVE' };
@@ -21,11 +21,12 @@ export function textReporter(options: ReporterOptions): Reporter {
   let total = 0;
   let done = 0;
   return {
-    onBegin(meta, scenarios) {
+    onBegin(meta, scenarios, checks) {
       total = scenarios.length;
       err(`[harness] verify ${meta.callback} against ${promotionLine(meta)} at the emulator ${meta.emulator}${meta.only ? ` (only ${meta.only.join(', ')})` : ''}`);
       for (const note of meta.notes) err(`[harness] note: ${note}`);
-      err(`[harness] ${scenarios.length} scenario(s) in parallel browser contexts`);
+      err(`[harness] plan: ${scenarios.length} scenario(s) in parallel browser contexts, then ${checks} check(s)`);
+      for (const scenario of scenarios) err(`[harness]   ${scenario.id} (${scenario.phase}): ${scenario.title}`);
     },
     onScenarioEnd(outcome) {
       done += 1;
@@ -49,6 +50,7 @@ export function textReporter(options: ReporterOptions): Reporter {
           if (check.configure) out(`               configure: ${check.configure}`);
           const pointer = check.evidence.find((item) => item.path)?.path;
           if (pointer) out(`               evidence: ${shownPath(pointer)}`);
+          for (const trace of check.evidence.filter((item) => item.path?.endsWith('.zip'))) out(`               trace: ${traceCommand(shownPath(trace.path!))}`);
         }
       }
       const { summary } = report;

@@ -27,7 +27,8 @@ export interface Report {
 
 /** Every hook optional; the multiplexer calls each inside try/catch, so a broken reporter never breaks a run. */
 export interface Reporter {
-  onBegin?(meta: RunMeta, scenarios: readonly Scenario[]): void;
+  /** The plan, before any scenario starts: the scenarios the run will drive and how many checks it will judge. */
+  onBegin?(meta: RunMeta, scenarios: readonly Scenario[], checks: number): void;
   onScenarioBegin?(scenario: Scenario): void;
   onScenarioEnd?(outcome: ScenarioOutcome): void;
   onEnd?(report: Report): void | Promise<void>;

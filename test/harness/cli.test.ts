@@ -170,6 +170,17 @@ describe('against the reference agency', () => {
     expect(run.stderr).toMatch(/\[harness\] \[\d\/\d\] landing ok <?\d/);
   }, 120_000);
 
+  test('verify prints its plan on stderr, the scenarios it will run and how many checks, before the first scenario ends', async () => {
+    const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page']);
+    expect(run.code).toBe(0);
+    const lines = normalize(run.stderr, world).split('\n');
+    const plan = lines.indexOf('[harness] plan: 1 scenario(s) in parallel browser contexts, then 1 check(s)');
+    expect(plan).toBeGreaterThan(0);
+    expect(lines[plan + 1]).toBe('[harness]   landing (production): The callback URL opened without service_request shows the campaign');
+    const firstEnded = lines.findIndex((line) => /^\[harness\] \[1\/1\] /.test(line));
+    expect(firstEnded).toBeGreaterThan(plan + 1);
+  }, 120_000);
+
   test('--promotion (or "promotion" in the config) naming no promotion, or one that has ended, is exit 2 and one line naming the promotions there are', async () => {
     const unknown = await harness(['verify', ...targetArgs(world), '--promotion', 'nope']);
     expect(unknown.code).toBe(2);
@@ -226,8 +237,9 @@ describe('against an agency with a defect', () => {
     expect(junit).toMatch(/<testsuites name="harness verify" tests="1" failures="1" errors="0" skipped="0"/);
     expect(junit).toContain(`<failure message="${json.checks[0]!.reason}" type="fail">`);
     const html = readFileSync(join(world.target.out, 'report.html'), 'utf8');
-    expect(html).toContain('<li class="fail"><span class="status">FAIL</span> <span class="id">journey.landing_page</span>');
-    expect(html).toContain('traces/landing--landing.zip');
+    expect(html).toContain('<li class="fail" id="check-journey.landing_page"><span class="status">FAIL</span> <span class="id">journey.landing_page</span>');
+    expect(html).toContain('<a href="traces/landing--landing.zip">traces/landing--landing.zip</a>; open it from the report folder with <code>npx playwright-core show-trace traces/landing--landing.zip</code>');
+    expect(normalize(run.stdout, world)).toContain('               trace: npx playwright-core show-trace <tmp>/report/traces/landing--landing.zip');
   }, 120_000);
 
   test('a report folder from an earlier run is not mistaken for this run', async () => {

@@ -93,10 +93,15 @@ test('junit.xml is well-formed: one suite per group, one case per check, nothing
   expect(xml).toContain('<skipped message="manual review: ');
 });
 
-test('report.html is one self-contained file: the evidence rules, every screenshot inlined, no external resource, content escaped', () => {
+test('report.html is one self-contained file: the verdict first, the evidence rules, every screenshot inlined and labelled, no external resource, content escaped', () => {
   const html = readFileSync(join(world.target.out, 'report.html'), 'utf8');
   expect(html).toContain('<h2>How to read this report</h2>');
   expect(html).toContain('<strong>exit 0: every check passed on positive evidence');
+  expect(html).toMatch(/<body>\n<header id="verdict" class="banner approve"><h1>Approve<\/h1><p class="counts"><span>0 fail<\/span><span>0 inconclusive<\/span><span>1 warn<\/span><span>1 manual<\/span><span>48 pass<\/span>/);
+  // The gallery labels states as a person says them, in mobile and desktop pairs.
+  expect(html).toContain('<figcaption>Won, production, mobile</figcaption>');
+  expect(html).toContain('<figcaption>Won, production, desktop</figcaption>');
+  expect(html).not.toMatch(/<figcaption>[a-z]+:/);
   const screenshots = report.checks.find((check) => check.id === 'review.screenshots')!.evidence.filter((item) => item.path?.endsWith('.png'));
   expect(screenshots.length).toBeGreaterThanOrEqual(30);
   expect(screenshots.every((item) => existsSync(item.path!))).toBe(true);
