@@ -10,7 +10,7 @@ import { type Route, isLive } from '../journey/routing.js';
 import { promotionRoute } from '../journey/scan.js';
 import { type ApprovalEvent, approvalHistory, recordApprovalEvent } from '../store/approvals.js';
 import type { Interaction } from '../store/interactions.js';
-import { clearPromotionCoverage, promotionCoverage } from '../store/checklist-coverage.js';
+import { clearPromotionCoverage, promotionCoverage } from '../store/coverage.js';
 import { voidJourneys } from '../store/journeys.js';
 import { type AgencyKey, type Environment, createAgencyKey, revokeKey as revokeStoredKey } from '../store/keys.js';
 import { hasActiveKey, keyStatus, listPromotionKeys } from '../store/promotion-keys.js';

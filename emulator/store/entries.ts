@@ -1,4 +1,4 @@
-/** Entries: one per collector and pack in production; sandbox entries are synthetic. @see spec §2.5, §3 */
+/** Entries: one per pack and promotion in production, whoever enters it; sandbox entries are synthetic. @see spec §2.5, §3 */
 import type { DeliveryState, EntryState } from '../domain/draw.js';
 import type { Db } from './db.js';
 
