@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import express from 'express';
 import request from 'supertest';
 import { controlRouter } from '../emulator/control/routes.js';
-import { errorWriter } from '../emulator/http.js';
+import { errorWriter } from '../emulator/errors.js';
 import { testWorld } from './world.js';
 
 describe('control plane /_emulator', () => {

@@ -7,7 +7,7 @@
 import { Router, json, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { ApiError } from '../experience/errors.js';
+import { ConsoleError } from './errors.js';
 import { detailsOf } from '../experience/schemas.js';
 import { listInteractions } from '../store/interactions.js';
 import { getPromotion } from '../store/promotions.js';
@@ -58,7 +58,7 @@ export function consoleApiRouter(ctx: Context): Router {
   router.post('/callbacks', (req, res) => {
     const { id, promotion } = promotionOf(req);
     const change = setCallbacks(ctx, parse(CallbackBody, req.body), id);
-    if (!change.ok) throw new ApiError('invalid_request', { message: `Refused: ${listed(change.problems)}.`, details: change.problems });
+    if (!change.ok) throw new ConsoleError('invalid_request', { message: `Refused: ${listed(change.problems)}.`, details: change.problems });
     const { ok: _ok, ...body } = change;
     res.json({ ...body, promotion });
   });
@@ -67,7 +67,7 @@ export function consoleApiRouter(ctx: Context): Router {
     const { id, promotion } = promotionOf(req);
     const approval = approve(ctx, id);
     if (!approval.ok) {
-      return res.status(409).json({ error: 'approval_refused', message: `Not approved yet. Missing: ${listed(approval.missing)}.`, details: approval.missing });
+      throw new ConsoleError('approval_refused', { message: `Not approved yet. Missing: ${listed(approval.missing)}.`, details: approval.missing });
     }
     res.json({ approved_at: approval.approved_at, promotion });
   });
@@ -91,7 +91,7 @@ export function consoleApiRouter(ctx: Context): Router {
 }
 
 const requireJson: RequestHandler = (req, _res, next) => {
-  next((req.get('content-type') ?? '').startsWith('application/json') ? undefined : new ApiError('unsupported_media_type', { message: 'Send console changes with Content-Type: application/json.' }));
+  next((req.get('content-type') ?? '').startsWith('application/json') ? undefined : new ConsoleError('unsupported_media_type', { message: 'Send console changes with Content-Type: application/json.' }));
 };
 
 /** Details as one line, so a client that shows only the message still says everything. */
@@ -101,7 +101,7 @@ function listed(details: Record<string, string[]>): string {
 
 function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw new ApiError('invalid_request', { details: detailsOf(parsed.error) });
+  if (!parsed.success) throw new ConsoleError('invalid_request', { details: detailsOf(parsed.error) });
   return parsed.data;
 }
 
@@ -114,6 +114,6 @@ function send<T extends object>(res: Response, status: number, change: KeyChange
     res.status(status).json({ ...change.value, promotion });
     return;
   }
-  if (change.problem === 'unknown_key') throw new ApiError('not_found', { message: `Promotion ${promotion.slug} has no agency key with that id. List them with \`emulator keys list --promotion ${promotion.slug}\`.` });
-  throw new ApiError('key_revoked', { status: 409, message: 'That key is revoked and cannot be rotated; create a new key instead.' });
+  if (change.problem === 'unknown_key') throw new ConsoleError('not_found', { message: `Promotion ${promotion.slug} has no agency key with that id. List them with \`emulator keys list --promotion ${promotion.slug}\`.` });
+  throw new ConsoleError('key_revoked');
 }

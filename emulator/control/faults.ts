@@ -21,6 +21,7 @@ import type { Context } from '../context.js';
 import { s256 } from '../domain/pkce.js';
 import { hashSecret } from '../domain/secrets.js';
 import { bearerOf } from '../experience/auth.js';
+import { type ErrorTable, HttpError, writeError } from '../errors.js';
 import { jsonBody } from '../http.js';
 import { EXPERIENCE_ERRORS, type ErrorCode } from '../experience/errors.js';
 import type { CallerLocals } from '../experience/routes.js';
@@ -207,12 +208,13 @@ function matches(fault: Fault, subject: Subject): boolean {
 
 /** The error a fault answers with: the experience API's own shape, with Retry-After on a 429. */
 function answer(ctx: Context, req: Request, res: Response, fault: Fault, subject: Subject): void {
-  const code = (fault.error ?? codeForStatus(fault.status!)) as string;
-  const known = EXPERIENCE_ERRORS[code as ErrorCode] as { status: number; message: string } | undefined;
+  const code: string = fault.error ?? codeForStatus(fault.status!);
+  const known = (EXPERIENCE_ERRORS as ErrorTable)[code];
   const status = fault.status ?? known?.status ?? 500;
   const retryAfter = fault.retry_after ?? (status === 429 ? 1 : undefined);
-  if (retryAfter !== undefined) res.set('Retry-After', String(retryAfter));
-  res.status(status).json({ error: code, message: fault.message ?? known?.message ?? 'Injected fault.' });
+  // Any status and code the harness armed, not only the table's: the one place an HttpError is built by hand.
+  const injected = new HttpError(code, status, fault.message ?? known?.message ?? 'Injected fault.', undefined, retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) });
+  writeError(res, injected);
   recordInteraction(ctx.db, {
     at: ctx.clock.now(), key_id: subject.keyId, session_id: subject.sessionId, method: req.method, path: PREFIX + req.path, status, body: { injected_fault: fault.id },
   });

@@ -6,7 +6,7 @@ import { Router, json } from 'express';
 import { z } from 'zod';
 import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
 import type { Context } from '../context.js';
-import { ApiError } from '../experience/errors.js';
+import { ControlError } from './errors.js';
 import type { Fixture } from '../fixture.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { checkCallbackUrl } from '../console/callback-url.js';
@@ -52,7 +52,7 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
     // Loaded on first use, as the console is: start-up pays only for health and the experience API.
     const { promotionSummaries } = await import('../console/lifecycle.js');
     const parsed = PromotionsQuery.safeParse(req.query);
-    if (!parsed.success) throw new ApiError('invalid_request', { message: 'callback is an absolute URL such as https://agency.example/callback.' });
+    if (!parsed.success) throw new ControlError('invalid_request', { message: 'callback is an absolute URL such as https://agency.example/callback.' });
     const wanted = parsed.data.callback === undefined ? undefined : sameUrl(parsed.data.callback);
     const data = promotionSummaries(ctx).filter(({ callbacks }) => wanted === undefined || [callbacks.production, callbacks.preview].some((url) => url !== null && sameUrl(url) === wanted));
     res.json({ data });
@@ -64,7 +64,7 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
 
   router.post('/clock', (req, res) => {
     const parsed = ClockBody.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError('invalid_request', { message: 'Send {"advance":"31m"}, {"freeze":true|ISO time}, {"unfreeze":true} or {"reset":true}.' });
+    if (!parsed.success) throw new ControlError('invalid_request', { message: 'Send {"advance":"31m"}, {"freeze":true|ISO time}, {"unfreeze":true} or {"reset":true}.' });
     const body = parsed.data;
     try {
       if ('advance' in body) ctx.clock.advance(parseDuration(body.advance)!);
@@ -74,7 +74,7 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
     } catch (error) {
       if (!(error instanceof ClockRangeError)) throw error;
       const [field, move] = 'advance' in body ? ['advance', `advancing by ${body.advance}`] : 'freeze' in body ? ['freeze', `freezing at ${body.freeze}`] : ['reset', 'going back to system time'];
-      throw new ApiError('invalid_request', { message: `The clock did not move: ${move} ${error.message}.`, details: { [field]: [`${move} ${error.message}`] } });
+      throw new ControlError('invalid_request', { message: `The clock did not move: ${move} ${error.message}.`, details: { [field]: [`${move} ${error.message}`] } });
     }
     res.json(ctx.clock.state());
   });
@@ -89,7 +89,7 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
 
   router.get('/interactions', (req, res) => {
     const parsed = InteractionsQuery.safeParse(req.query);
-    if (!parsed.success) throw new ApiError('invalid_request', { message: 'after and limit must be whole numbers (limit 1 to 1000).' });
+    if (!parsed.success) throw new ControlError('invalid_request', { message: 'after and limit must be whole numbers (limit 1 to 1000).' });
     const rows = listInteractions(ctx.db, { afterId: parsed.data.after, limit: parsed.data.limit });
     res.json({ data: rows.map((row) => ({ ...row, at: new Date(row.at).toISOString() })) });
   });

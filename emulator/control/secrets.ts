@@ -10,7 +10,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { hashSecret, issueSecret } from '../domain/secrets.js';
-import { ApiError } from '../experience/errors.js';
+import { ControlError } from './errors.js';
 import { type Environment, keySecret } from '../store/keys.js';
 
 /** At most this many session tokens per answer; ask again with a later `after_session`. */
@@ -22,7 +22,7 @@ export function secretsRouter(ctx: Context): Router {
   const router = Router();
   router.get('/secrets', (req, res) => {
     const parsed = Query.safeParse(req.query);
-    if (!parsed.success) throw new ApiError('invalid_request', { message: 'after_session must be a whole number.' });
+    if (!parsed.success) throw new ControlError('invalid_request', { message: 'after_session must be a whole number.' });
     const counters = countersOf(ctx);
     const after = parsed.data.after_session;
     res.json({

@@ -9,7 +9,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { promotionParam } from '../console/promotion-param.js';
-import { ApiError } from '../experience/errors.js';
+import { ControlError } from './errors.js';
 import { TermsSchema, type Terms } from '../fixture.js';
 import { unenteredPacks } from '../store/known-packs.js';
 import { defaultPromotionId, getPromotion, loadCampaign, updatePromotionContent } from '../store/promotions.js';
@@ -36,7 +36,7 @@ export function worldEditsRouter(ctx: Context, originals: OriginalTerms): Router
     const promotionId = promotionParam(ctx, req.query);
     const { country, terms } = parse(TermsBody, req.body, 'Send {"country": "CH" | null, "terms": {"version": "...", "text": "..."}}.');
     const current = termsOf(ctx, promotionId, country);
-    if (!current) throw new ApiError('not_found', { message: `The promotion has no terms for ${country}; edit the default terms with "country": null.` });
+    if (!current) throw new ControlError('not_found', { message: `The promotion has no terms for ${country}; edit the default terms with "country": null.` });
     const key = `${promotionId}:${country ?? ''}`;
     if (!originals.has(key)) originals.set(key, current);
     const { minimum_age: age, ...rest } = terms;
@@ -53,7 +53,7 @@ export function worldEditsRouter(ctx: Context, originals: OriginalTerms): Router
       .prepare(`UPDATE entries SET delivery_due_at = ?, delivery_outcome = ?
         WHERE sandbox = 0 AND delivery_state = 'processing' AND unit_id = (SELECT id FROM units WHERE code = ?) RETURNING id`)
       .get(ctx.clock.now(), outcome, pack) as { id: number } | undefined;
-    if (!changed) throw new ApiError('not_found', { message: `No pending delivery for pack ${pack}.` });
+    if (!changed) throw new ControlError('not_found', { message: `No pending delivery for pack ${pack}.` });
     res.json({ entry_id: changed.id, settles_as: outcome });
   });
   router.get('/packs', (req, res) => {
@@ -92,6 +92,6 @@ function writeTerms(ctx: Context, promotionId: number, country: string | null, t
 /** The body or query, or a 400 with the hint and the fields' problems. */
 export function parse<T>(schema: z.ZodType<T>, input: unknown, hint: string): T {
   const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw new ApiError('invalid_request', { message: hint, details: detailsOf(parsed.error) });
+  if (!parsed.success) throw new ControlError('invalid_request', { message: hint, details: detailsOf(parsed.error) });
   return parsed.data;
 }

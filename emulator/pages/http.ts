@@ -1,6 +1,6 @@
 /** HTTP plumbing of the server-rendered pages: headers, form bodies, cookies, HTML errors. */
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import { closeIfUnread } from '../http.js';
+import { closeIfUnread } from '../errors.js';
 import type { Logger } from 'pino';
 import { type Html, html, toString } from './html.js';
 import { STYLESHEET_HASH } from './styles.js';

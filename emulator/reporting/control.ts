@@ -8,7 +8,7 @@ import { Router } from 'express';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { ApiError } from '../experience/errors.js';
+import { ControlError } from '../control/errors.js';
 import { detailsOf } from '../experience/schemas.js';
 import { historyRun } from '../store/history.js';
 
@@ -24,7 +24,7 @@ export function seedControlRouter(ctx: Context): Router {
   const router = Router();
   router.post('/seed', async (req, res) => {
     const parsed = SeedBody.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError('invalid_request', { message: 'Send {"scans": N}, optionally with "webhooks": true.', details: detailsOf(parsed.error) });
+    if (!parsed.success) throw new ControlError('invalid_request', { message: 'Send {"scans": N}, optionally with "webhooks": true.', details: detailsOf(parsed.error) });
     const { scans, webhooks } = parsed.data;
     const started = performance.now();
     const run = ctx.db.transaction(() => historyRun(ctx.db, ctx.seed, ctx.clock.now(), scans))();

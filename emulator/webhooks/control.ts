@@ -7,7 +7,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { ApiError } from '../experience/errors.js';
+import { ControlError } from '../control/errors.js';
 import { detailsOf } from '../experience/schemas.js';
 import { sendPage } from '../pages/http.js';
 import { nextSerial } from '../store/db.js';
@@ -50,7 +50,7 @@ export function webhooksControlRouter(ctx: Context): Router {
 
   const addEndpoint = (url: string, subscribed: WebhookEvent[] | undefined) => {
     if (countEndpoints(db) >= MAX_ENDPOINTS) {
-      throw new ApiError('limit_reached', { message: `The emulator sends to at most ${MAX_ENDPOINTS} webhook endpoints, sinks included; remove one first (POST /_emulator/webhooks/ID/remove, or \`emulator webhooks remove ID\`).` });
+      throw new ControlError('limit_reached', { message: `The emulator sends to at most ${MAX_ENDPOINTS} webhook endpoints, sinks included; remove one first (POST /_emulator/webhooks/ID/remove, or \`emulator webhooks remove ID\`).` });
     }
     const serial = nextSerial(db, 'webhook_secret');
     const endpoint = createEndpoint(db, { url, events: subscribed ?? [...WEBHOOK_EVENTS], secretSerial: serial, now: ctx.clock.now() });
@@ -81,7 +81,7 @@ export function webhooksControlRouter(ctx: Context): Router {
   });
   const sinkNamed = (name: string) => {
     const sink = findSink(db, name);
-    if (!sink) throw new ApiError('not_found', { message: `No sink named "${name}". Create it with POST /_emulator/sinks {"name": "${name}"}.` });
+    if (!sink) throw new ControlError('not_found', { message: `No sink named "${name}". Create it with POST /_emulator/sinks {"name": "${name}"}.` });
     return sink;
   };
 
@@ -94,13 +94,13 @@ export function webhooksControlRouter(ctx: Context): Router {
     const hint = 'Send {"url": "https://…", "events": ["scan.processed", …]}; events default to all.';
     const body = parse(EndpointBody, req.body, hint);
     const problem = ctx.config.allowLinkLocalWebhooks ? undefined : linkLocalProblem(body.url);
-    if (problem) throw new ApiError('invalid_request', { message: `${hint} The url ${problem}.`, details: { url: [problem] } });
+    if (problem) throw new ControlError('invalid_request', { message: `${hint} The url ${problem}.`, details: { url: [problem] } });
     res.status(201).json(addEndpoint(body.url, body.events));
   });
 
   router.post('/webhooks/:id/remove', (req, res) => {
     const id = Number(req.params.id);
-    if (!Number.isSafeInteger(id) || !removeEndpoint(db, id, ctx.clock.now())) throw new ApiError('not_found', { message: `No webhook endpoint ${req.params.id}; see GET /_emulator/webhooks.` });
+    if (!Number.isSafeInteger(id) || !removeEndpoint(db, id, ctx.clock.now())) throw new ControlError('not_found', { message: `No webhook endpoint ${req.params.id}; see GET /_emulator/webhooks.` });
     res.json({ id, removed: true });
   });
 
@@ -125,7 +125,7 @@ export function webhooksControlRouter(ctx: Context): Router {
   /** The sink's endpoint secret is in this answer only; the sink itself verifies with it. */
   router.post('/sinks', (req, res) => {
     const body = parse(SinkBody, req.body, 'Send {"name": "crm"}, optionally with "events" and "respond_with" (an HTTP status).');
-    if (findSink(db, body.name)) throw new ApiError('invalid_request', { message: `A sink named "${body.name}" exists.`, details: { name: ['is already taken'] } });
+    if (findSink(db, body.name)) throw new ControlError('invalid_request', { message: `A sink named "${body.name}" exists.`, details: { name: ['is already taken'] } });
     const created = db.transaction(() => {
       const endpoint = addEndpoint(`/_emulator/sink/${body.name}`, body.events);
       const sink = createSink(db, { name: body.name, endpointId: endpoint.id, respondWith: body.respond_with ?? 200, now: ctx.clock.now() });
@@ -155,7 +155,7 @@ export function webhooksControlRouter(ctx: Context): Router {
 
   function deliveryNamed(id: string): Delivery {
     const delivery = findDelivery(db, id);
-    if (!delivery) throw new ApiError('not_found', { message: `No delivery ${id}; see GET /_emulator/deliveries.` });
+    if (!delivery) throw new ControlError('not_found', { message: `No delivery ${id}; see GET /_emulator/deliveries.` });
     return delivery;
   }
 
@@ -164,7 +164,7 @@ export function webhooksControlRouter(ctx: Context): Router {
 
 function parse<T>(schema: z.ZodType<T>, input: unknown, hint: string): T {
   const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw new ApiError('invalid_request', { message: hint, details: detailsOf(parsed.error) });
+  if (!parsed.success) throw new ControlError('invalid_request', { message: hint, details: detailsOf(parsed.error) });
   return parsed.data;
 }
 
