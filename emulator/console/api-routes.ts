@@ -4,13 +4,14 @@
  * answer says which (`promotion`). Mutations require `Content-Type: application/json`, which
  * another website cannot send without a CORS preflight that this API never answers.
  */
-import { Router, json, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { ConsoleError } from './errors.js';
-import { detailsOf } from '../experience/schemas.js';
+import { jsonBody } from '../http.js';
 import { listInteractions } from '../store/interactions.js';
 import { getPromotion } from '../store/promotions.js';
+import { validate } from '../validation.js';
 import { type KeyChange, type PromotionRef, approve, checklist, createKey, keys, logRows, overview, promotionRef, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
 import { promotionParam } from './promotion-param.js';
 
@@ -21,7 +22,7 @@ const KeyId = z.coerce.number().int().positive();
 
 export function consoleApiRouter(ctx: Context): Router {
   const router = Router();
-  router.use(json({ limit: '100kb' }));
+  router.use(jsonBody);
   router.post(/.*/, requireJson);
 
   /** The promotion the call names (404 for an unknown one) and how answers name it. */
@@ -42,7 +43,7 @@ export function consoleApiRouter(ctx: Context): Router {
 
   router.post('/keys', (req, res) => {
     const { id, promotion } = promotionOf(req);
-    const { environment } = parse(KeyBody, req.body);
+    const { environment } = validate(KeyBody, req.body);
     res.status(201).json({ ...createKey(ctx, environment, id), promotion });
   });
 
@@ -57,7 +58,7 @@ export function consoleApiRouter(ctx: Context): Router {
 
   router.post('/callbacks', (req, res) => {
     const { id, promotion } = promotionOf(req);
-    const change = setCallbacks(ctx, parse(CallbackBody, req.body), id);
+    const change = setCallbacks(ctx, validate(CallbackBody, req.body), id);
     if (!change.ok) throw new ConsoleError('invalid_request', { message: `Refused: ${listed(change.problems)}.`, details: change.problems });
     const { ok: _ok, ...body } = change;
     res.json({ ...body, promotion });
@@ -83,7 +84,7 @@ export function consoleApiRouter(ctx: Context): Router {
 
   /** The interaction log with each key shown masked, for the dashboard's live view. */
   router.get('/log', (req, res) => {
-    const { after, limit } = parse(LogQuery, req.query);
+    const { after, limit } = validate(LogQuery, req.query);
     res.json({ data: logRows(ctx, listInteractions(ctx.db, { afterId: after, limit })) });
   });
 
@@ -99,14 +100,9 @@ function listed(details: Record<string, string[]>): string {
   return Object.entries(details).map(([name, reasons]) => `${name.replace('_', ' ')} ${reasons.join(', ')}`).join('; ');
 }
 
-function parse<T>(schema: z.ZodType<T>, input: unknown): T {
-  const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw new ConsoleError('invalid_request', { details: detailsOf(parsed.error) });
-  return parsed.data;
-}
 
 function keyId(text: string | undefined): number {
-  return parse(KeyId, text);
+  return validate(KeyId, text);
 }
 
 function send<T extends object>(res: Response, status: number, change: KeyChange<T>, promotion: PromotionRef): void {

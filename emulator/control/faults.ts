@@ -15,7 +15,7 @@
  * One state per emulator, keyed by its database (app.ts hands the control router a copy of the
  * context, with the same database): `resetObservations` clears it when the world is reset.
  */
-import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { s256 } from '../domain/pkce.js';
@@ -30,7 +30,8 @@ import { recordInteraction } from '../store/interactions.js';
 import { findKeyBySecret } from '../store/keys.js';
 import { findSessionByToken } from '../store/sessions.js';
 import { secretsRouter } from './secrets.js';
-import { type OriginalTerms, parse, restoreTerms, worldEditsRouter } from './world-edits.js';
+import { validate } from '../validation.js';
+import { type OriginalTerms, restoreTerms, worldEditsRouter } from './world-edits.js';
 
 const PREFIX = '/api/experience/v1';
 const CALLS_KEPT = 5000;
@@ -307,11 +308,11 @@ function summarize(body: unknown): CallAnswer {
 export function faultsRouter(ctx: Context): Router {
   const state = stateOf(ctx);
   const router = Router();
-  router.use(['/faults', '/terms', '/deliveries', '/observed', '/packs', '/secrets'], express.json({ limit: '100kb' }));
+  router.use(['/faults', '/terms', '/deliveries', '/observed', '/packs', '/secrets'], jsonBody);
 
   router.get('/faults', (_req, res) => res.json({ data: state.faults }));
   router.post('/faults', (req, res) => {
-    const { next } = parse(FaultBody, req.body, 'Send {"next": {"path": "/session/entry", "status": 429, "retry_after": 3, "times": 1}}.');
+    const { next } = validate(FaultBody, req.body, { hint: 'Send {"next": {"path": "/session/entry", "status": 429, "retry_after": 3, "times": 1}}.' });
     const fault: Fault = { ...next, id: state.nextId++, hits: 0 };
     state.faults.push(fault);
     state.observing = true;
@@ -324,7 +325,7 @@ export function faultsRouter(ctx: Context): Router {
   });
 
   router.get('/observed', (req, res) => {
-    const { after, pack, limit } = parse(CallsQuery, req.query, 'after and limit are whole numbers; pack is a pack code.');
+    const { after, pack, limit } = validate(CallsQuery, req.query, { hint: 'after and limit are whole numbers; pack is a pack code.' });
     state.observing = true;
     for (const call of state.calls) {
       if (call.unit === undefined) continue;

@@ -2,11 +2,12 @@
  * The control plane `/_emulator`, for tools and tests: health, env, promotions, clock, reset,
  * interaction log. app.ts puts `controlGuard` in front of it.
  */
-import { Router, json } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
 import type { Context } from '../context.js';
 import { ControlError } from './errors.js';
+import { jsonBody } from '../http.js';
 import type { Fixture } from '../fixture.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { checkCallbackUrl } from '../console/callback-url.js';
@@ -37,7 +38,7 @@ const InteractionsQuery = z.strictObject({
 
 export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): void }): Router {
   const router = Router();
-  router.use(json({ limit: '100kb' }));
+  router.use(jsonBody);
 
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok', base_url: ctx.config.baseUrl, clock: clockForHealth(ctx.clock), pid: process.pid });

@@ -8,8 +8,7 @@ import { Router } from 'express';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { ControlError } from '../control/errors.js';
-import { detailsOf } from '../experience/schemas.js';
+import { validate } from '../validation.js';
 import { historyRun } from '../store/history.js';
 
 const MAX_SEED_SCANS = 10_000_000;
@@ -23,9 +22,7 @@ const SeedBody = z.strictObject({
 export function seedControlRouter(ctx: Context): Router {
   const router = Router();
   router.post('/seed', async (req, res) => {
-    const parsed = SeedBody.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ControlError('invalid_request', { message: 'Send {"scans": N}, optionally with "webhooks": true.', details: detailsOf(parsed.error) });
-    const { scans, webhooks } = parsed.data;
+    const { scans, webhooks } = validate(SeedBody, req.body, { hint: 'Send {"scans": N}, optionally with "webhooks": true.' });
     const started = performance.now();
     const run = ctx.db.transaction(() => historyRun(ctx.db, ctx.seed, ctx.clock.now(), scans))();
     for (let added = 0; added < scans; added += CHUNK) {

@@ -8,7 +8,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { ControlError } from '../control/errors.js';
-import { detailsOf } from '../experience/schemas.js';
+import { validate } from '../validation.js';
 import { sendPage } from '../pages/http.js';
 import { nextSerial } from '../store/db.js';
 import { createSink, findSink, listSinkEvents, listSinks, setSinkResponse, type Sink, type SinkEvent } from '../store/sinks.js';
@@ -92,7 +92,7 @@ export function webhooksControlRouter(ctx: Context): Router {
   /** The secret is in this answer only. */
   router.post('/webhooks', (req, res) => {
     const hint = 'Send {"url": "https://…", "events": ["scan.processed", …]}; events default to all.';
-    const body = parse(EndpointBody, req.body, hint);
+    const body = validate(EndpointBody, req.body, { hint: hint });
     const problem = ctx.config.allowLinkLocalWebhooks ? undefined : linkLocalProblem(body.url);
     if (problem) throw new ControlError('invalid_request', { message: `${hint} The url ${problem}.`, details: { url: [problem] } });
     res.status(201).json(addEndpoint(body.url, body.events));
@@ -105,7 +105,7 @@ export function webhooksControlRouter(ctx: Context): Router {
   });
 
   router.get('/deliveries', (req, res) => {
-    const query = parse(DeliveryQuery, req.query, 'endpoint_id and limit (1 to 1000) must be whole numbers.');
+    const query = validate(DeliveryQuery, req.query, { hint: 'endpoint_id and limit (1 to 1000) must be whole numbers.' });
     res.json({ data: listDeliveries(db, { endpointId: query.endpoint_id, limit: query.limit }).map(deliveryJson) });
   });
 
@@ -124,7 +124,7 @@ export function webhooksControlRouter(ctx: Context): Router {
 
   /** The sink's endpoint secret is in this answer only; the sink itself verifies with it. */
   router.post('/sinks', (req, res) => {
-    const body = parse(SinkBody, req.body, 'Send {"name": "crm"}, optionally with "events" and "respond_with" (an HTTP status).');
+    const body = validate(SinkBody, req.body, { hint: 'Send {"name": "crm"}, optionally with "events" and "respond_with" (an HTTP status).' });
     if (findSink(db, body.name)) throw new ControlError('invalid_request', { message: `A sink named "${body.name}" exists.`, details: { name: ['is already taken'] } });
     const created = db.transaction(() => {
       const endpoint = addEndpoint(`/_emulator/sink/${body.name}`, body.events);
@@ -135,7 +135,7 @@ export function webhooksControlRouter(ctx: Context): Router {
   });
 
   router.post('/sinks/:name', (req, res) => {
-    const body = parse(SinkUpdate, req.body, 'Send {"respond_with": 500} to make the sink fail, {"respond_with": 200} to heal it.');
+    const body = validate(SinkUpdate, req.body, { hint: 'Send {"respond_with": 500} to make the sink fail, {"respond_with": 200} to heal it.' });
     sinkNamed(req.params.name);
     res.json(sinkJson(setSinkResponse(db, req.params.name, body.respond_with)!));
   });
@@ -147,7 +147,7 @@ export function webhooksControlRouter(ctx: Context): Router {
   /** JSON for tools (curl sends `*\/*`), the HTML page for browsers. */
   router.get('/sink/:name', (req, res) => {
     const sink = sinkNamed(req.params.name);
-    const { limit } = parse(SinkQuery, req.query, 'limit must be a whole number from 1 to 1000.');
+    const { limit } = validate(SinkQuery, req.query, { hint: 'limit must be a whole number from 1 to 1000.' });
     const received = listSinkEvents(db, sink.id, limit);
     if (req.accepts(['json', 'html']) === 'html') sendPage(res, 200, sinkPage(sink, received, ctx.config.baseUrl));
     else res.json({ sink: sinkJson(sink), data: received.map(sinkEventJson) });
@@ -162,11 +162,6 @@ export function webhooksControlRouter(ctx: Context): Router {
   return router;
 }
 
-function parse<T>(schema: z.ZodType<T>, input: unknown, hint: string): T {
-  const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw new ControlError('invalid_request', { message: hint, details: detailsOf(parsed.error) });
-  return parsed.data;
-}
 
 function parsedOrText(body: string): unknown {
   try {
