@@ -5,9 +5,8 @@
  */
 import express from 'express';
 import type { Context } from './context.js';
-import { controlGuard } from './control/guard.js';
-import { controlRouter } from './control/routes.js';
-import { experienceFaults, faultsRouter } from './control/faults.js';
+import { experienceFaults } from './control/observer.js';
+import { controlPlane } from './control/plane.js';
 import type { Fixture } from './fixture.js';
 import type { CallerLocals, experienceRouter } from './experience/routes.js';
 import { errorWriter, PlumbingError, writeError } from './errors.js';
@@ -44,19 +43,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
     const [{ reportingRouter }, { reportingErrors }] = await Promise.all([import('./reporting/routes.js'), import('./reporting/errors.js')]);
     return series([noOptions, reportingRouter(ctx), notFound], reportingErrors(ctx.logger));
   }));
-  app.use('/_emulator', controlGuard(ctx.config.controlToken), noOptions);
-  app.use('/_emulator/sink', lazy(async () => (await import('./webhooks/sink.js')).sinkReceiver(ctx)));
-  app.use('/_emulator/api-docs', lazy(async () => (await import('./openapi/reference.js')).apiReferenceRouter()));
-  app.use('/_emulator', faultsRouter(ctx), errorWriter(ctx.logger));
-  app.use('/_emulator/console', lazy(async () => (await import('./console/api-routes.js')).consoleApiRouter(ctx)), notFound, errorWriter(ctx.logger));
-  app.use(
-    '/_emulator',
-    controlRouter({ ...ctx, resetLimits: () => experience?.resetLimits() }),
-    lazy(async () => (await import('./webhooks/control.js')).webhooksControlRouter(ctx)),
-    lazy(async () => (await import('./reporting/control.js')).seedControlRouter(ctx)),
-    notFound,
-    errorWriter(ctx.logger),
-  );
+  app.use('/_emulator', controlPlane({ ...ctx, resetLimits: () => experience?.resetLimits() }));
   app.use(noOptions, lazy(async () => (await import('./journey/routes.js')).journeyRouter(ctx)), lazy(async () => (await import('./console/dashboard-routes.js')).dashboardRouter(ctx)));
   app.use(notFound, errorWriter(ctx.logger));
   return app;

@@ -8,7 +8,6 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { ConsoleError } from './errors.js';
-import { jsonBody } from '../http.js';
 import { listInteractions } from '../store/interactions.js';
 import { getPromotion } from '../store/promotions.js';
 import { validate } from '../validation.js';
@@ -22,7 +21,6 @@ const KeyId = z.coerce.number().int().positive();
 
 export function consoleApiRouter(ctx: Context): Router {
   const router = Router();
-  router.use(jsonBody);
   router.post(/.*/, requireJson);
 
   /** The promotion the call names (404 for an unknown one) and how answers name it. */

@@ -1,20 +1,19 @@
 /**
  * The control plane `/_emulator`, for tools and tests: health, env, promotions, clock, reset,
- * interaction log. app.ts puts `controlGuard` in front of it.
+ * interaction log. Mounted in plane.ts, behind `controlGuard`.
  */
 import { Router } from 'express';
 import { z } from 'zod';
 import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
 import type { Context } from '../context.js';
 import { ControlError } from './errors.js';
-import { jsonBody } from '../http.js';
 import type { Fixture } from '../fixture.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { checkCallbackUrl } from '../console/callback-url.js';
 import { listInteractions } from '../store/interactions.js';
 import { resetWorld } from '../store/reset.js';
 import { envValues } from './env.js';
-import { resetObservations } from './faults.js';
+import { resetObservations } from './plane-state.js';
 
 const ClockBody = z.union([
   z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
@@ -38,8 +37,7 @@ const InteractionsQuery = z.strictObject({
 
 export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): void }): Router {
   const router = Router();
-  router.use(jsonBody);
-
+  
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok', base_url: ctx.config.baseUrl, clock: clockForHealth(ctx.clock), pid: process.pid });
   });

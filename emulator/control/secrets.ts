@@ -2,8 +2,8 @@
  * `GET /_emulator/secrets`: every secret value the emulator issued (agency keys, consumer session
  * tokens), so the harness can search a browser for them. They derive from the seed and a serial
  * (domain/secrets.ts), so the emulator names them again without storing them. Verifiers are not
- * here: none is kept, and the harness finds one by the S256 the observed call carries (faults.ts).
- * The control guard in app.ts keeps this on loopback (or behind the control token).
+ * here: none is kept, and the harness finds one by the S256 the observed call carries (observations.ts).
+ * The control guard (plane.ts) keeps this on loopback (or behind the control token).
  * @see spec §2.1, §2.3, §5 (experience) rule 6
  */
 import { Router } from 'express';

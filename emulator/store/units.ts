@@ -23,3 +23,8 @@ export function findUnitByCode(db: Db, code: string): ScannedUnit | undefined {
 export function hasScanned(db: Db, collectorId: number, unitId: number): boolean {
   return db.prepare('SELECT 1 FROM scans WHERE collector_id = ? AND unit_id = ? LIMIT 1').get(collectorId, unitId) !== undefined;
 }
+
+/** The code printed on a pack, for the control plane's observed calls. */
+export function packCodeOfUnit(db: Db, unitId: number): string | null {
+  return (db.prepare('SELECT code FROM units WHERE id = ?').get(unitId) as { code: string } | undefined)?.code ?? null;
+}

@@ -1,8 +1,8 @@
 /**
  * Webhooks on the control plane: endpoints (`emulator webhooks add|list|remove`), deliveries with
  * every attempt, replay, and the built-in sinks with their pages. Actions are POSTs, as elsewhere
- * on the control plane. Mounted after the control router, whose JSON parser it relies on, behind
- * the control guard of app.ts.
+ * on the control plane. Mounted in control/plane.ts, after the JSON body reader and behind the
+ * control guard.
  */
 import { Router } from 'express';
 import { z } from 'zod';

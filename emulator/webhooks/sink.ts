@@ -6,8 +6,8 @@
  * configured status. `GET /:name/deliveries?after=ID` is what arrived since, for the sink page's
  * live list (HTML) and `emulator webhooks listen` (JSON).
  *
- * Mounted ahead of the control router, whose JSON parser would lose the raw bytes; the control
- * guard in front of `/_emulator` lets the emulator's own deliveries through (loopback, JSON).
+ * Mounted ahead of the control plane's JSON body reader (control/plane.ts), which would lose the
+ * raw bytes; the control guard in front of it lets the emulator's own deliveries through (loopback, JSON).
  */
 import express, { Router } from 'express';
 import { z } from 'zod';
