@@ -21,4 +21,18 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { disallowTypeAnnotations: false }],
     },
   },
+  {
+    // Domain events tell of committed data: emulator code emits through `announce` (decisions/013).
+    files: ['emulator/**/*.ts'],
+    ignores: ['emulator/events.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='emit'][callee.object.property.name='events']",
+          message: "Emit domain events with announce() from emulator/events.ts: it waits for the commit (decisions/013).",
+        },
+      ],
+    },
+  },
 );

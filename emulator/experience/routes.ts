@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import { OPENAPI_PATH } from '../openapi/document.js';
 import { experienceOpenApi } from '../openapi/experience.js';
+import { assertSynchronousRoutes } from '../http.js';
 import { loadCampaign } from '../store/promotions.js';
 import type { AgencyKey } from '../store/keys.js';
 import type { Session } from '../store/sessions.js';
@@ -81,6 +82,6 @@ export function experienceRouter(ctx: Context): { router: Router; resetLimits():
     res.json(sessionJson(sessionView(ctx, current, loadCampaign(ctx.db, current.promotion_id))));
   });
 
-  return { router, resetLimits };
+  return { router: assertSynchronousRoutes(router), resetLimits };
 }
 

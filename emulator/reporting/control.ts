@@ -8,6 +8,8 @@ import { Router } from 'express';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Context } from '../context.js';
+import { announce } from '../events.js';
+import { ownTransaction } from '../store/turn-transaction.js';
 import { validate } from '../validation.js';
 import { historyRun } from '../store/history.js';
 
@@ -26,8 +28,9 @@ export function seedControlRouter(ctx: Context): Router {
     const started = performance.now();
     const run = ctx.db.transaction(() => historyRun(ctx.db, ctx.seed, ctx.clock.now(), scans))();
     for (let added = 0; added < scans; added += CHUNK) {
-      const production = ctx.db.transaction(() => run.add(CHUNK))();
-      if (webhooks) for (const scanId of production) ctx.events.emit('scan.recorded', { scanId });
+      // Chunks after the first turn run beside experience requests: each in its own transaction.
+      const production = ownTransaction(ctx.db, () => run.add(CHUNK));
+      if (webhooks) for (const scanId of production) announce(ctx, 'scan.recorded', { scanId });
       await nextTurn();
     }
     const milliseconds = Math.round(performance.now() - started);
