@@ -13,7 +13,7 @@ import type { Interaction } from '../store/interactions.js';
 import { clearPromotionCoverage, promotionCoverage } from '../store/coverage.js';
 import { voidJourneys } from '../store/journeys.js';
 import { type AgencyKey, type Environment, createAgencyKey, revokeKey as revokeStoredKey } from '../store/keys.js';
-import { hasActiveKey, keyStatus, listPromotionKeys } from '../store/promotion-keys.js';
+import { hasActiveKey, keyStatus, listPromotionKeys } from '../store/keys.js';
 import { type Promotion, defaultPromotionId, getBrand, getPromotion, listPromotions, setApprovedAt, setCallbackUrls, setRoutingPaused } from '../store/promotions.js';
 import { type CallbackCheck, checkCallbackUrl } from './callback-url.js';
 import { type Checklist, checklistOf } from './checklist.js';

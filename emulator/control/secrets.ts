@@ -9,9 +9,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { hashSecret, issueSecret } from '../domain/secrets.js';
+import { issueSecret } from '../domain/secrets.js';
 import { ControlError } from './errors.js';
-import { type Environment, keySecret } from '../store/keys.js';
+import { listCounters } from '../store/db.js';
+import { type Environment, keyIdOfSecret, keySecret } from '../store/keys.js';
 
 /** At most this many session tokens per answer; ask again with a later `after_session`. */
 const TOKENS_PER_ANSWER = 5000;
@@ -23,7 +24,7 @@ export function secretsRouter(ctx: Context): Router {
   router.get('/secrets', (req, res) => {
     const parsed = Query.safeParse(req.query);
     if (!parsed.success) throw new ControlError('invalid_request', { message: 'after_session must be a whole number.' });
-    const counters = countersOf(ctx);
+    const counters = listCounters(ctx.db);
     const after = parsed.data.after_session;
     res.json({
       counters,
@@ -34,20 +35,14 @@ export function secretsRouter(ctx: Context): Router {
   return router;
 }
 
-function countersOf(ctx: Context): Record<string, number> {
-  const rows = ctx.db.prepare('SELECT name, value FROM counters').all() as Array<{ name: string; value: number }>;
-  return Object.fromEntries(rows.map((row) => [row.name, row.value]));
-}
-
 /** Every agency key ever created, active or not: a revoked key in a browser is still a leak. */
 function agencyKeys(ctx: Context, lastSerial: number): Array<{ id: number; environment: Environment; secret: string }> {
-  const find = ctx.db.prepare('SELECT id FROM agency_keys WHERE key_hash = ?');
   const keys: Array<{ id: number; environment: Environment; secret: string }> = [];
   for (let serial = 1; serial <= lastSerial; serial += 1) {
     for (const environment of ['sandbox', 'production'] as const) {
       const secret = keySecret(ctx.seed, environment, serial);
-      const row = find.get(hashSecret(secret)) as { id: number } | undefined;
-      if (row) keys.push({ id: row.id, environment, secret });
+      const id = keyIdOfSecret(ctx.db, secret);
+      if (id !== undefined) keys.push({ id, environment, secret });
     }
   }
   return keys;

@@ -12,6 +12,7 @@ import { promotionParam } from '../console/promotion-param.js';
 import { ControlError } from './errors.js';
 import { validate } from '../validation.js';
 import { TermsSchema, type Terms } from '../fixture.js';
+import { settlePendingDeliveryNow } from '../store/entries.js';
 import { unenteredPacks } from '../store/known-packs.js';
 import { defaultPromotionId, getPromotion, loadCampaign, updatePromotionContent } from '../store/promotions.js';
 
@@ -49,10 +50,7 @@ export function worldEditsRouter(ctx: Context, originals: OriginalTerms): Router
 
   router.post('/deliveries/settle', (req, res) => {
     const { pack, outcome } = validate(SettleBody, req.body, { hint: 'Send {"pack": "<code>", "outcome": "delivered" | "failed"}.' });
-    const changed = ctx.db
-      .prepare(`UPDATE entries SET delivery_due_at = ?, delivery_outcome = ?
-        WHERE sandbox = 0 AND delivery_state = 'processing' AND unit_id = (SELECT id FROM units WHERE code = ?) RETURNING id`)
-      .get(ctx.clock.now(), outcome, pack) as { id: number } | undefined;
+    const changed = settlePendingDeliveryNow(ctx.db, pack, outcome, ctx.clock.now());
     if (!changed) throw new ControlError('not_found', { message: `No pending delivery for pack ${pack}.` });
     res.json({ entry_id: changed.id, settles_as: outcome });
   });

@@ -13,7 +13,7 @@ import type { Collector } from '../store/collectors.js';
 import { type Entry, findProductionEntryForPack } from '../store/entries.js';
 import { drawEntry } from '../store/outcomes.js';
 import type { Campaign } from '../store/promotions.js';
-import { serviceKeyId } from '../store/service-keys.js';
+import { serviceKeyId } from '../store/keys.js';
 import { createSession } from '../store/sessions.js';
 import type { ScannedUnit } from '../store/units.js';
 

@@ -5,7 +5,7 @@
 import type { Context } from '../context.js';
 import { announce } from '../events.js';
 import type { Collector } from '../store/collectors.js';
-import { hasActiveKey } from '../store/promotion-keys.js';
+import { hasActiveKey } from '../store/keys.js';
 import { type Promotion, getPromotion } from '../store/promotions.js';
 import { issueRequestToken } from '../store/request-tokens.js';
 import { insertScan } from '../store/scans.js';

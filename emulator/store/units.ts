@@ -28,3 +28,13 @@ export function hasScanned(db: Db, collectorId: number, unitId: number): boolean
 export function packCodeOfUnit(db: Db, unitId: number): string | null {
   return (db.prepare('SELECT code FROM units WHERE id = ?').get(unitId) as { code: string } | undefined)?.code ?? null;
 }
+
+const PACK_FILTERS = { test: "u.kind = 'test'", preview: "u.kind = 'preview'", recalled: 'u.recalled = 1' } as const;
+
+/** The codes of a promotion's test, preview or recalled packs. */
+export function promotionPackCodes(db: Db, promotionId: number, which: keyof typeof PACK_FILTERS): string[] {
+  return db
+    .prepare(`SELECT u.code FROM units u JOIN skus s ON s.id = u.sku_id WHERE s.promotion_id = ? AND ${PACK_FILTERS[which]} ORDER BY u.id`)
+    .pluck()
+    .all(promotionId) as string[];
+}
