@@ -24,14 +24,15 @@ export interface Refusal {
   hint?: string;
   /** The area's own error instead of 400 `invalid_request` (the reporting API's 422). */
   error?: (details: Details) => HttpError;
-  /** How the issues become details, when an area words them its own way. */
-  details?: (error: z.ZodError) => Details;
+  /** How the issues become details, when an area words them its own way; `false` for a refusal the hint says all of. */
+  details?: ((error: z.ZodError) => Details) | false;
 }
 
 /** The valid input, or the refusal's error. */
 export function validate<T>(schema: z.ZodType<T>, input: unknown, refusal: Refusal = {}): T {
   const parsed = schema.safeParse(input ?? {});
   if (parsed.success) return parsed.data;
-  const details = (refusal.details ?? detailsOf)(parsed.error);
-  throw refusal.error?.(details) ?? new PlumbingError('invalid_request', { details, ...(refusal.hint ? { message: refusal.hint } : {}) });
+  const details = refusal.details === false ? undefined : (refusal.details ?? detailsOf)(parsed.error);
+  if (refusal.error) throw refusal.error(details ?? {});
+  throw new PlumbingError('invalid_request', { ...(details ? { details } : {}), ...(refusal.hint ? { message: refusal.hint } : {}) });
 }

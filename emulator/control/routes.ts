@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
 import type { Context } from '../context.js';
 import { ControlError } from './errors.js';
+import { validate } from '../validation.js';
 import type { Fixture } from '../fixture.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { checkCallbackUrl } from '../console/callback-url.js';
@@ -50,9 +51,8 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   router.get('/promotions', async (req, res) => {
     // Loaded on first use, as the console is: start-up pays only for health and the experience API.
     const { promotionSummaries } = await import('../console/lifecycle.js');
-    const parsed = PromotionsQuery.safeParse(req.query);
-    if (!parsed.success) throw new ControlError('invalid_request', { message: 'callback is an absolute URL such as https://agency.example/callback.' });
-    const wanted = parsed.data.callback === undefined ? undefined : sameUrl(parsed.data.callback);
+    const { callback } = validate(PromotionsQuery, req.query, { hint: 'callback is an absolute URL such as https://agency.example/callback.', details: false });
+    const wanted = callback === undefined ? undefined : sameUrl(callback);
     const data = promotionSummaries(ctx).filter(({ callbacks }) => wanted === undefined || [callbacks.production, callbacks.preview].some((url) => url !== null && sameUrl(url) === wanted));
     res.json({ data });
   });
@@ -62,9 +62,7 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   });
 
   router.post('/clock', (req, res) => {
-    const parsed = ClockBody.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ControlError('invalid_request', { message: 'Send {"advance":"31m"}, {"freeze":true|ISO time}, {"unfreeze":true} or {"reset":true}.' });
-    const body = parsed.data;
+    const body = validate(ClockBody, req.body, { hint: 'Send {"advance":"31m"}, {"freeze":true|ISO time}, {"unfreeze":true} or {"reset":true}.', details: false });
     try {
       if ('advance' in body) ctx.clock.advance(parseDuration(body.advance)!);
       else if ('freeze' in body) ctx.clock.freeze(body.freeze === true ? undefined : Date.parse(body.freeze));
@@ -87,9 +85,8 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   });
 
   router.get('/interactions', (req, res) => {
-    const parsed = InteractionsQuery.safeParse(req.query);
-    if (!parsed.success) throw new ControlError('invalid_request', { message: 'after and limit must be whole numbers (limit 1 to 1000).' });
-    const rows = listInteractions(ctx.db, { afterId: parsed.data.after, limit: parsed.data.limit });
+    const { after, limit } = validate(InteractionsQuery, req.query, { hint: 'after and limit must be whole numbers (limit 1 to 1000).', details: false });
+    const rows = listInteractions(ctx.db, { afterId: after, limit });
     res.json({ data: rows.map((row) => ({ ...row, at: new Date(row.at).toISOString() })) });
   });
 

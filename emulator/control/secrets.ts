@@ -10,7 +10,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { issueSecret } from '../domain/secrets.js';
-import { ControlError } from './errors.js';
+import { validate } from '../validation.js';
 import { listCounters } from '../store/db.js';
 import { type Environment, keyIdOfSecret, keySecret } from '../store/keys.js';
 
@@ -22,10 +22,9 @@ const Query = z.strictObject({ after_session: z.coerce.number().int().min(0).opt
 export function secretsRouter(ctx: Context): Router {
   const router = Router();
   router.get('/secrets', (req, res) => {
-    const parsed = Query.safeParse(req.query);
-    if (!parsed.success) throw new ControlError('invalid_request', { message: 'after_session must be a whole number.' });
+    const query = validate(Query, req.query, { hint: 'after_session must be a whole number.', details: false });
     const counters = listCounters(ctx.db);
-    const after = parsed.data.after_session;
+    const after = query.after_session;
     res.json({
       counters,
       keys: agencyKeys(ctx, counters.agency_key ?? 0),

@@ -16,6 +16,7 @@ import { ControlError } from '../control/errors.js';
 import { sendPage } from '../pages/http.js';
 import { type Sink, type SinkEvent, type SinkVerdict, findSink, recordSinkEvent, sinkEventsAfter } from '../store/sinks.js';
 import { findEndpoint } from '../store/webhooks.js';
+import { validate } from '../validation.js';
 import { SINK_PAGE_SCRIPT, deliveryArticles } from './sink-page.js';
 import { type Verification, endpointSecret, verifySignature } from './signing.js';
 
@@ -57,9 +58,8 @@ export function sinkReceiver(ctx: Context): Router {
   /** Oldest first as JSON (a cursor: pass the last id as `after`); newest first as HTML, as the page lists them. */
   router.get('/:name/deliveries', (req, res) => {
     const sink = sinkNamed(req.params.name);
-    const query = DeliveriesQuery.safeParse(req.query);
-    if (!query.success) throw new ControlError('invalid_request', { message: 'after must be a whole number, limit one from 1 to 1000.' });
-    const events = sinkEventsAfter(ctx.db, sink.id, query.data.after, query.data.limit);
+    const { after, limit } = validate(DeliveriesQuery, req.query, { hint: 'after must be a whole number, limit one from 1 to 1000.', details: false });
+    const events = sinkEventsAfter(ctx.db, sink.id, after, limit);
     if (req.accepts(['json', 'html']) === 'html') sendPage(res, 200, deliveryArticles([...events].reverse()));
     else res.json({ data: events.map(deliveryJson) });
   });
