@@ -16,13 +16,19 @@ import { testWorld } from './world.js';
 const failTheCommit = (db: ReturnType<typeof testWorld>['world']['db']) => db.prepare('ROLLBACK').run();
 
 describe('events after commit', () => {
-  it('an event announced inside the shared transaction is heard once the commit is done, not before', () => {
+  /** A world whose shared transaction is open and holds an announced `entry.created`. */
+  const announcedInTurn = () => {
     const { world } = testWorld();
     const heard = vi.fn();
     world.events.on('entry.created', heard);
     const settled = vi.fn();
     joinTurnTransaction(world.db, settled);
     announce(world, 'entry.created', { entryId: 7 });
+    return { world, heard, settled };
+  };
+
+  it('an event announced inside the shared transaction is heard once the commit is done, not before', () => {
+    const { world, heard, settled } = announcedInTurn();
     expect(heard).not.toHaveBeenCalled();
     commitTurnTransaction(world.db);
     expect(settled).toHaveBeenCalledWith(undefined);
@@ -30,12 +36,7 @@ describe('events after commit', () => {
   });
 
   it('an event of a transaction that rolls back is never heard', () => {
-    const { world } = testWorld();
-    const heard = vi.fn();
-    world.events.on('entry.created', heard);
-    const settled = vi.fn();
-    joinTurnTransaction(world.db, settled);
-    announce(world, 'entry.created', { entryId: 7 });
+    const { world, heard, settled } = announcedInTurn();
     failTheCommit(world.db);
     commitTurnTransaction(world.db);
     expect(settled).toHaveBeenCalledWith(expect.any(Error));
