@@ -1,5 +1,5 @@
 /** The printed tables and the JSON file under bench-results/. */
-import type { VerifyMeasurement } from '../harness/bench.js';
+import type { VerifyMeasurement } from './verify.js';
 import type { ReportingFigures } from './reporting.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

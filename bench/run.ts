@@ -21,7 +21,7 @@ import { type Machine, meanOf } from './machine.js';
 import { type AgencyKeySecret, FlowPlan, MixedLoad, type MixedMeasurement, sampleMixedAnswers } from './mixed.js';
 import { RESULTS_DIR, ROOT } from './paths.js';
 import { type BenchReport, formatReport, writeReport } from './report.js';
-import { measureVerify } from '../harness/bench.js';
+import { measureVerify } from './verify.js';
 import { benchReporting } from './reporting.js';
 import { type Answer, type ChildServer, type IssuedCode, type PooledSession, SERVER_LABELS, type ServerKind, startChild } from './servers.js';
 import { type StartupResult, measureStartup, startupLaunchers } from './startup.js';

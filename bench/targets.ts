@@ -4,7 +4,7 @@
  * limits that are times by nature, the time over its limit as it applies on this machine
  * (machine.ts). The absolute figures behind each ratio are printed as information only.
  */
-import type { VerifyMeasurement } from '../harness/bench.js';
+import type { VerifyMeasurement } from './verify.js';
 import type { CaseId } from './cases.js';
 import type { Measurement } from './load.js';
 import { type Machine, limitOnThisMachine } from './machine.js';

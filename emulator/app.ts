@@ -5,15 +5,14 @@
  */
 import express from 'express';
 import type { Context } from './context.js';
-import { controlGuard } from './control/guard.js';
-import { controlRouter } from './control/routes.js';
-import { experienceFaults, faultsRouter } from './control/faults.js';
+import { experienceFaults } from './control/observer.js';
+import { controlPlane } from './control/plane.js';
 import type { Fixture } from './fixture.js';
 import type { CallerLocals, experienceRouter } from './experience/routes.js';
-import { BODY_TIMEOUT_MS, type BodyLocals, type ErrorCodeLocals, errorWriter, jsonBody, lazy, noOptions, notFound, series } from './http.js';
+import { type ErrorCodeLocals, errorWriter, PlumbingError, writeError } from './errors.js';
+import { BODY_TIMEOUT_MS, type BodyLocals, jsonBody, lazy, noOptions, notFound, series } from './http.js';
 import { requestLog } from './request-log.js';
 import { authenticateKey } from './experience/auth.js';
-import { ApiError } from './experience/errors.js';
 import type { CsrfLocals } from './pages/csrf.js';
 import { formSecret } from './store/form-secret.js';
 import { recordInteraction } from './store/interactions.js';
@@ -44,19 +43,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
     const [{ reportingRouter }, { reportingErrors }] = await Promise.all([import('./reporting/routes.js'), import('./reporting/errors.js')]);
     return series([noOptions, reportingRouter(ctx), notFound], reportingErrors(ctx.logger));
   }));
-  app.use('/_emulator', controlGuard(ctx.config.controlToken), noOptions);
-  app.use('/_emulator/sink', lazy(async () => (await import('./webhooks/sink.js')).sinkReceiver(ctx)));
-  app.use('/_emulator/api-docs', lazy(async () => (await import('./openapi/reference.js')).apiReferenceRouter()));
-  app.use('/_emulator', faultsRouter(ctx), errorWriter(ctx.logger));
-  app.use('/_emulator/console', lazy(async () => (await import('./console/api-routes.js')).consoleApiRouter(ctx)), notFound, errorWriter(ctx.logger));
-  app.use(
-    '/_emulator',
-    controlRouter({ ...ctx, resetLimits: () => experience?.resetLimits() }),
-    lazy(async () => (await import('./webhooks/control.js')).webhooksControlRouter(ctx)),
-    lazy(async () => (await import('./reporting/control.js')).seedControlRouter(ctx)),
-    notFound,
-    errorWriter(ctx.logger),
-  );
+  app.use('/_emulator', controlPlane({ ...ctx, resetLimits: () => experience?.resetLimits() }));
   app.use(noOptions, lazy(async () => (await import('./journey/routes.js')).journeyRouter(ctx)), lazy(async () => (await import('./console/dashboard-routes.js')).dashboardRouter(ctx)));
   app.use(notFound, errorWriter(ctx.logger));
   return app;
@@ -74,7 +61,7 @@ function keyBeforeBody(ctx: Context): express.RequestHandler {
 /**
  * Joins the turn's shared transaction (store/turn-transaction.ts) and holds the answer until it is
  * committed; should the commit fail, the answer is a 500 instead. Experience handlers answer
- * synchronously; one that did not would answer when it does, its writes outside the shared transaction.
+ * synchronously, which `series` and `assertSynchronousRoutes` check when the path is built (decisions/013).
  */
 function answerAfterCommit(ctx: Context): express.RequestHandler {
   return (_req, res, next) => {
@@ -90,8 +77,7 @@ function answerAfterCommit(ctx: Context): express.RequestHandler {
       if (!error) return void (end as (...args: unknown[]) => void).apply(res, held);
       ctx.logger.error({ err: error }, 'the turn transaction did not commit');
       res.removeHeader('Content-Length');
-      const failed = new ApiError('internal_error');
-      res.status(failed.status).json(failed.toJSON());
+      writeError(res, new PlumbingError('internal_error'));
     });
     next();
   };

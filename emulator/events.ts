@@ -3,6 +3,8 @@
  * and subscribers (webhooks) react, so neither side imports the other.
  */
 import { EventEmitter } from 'node:events';
+import type { Db } from './store/db.js';
+import { whenCommitted } from './store/turn-transaction.js';
 
 export interface DomainEvents {
   /** A scan row was recorded (journey or seeded history). */
@@ -17,4 +19,12 @@ export type EventBus = EventEmitter<DomainEvents>;
 
 export function createEventBus(): EventBus {
   return new EventEmitter<DomainEvents>();
+}
+
+/**
+ * The one way to emit: an event tells of committed data, so inside the experience API's shared
+ * transaction it waits for the COMMIT, and a rollback drops it (store/turn-transaction.ts).
+ */
+export function announce<Name extends keyof DomainEvents>(ctx: { db: Db; events: EventBus }, name: Name, ...payload: DomainEvents[Name]): void {
+  whenCommitted(ctx.db, () => void ctx.events.emit(name, ...(payload as never)));
 }

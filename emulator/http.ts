@@ -1,9 +1,8 @@
-/** HTTP plumbing shared by the APIs: body reading, JSON 404s, the one error writer. */
-import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Logger } from 'pino';
+/** HTTP plumbing shared by the APIs: body reading, JSON 404s, the request path's helpers. */
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Router } from 'express';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { ApiError } from './experience/errors.js';
+import { PlumbingError } from './errors.js';
 
 /** Bodies over 100 KB are 413 (DESIGN.md, errors). */
 export const MAX_BODY_BYTES = 100 * 1024;
@@ -30,8 +29,8 @@ const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8
  * Requests with a body must be UTF-8 JSON (spec §4.1). Read here, by a reader that refuses as soon
  * as it can: from the headers, a body of another type or charset, in an unknown encoding, or
  * announced over 100 KB; while reading, a body growing past 100 KB (also once decompressed); and a
- * body that does not arrive within the timeout (408). The error writers close the connection
- * after a refusal that leaves a body unread (`closeIfUnread`), so nothing more is read from it.
+ * body that does not arrive within the timeout (408). The error writer closes the connection
+ * after a refusal that leaves a body unread (errors.ts `closeIfUnread`), so nothing more is read from it.
  */
 export const jsonBody: RequestHandler = (req, _res, next) => {
   const { headers } = req;
@@ -39,17 +38,17 @@ export const jsonBody: RequestHandler = (req, _res, next) => {
   if ((headers['content-length'] === undefined && !chunked) || parsed(req)) return next();
   const declared = Number(headers['content-length'] ?? 0);
   if (!PLAIN_JSON.has(headers['content-type']?.toLowerCase() ?? '')) {
-    if (!req.is('application/json')) return next(declared > 0 || chunked ? new ApiError('unsupported_media_type') : undefined);
+    if (!req.is('application/json')) return next(declared > 0 || chunked ? new PlumbingError('unsupported_media_type') : undefined);
     const charset = charsetOf(headers['content-type']);
     if (charset !== undefined && !UTF8.has(charset)) {
-      return next(new ApiError('unsupported_media_type', { message: `Send the body as UTF-8 JSON, with no charset or charset=utf-8 (not ${charset.slice(0, 40)}).` }));
+      return next(new PlumbingError('unsupported_media_type', { message: `Send the body as UTF-8 JSON, with no charset or charset=utf-8 (not ${charset.slice(0, 40)}).` }));
     }
   }
-  if (declared > MAX_BODY_BYTES) return next(new ApiError('payload_too_large'));
+  if (declared > MAX_BODY_BYTES) return next(new PlumbingError('payload_too_large'));
   const encoding = (headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   const decoder = DECODERS[encoding];
   if (decoder === undefined) {
-    return next(new ApiError('unsupported_media_type', { message: `Send the body as it is, or with Content-Encoding gzip, deflate or br (not ${encoding.slice(0, 40)}).` }));
+    return next(new PlumbingError('unsupported_media_type', { message: `Send the body as it is, or with Content-Encoding gzip, deflate or br (not ${encoding.slice(0, 40)}).` }));
   }
   const timeoutMs = (req.app.locals as Partial<BodyLocals>).bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   readJson(req, decoder?.(), timeoutMs, withinDepth(req, next));
@@ -61,14 +60,6 @@ function charsetOf(type: string | undefined): string | undefined {
   return match?.[2]!.trim().toLowerCase();
 }
 
-/**
- * An answer given before the request's body was all read ends the connection, rather than reading
- * the rest: it may be 10 GB, or never come. For the error writers.
- */
-export function closeIfUnread(req: Request, res: Response): void {
-  if (!req.complete && !res.headersSent) res.set('Connection', 'close');
-}
-
 /** Deeper bodies are refused, and not kept: the interaction log and the control plane serialize bodies recursively. */
 const MAX_BODY_DEPTH = 32;
 
@@ -76,7 +67,7 @@ function withinDepth(req: Request, next: NextFunction): NextFunction {
   return (error?: unknown) => {
     if (error || !nestedDeeperThan(req.body, MAX_BODY_DEPTH)) return next(error);
     req.body = undefined;
-    next(new ApiError('invalid_request', { message: 'The body nests too deeply.', details: { '(body)': [`must not nest deeper than ${MAX_BODY_DEPTH} levels`] } }));
+    next(new PlumbingError('invalid_request', { message: 'The body nests too deeply.', details: { '(body)': [`must not nest deeper than ${MAX_BODY_DEPTH} levels`] } }));
   };
 }
 
@@ -112,14 +103,14 @@ function readJson(req: Request, decoder: (Readable & NodeJS.WritableStream) | un
     }
     next(error);
   };
-  const timer = setTimeout(() => settle(new ApiError('request_timeout', { message: `The body did not arrive within ${timeoutMs / 1000} s of the headers.` })), timeoutMs);
+  const timer = setTimeout(() => settle(new PlumbingError('request_timeout', { message: `The body did not arrive within ${timeoutMs / 1000} s of the headers.` })), timeoutMs);
   source.on('data', (chunk: Buffer) => {
     if (settled) return;
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return settle(new ApiError('payload_too_large'));
+    if (size > MAX_BODY_BYTES) return settle(new PlumbingError('payload_too_large'));
     chunks.push(chunk);
   });
-  source.once('error', () => settle(new ApiError('invalid_request', { message: decoder ? 'The body could not be decompressed.' : 'The request could not be read.' })));
+  source.once('error', () => settle(new PlumbingError('invalid_request', { message: decoder ? 'The body could not be decompressed.' : 'The request could not be read.' })));
   source.once('end', () => {
     if (settled) return;
     let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
@@ -128,14 +119,14 @@ function readJson(req: Request, decoder: (Readable & NodeJS.WritableStream) | un
       req.body = text.length === 0 ? {} : (JSON.parse(text) as unknown);
       (req as ParsedRequest)._body = true;
     } catch {
-      return settle(new ApiError('invalid_request', { message: 'The body is not valid JSON.', details: { '(body)': ['must be valid JSON'] } }));
+      return settle(new PlumbingError('invalid_request', { message: 'The body is not valid JSON.', details: { '(body)': ['must be valid JSON'] } }));
     }
     settle();
   });
 }
 
 export const notFound: RequestHandler = (req, _res, next) => {
-  next(new ApiError('not_found', { message: `No endpoint ${req.method} ${req.baseUrl}${req.path}. See the README for the API's routes.` }));
+  next(new PlumbingError('not_found', { message: `No endpoint ${req.method} ${req.baseUrl}${req.path}. See the README for the API's routes.` }));
 };
 
 /**
@@ -145,48 +136,33 @@ export const notFound: RequestHandler = (req, _res, next) => {
  */
 export const noOptions: RequestHandler = (req, res, next) => (req.method === 'OPTIONS' ? notFound(req, res, next) : next());
 
-/** Maps body-parser failures to documented errors. */
-function fromBodyParser(error: { type?: string; status?: number; message?: string }): ApiError | undefined {
-  switch (error.type) {
-    case 'entity.too.large':
-      return new ApiError('payload_too_large');
-    case 'entity.parse.failed':
-      return new ApiError('invalid_request', { message: 'The body is not valid JSON.', details: { '(body)': ['must be valid JSON'] } });
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new ApiError('unsupported_media_type', { message: 'Send the body as UTF-8 JSON.' });
-    default:
-      return error.status && error.status < 500 ? new ApiError('invalid_request', { status: error.status, message: 'The request could not be read.' }) : undefined;
+/**
+ * The experience API's request path answers synchronously (decisions/013): its writes join the
+ * turn's shared transaction and its answer waits for the commit, neither of which an `await` would
+ * survive. An async handler is refused here, when the path is built, not found out in production.
+ */
+export function assertSynchronous(handler: (...args: never[]) => unknown, where: string): void {
+  if (handler.constructor.name === 'AsyncFunction') {
+    throw new TypeError(`${where}: the handler ${handler.name || '(anonymous)'} is async, and the experience API's handlers must answer synchronously (decisions/013).`);
   }
 }
 
-/** Where an error answer leaves its code for the request log and the interaction log (never its message). */
-export interface ErrorCodeLocals {
-  errorCode?: string;
-}
-
-export function noteErrorCode(res: Response, code: string): void {
-  (res.locals as ErrorCodeLocals).errorCode = code;
-}
-
-export function errorWriter(logger: Logger, shape: (error: ApiError) => object = (error) => error.toJSON()): ErrorRequestHandler {
-  return (error, req, res, _next) => {
-    const known = error instanceof ApiError ? error : fromBodyParser(error);
-    if (!known) logger.error({ err: error, method: req.method, path: req.path }, 'unexpected error');
-    const answer = known ?? new ApiError('internal_error');
-    if (res.headersSent) return res.end();
-    closeIfUnread(req, res);
-    noteErrorCode(res, answer.code);
-    res.status(answer.status).set(answer.headers).json(shape(answer));
-  };
+/** Refuses a router whose routes have an async handler (see `assertSynchronous`). */
+export function assertSynchronousRoutes(router: Router): Router {
+  for (const layer of router.stack) {
+    for (const step of layer.route?.stack ?? []) assertSynchronous(step.handle, `${layer.route!.path}`);
+  }
+  return router;
 }
 
 /**
  * Runs handlers one after another inside one router layer, handing what they pass on or throw to
  * `onError`. Express gives each handler of `app.use(path, ...handlers)` a layer of its own, whose
- * path matching and URL rewriting cost more than most handlers do. For synchronous handlers only.
+ * path matching and URL rewriting cost more than most handlers do. Synchronous handlers only:
+ * an async one is refused when the series is built.
  */
 export function series(handlers: RequestHandler[], onError: ErrorRequestHandler): RequestHandler {
+  for (const handler of handlers) assertSynchronous(handler, 'series');
   return (req, res, done) => {
     let at = 0;
     const next = (error?: unknown): void => {

@@ -7,7 +7,7 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { redactSecrets } from './domain/redaction.js';
-import type { ErrorCodeLocals } from './http.js';
+import type { ErrorCodeLocals } from './errors.js';
 import { pathOnly } from './logger.js';
 
 export function requestLog(logger: Logger): RequestHandler {

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import express from 'express';
 import request from 'supertest';
 import { controlRouter } from '../emulator/control/routes.js';
-import { errorWriter } from '../emulator/http.js';
+import { errorWriter } from '../emulator/errors.js';
 import { testWorld } from './world.js';
+import { getMeta } from '../emulator/store/db.js';
 
 describe('control plane /_emulator', () => {
   it('answers health', async () => {
@@ -49,7 +50,7 @@ describe('control plane /_emulator', () => {
     await t.api.post('/_emulator/clock').send({ advance: '2h' });
     await t.api.post('/_emulator/reset').type('json').send().expect(200);
     expect(t.world.clock.iso()).toBe('2026-11-21T12:00:00.000Z');
-    expect(JSON.parse(t.world.db.prepare("SELECT value FROM meta WHERE key = 'clock'").pluck().get() as string)).toMatchObject({ mode: 'frozen' });
+    expect(JSON.parse(getMeta(t.world.db, 'clock')!)).toMatchObject({ mode: 'frozen' });
   });
 
   it('refuses callers that are not on loopback and carry no control token', async () => {

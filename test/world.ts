@@ -9,6 +9,8 @@ import { openWorld } from '../emulator/server.js';
 import { issueAuthCode } from '../emulator/store/codes.js';
 import { s256 } from '../emulator/domain/pkce.js';
 import { envValues } from '../emulator/control/env.js';
+import { findCollectorByEmail } from '../emulator/store/collectors.js';
+import { findUnitByCode } from '../emulator/store/units.js';
 
 export const FROZEN_AT = Date.parse('2026-11-21T10:00:00.000Z');
 export const DEFAULT_FIXTURE = loadFixture(new URL('../fixtures/default.json', import.meta.url).pathname);
@@ -51,8 +53,8 @@ export function issueCodeFor(t: TestWorld, options: { packCode?: string; collect
   const { db, clock, seed } = t.world;
   const promotion = options.promotion ?? t.env;
   const packCode = options.packCode ?? promotion.packs.find((pack) => pack.outcome === 'won')!.code;
-  const unit = db.prepare('SELECT id FROM units WHERE code = ?').get(packCode) as { id: number };
-  const collector = db.prepare('SELECT id, country FROM collectors WHERE email = ?').get(options.collectorEmail ?? 'anna.weber@example.test') as { id: number; country: string | null };
+  const unit = findUnitByCode(db, packCode)!;
+  const collector = findCollectorByEmail(db, options.collectorEmail ?? 'anna.weber@example.test')!;
   return issueAuthCode(db, seed, {
     promotionId: options.promotion?.id ?? t.env.promotion_id, collectorId: collector.id, unitId: unit.id,
     country: options.country === undefined ? collector.country : options.country,

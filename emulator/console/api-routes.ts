@@ -4,13 +4,13 @@
  * answer says which (`promotion`). Mutations require `Content-Type: application/json`, which
  * another website cannot send without a CORS preflight that this API never answers.
  */
-import { Router, json, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { ApiError } from '../experience/errors.js';
-import { detailsOf } from '../experience/schemas.js';
+import { ConsoleError } from './errors.js';
 import { listInteractions } from '../store/interactions.js';
 import { getPromotion } from '../store/promotions.js';
+import { validate } from '../validation.js';
 import { type KeyChange, type PromotionRef, approve, checklist, createKey, keys, logRows, overview, promotionRef, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
 import { promotionParam } from './promotion-param.js';
 
@@ -21,7 +21,6 @@ const KeyId = z.coerce.number().int().positive();
 
 export function consoleApiRouter(ctx: Context): Router {
   const router = Router();
-  router.use(json({ limit: '100kb' }));
   router.post(/.*/, requireJson);
 
   /** The promotion the call names (404 for an unknown one) and how answers name it. */
@@ -42,7 +41,7 @@ export function consoleApiRouter(ctx: Context): Router {
 
   router.post('/keys', (req, res) => {
     const { id, promotion } = promotionOf(req);
-    const { environment } = parse(KeyBody, req.body);
+    const { environment } = validate(KeyBody, req.body);
     res.status(201).json({ ...createKey(ctx, environment, id), promotion });
   });
 
@@ -57,8 +56,8 @@ export function consoleApiRouter(ctx: Context): Router {
 
   router.post('/callbacks', (req, res) => {
     const { id, promotion } = promotionOf(req);
-    const change = setCallbacks(ctx, parse(CallbackBody, req.body), id);
-    if (!change.ok) throw new ApiError('invalid_request', { message: `Refused: ${listed(change.problems)}.`, details: change.problems });
+    const change = setCallbacks(ctx, validate(CallbackBody, req.body), id);
+    if (!change.ok) throw new ConsoleError('invalid_request', { message: `Refused: ${listed(change.problems)}.`, details: change.problems });
     const { ok: _ok, ...body } = change;
     res.json({ ...body, promotion });
   });
@@ -67,7 +66,7 @@ export function consoleApiRouter(ctx: Context): Router {
     const { id, promotion } = promotionOf(req);
     const approval = approve(ctx, id);
     if (!approval.ok) {
-      return res.status(409).json({ error: 'approval_refused', message: `Not approved yet. Missing: ${listed(approval.missing)}.`, details: approval.missing });
+      throw new ConsoleError('approval_refused', { message: `Not approved yet. Missing: ${listed(approval.missing)}.`, details: approval.missing });
     }
     res.json({ approved_at: approval.approved_at, promotion });
   });
@@ -83,7 +82,7 @@ export function consoleApiRouter(ctx: Context): Router {
 
   /** The interaction log with each key shown masked, for the dashboard's live view. */
   router.get('/log', (req, res) => {
-    const { after, limit } = parse(LogQuery, req.query);
+    const { after, limit } = validate(LogQuery, req.query);
     res.json({ data: logRows(ctx, listInteractions(ctx.db, { afterId: after, limit })) });
   });
 
@@ -91,7 +90,7 @@ export function consoleApiRouter(ctx: Context): Router {
 }
 
 const requireJson: RequestHandler = (req, _res, next) => {
-  next((req.get('content-type') ?? '').startsWith('application/json') ? undefined : new ApiError('unsupported_media_type', { message: 'Send console changes with Content-Type: application/json.' }));
+  next((req.get('content-type') ?? '').startsWith('application/json') ? undefined : new ConsoleError('unsupported_media_type', { message: 'Send console changes with Content-Type: application/json.' }));
 };
 
 /** Details as one line, so a client that shows only the message still says everything. */
@@ -99,14 +98,9 @@ function listed(details: Record<string, string[]>): string {
   return Object.entries(details).map(([name, reasons]) => `${name.replace('_', ' ')} ${reasons.join(', ')}`).join('; ');
 }
 
-function parse<T>(schema: z.ZodType<T>, input: unknown): T {
-  const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw new ApiError('invalid_request', { details: detailsOf(parsed.error) });
-  return parsed.data;
-}
 
 function keyId(text: string | undefined): number {
-  return parse(KeyId, text);
+  return validate(KeyId, text);
 }
 
 function send<T extends object>(res: Response, status: number, change: KeyChange<T>, promotion: PromotionRef): void {
@@ -114,6 +108,6 @@ function send<T extends object>(res: Response, status: number, change: KeyChange
     res.status(status).json({ ...change.value, promotion });
     return;
   }
-  if (change.problem === 'unknown_key') throw new ApiError('not_found', { message: `Promotion ${promotion.slug} has no agency key with that id. List them with \`emulator keys list --promotion ${promotion.slug}\`.` });
-  throw new ApiError('key_revoked', { status: 409, message: 'That key is revoked and cannot be rotated; create a new key instead.' });
+  if (change.problem === 'unknown_key') throw new ConsoleError('not_found', { message: `Promotion ${promotion.slug} has no agency key with that id. List them with \`emulator keys list --promotion ${promotion.slug}\`.` });
+  throw new ConsoleError('key_revoked');
 }

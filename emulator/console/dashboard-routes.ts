@@ -10,7 +10,7 @@ import { csrfValid } from '../pages/csrf.js';
 import { field, formBody, pageErrors, sendPage } from '../pages/http.js';
 import { html } from '../pages/html.js';
 import { layout } from '../pages/layout.js';
-import { latestInteractions } from '../store/interaction-tail.js';
+import { latestInteractions } from '../store/interactions.js';
 import { type Promotion, defaultPromotionId, findPromotion, loadCampaign } from '../store/promotions.js';
 import { listSinks } from '../store/sinks.js';
 import { knownOutcomePacks } from '../control/env.js';

@@ -5,9 +5,13 @@
  */
 import type { Context } from '../context.js';
 import { issueSecret } from '../domain/secrets.js';
+import { listCollectors } from '../store/collectors.js';
+import { listCompanies, listCompanyBrands } from '../store/companies.js';
 import { keySecret } from '../store/keys.js';
 import { type KnownPack, unenteredPacks } from '../store/known-packs.js';
 import { type Campaign, type Promotion, defaultPromotionId, listPromotions, loadCampaign } from '../store/promotions.js';
+import { listPromotionSkus } from '../store/skus.js';
+import { promotionPackCodes } from '../store/units.js';
 import { seededKeys } from '../store/world.js';
 
 export type { KnownPack };
@@ -35,7 +39,7 @@ export function envValues(ctx: Context, promotionId = defaultPromotionId(ctx.db)
     tester_packs: test_packs,
     preview_packs,
     recalled_packs,
-    collectors: ctx.db.prepare('SELECT id, email, country, city, tester FROM collectors ORDER BY id').all() as Array<{ id: number; email: string; country: string | null }>,
+    collectors: listCollectors(ctx.db),
     companies: companies.map(({ brandIds: _brandIds, ...company }) => company),
     promotions,
   };
@@ -53,10 +57,8 @@ interface CompanyEnv {
 
 /** Each company's reporting token is the serial of its place in the fixture (store/world.ts). */
 function companiesOf(ctx: Context): CompanyEnv[] {
-  const rows = ctx.db.prepare('SELECT id, name FROM companies ORDER BY id').all() as Array<{ id: number; name: string }>;
-  const brandsOf = ctx.db.prepare('SELECT id, slug FROM brands WHERE company_id = ? ORDER BY id');
-  return rows.map((company, index) => {
-    const brands = brandsOf.all(company.id) as Array<{ id: number; slug: string }>;
+  return listCompanies(ctx.db).map((company, index) => {
+    const brands = listCompanyBrands(ctx.db, company.id);
     return {
       id: company.id, name: company.name, reporting_token: issueSecret(ctx.seed, 'reporting_token', index + 1),
       brands: brands.map((brand) => brand.slug), brandIds: brands.map((brand) => brand.id),
@@ -86,10 +88,10 @@ function promotionEnv(ctx: Context, promotion: Promotion, companies: CompanyEnv[
     sandbox_key: keyFor('sandbox'),
     production_key: keyFor('production'),
     reporting_token: company.reporting_token,
-    skus: ctx.db.prepare('SELECT id, prefix FROM skus WHERE promotion_id = ? ORDER BY id').all(promotion.id) as Array<{ id: number; prefix: string }>,
-    ...packNames(knownOutcomePacks(ctx, campaign), unitCodes(ctx, promotion.id, "kind = 'test'")),
-    preview_packs: unitCodes(ctx, promotion.id, "kind = 'preview'"),
-    recalled_packs: unitCodes(ctx, promotion.id, 'recalled = 1'),
+    skus: listPromotionSkus(ctx.db, promotion.id),
+    ...packNames(knownOutcomePacks(ctx, campaign), promotionPackCodes(ctx.db, promotion.id, 'test')),
+    preview_packs: promotionPackCodes(ctx.db, promotion.id, 'preview'),
+    recalled_packs: promotionPackCodes(ctx.db, promotion.id, 'recalled'),
   };
 }
 
@@ -104,8 +106,4 @@ export function knownOutcomePacks(ctx: Context, campaign: Campaign): KnownPack[]
  */
 function packNames(knownOutcome: KnownPack[], tester: string[]) {
   return { packs: knownOutcome, known_outcome_packs: knownOutcome, test_packs: tester, tester_packs: tester };
-}
-
-function unitCodes(ctx: Context, promotionId: number, where: string): string[] {
-  return ctx.db.prepare(`SELECT u.code FROM units u JOIN skus s ON s.id = u.sku_id WHERE s.promotion_id = ? AND ${where} ORDER BY u.id`).pluck().all(promotionId) as string[];
 }

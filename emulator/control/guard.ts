@@ -10,7 +10,7 @@
 import type { Request, RequestHandler } from 'express';
 import { safeEqual } from '../domain/secrets.js';
 import { bearerOf } from '../experience/auth.js';
-import { ApiError } from '../experience/errors.js';
+import { ControlError } from './errors.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 /** `Host` values a loopback caller may send; a request without `Host` (not a browser) passes. */
@@ -27,10 +27,10 @@ export function trustedCaller(req: Request, controlToken: string | undefined): b
 export function controlGuard(controlToken: string | undefined, area = 'control plane'): RequestHandler {
   return (req, _res, next) => {
     if (!trustedCaller(req, controlToken)) {
-      return next(new ApiError('forbidden', { message: `The ${area} answers loopback callers only, at 127.0.0.1, localhost or [::1]; start with --control-token to allow others.` }));
+      return next(new ControlError('forbidden', { message: `The ${area} answers loopback callers only, at 127.0.0.1, localhost or [::1]; start with --control-token to allow others.` }));
     }
     if (!SAFE_METHODS.has(req.method) && !req.is('application/json')) {
-      return next(new ApiError('unsupported_media_type', { message: `Calls that change the ${area} must carry Content-Type: application/json.` }));
+      return next(new ControlError('unsupported_media_type', { message: `Calls that change the ${area} must carry Content-Type: application/json.` }));
     }
     next();
   };

@@ -1,12 +1,13 @@
 /**
  * The control plane `/_emulator`, for tools and tests: health, env, promotions, clock, reset,
- * interaction log. app.ts puts `controlGuard` in front of it.
+ * interaction log. Mounted in plane.ts, behind `controlGuard`.
  */
-import { Router, json } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
 import type { Context } from '../context.js';
-import { ApiError } from '../experience/errors.js';
+import { ControlError } from './errors.js';
+import { validate } from '../validation.js';
 import type { Fixture } from '../fixture.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { checkCallbackUrl } from '../console/callback-url.js';
@@ -14,7 +15,7 @@ import { listInteractions } from '../store/interactions.js';
 import { resetWorld } from '../store/reset.js';
 import { ClockTime } from './clock-time.js';
 import { envValues } from './env.js';
-import { resetObservations } from './faults.js';
+import { resetObservations } from './plane-state.js';
 
 const ClockBody = z.union([
   z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
@@ -38,8 +39,7 @@ const InteractionsQuery = z.strictObject({
 
 export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): void }): Router {
   const router = Router();
-  router.use(json({ limit: '100kb' }));
-
+  
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok', base_url: ctx.config.baseUrl, clock: clockForHealth(ctx.clock), pid: process.pid });
   });
@@ -52,9 +52,8 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   router.get('/promotions', async (req, res) => {
     // Loaded on first use, as the console is: start-up pays only for health and the experience API.
     const { promotionSummaries } = await import('../console/lifecycle.js');
-    const parsed = PromotionsQuery.safeParse(req.query);
-    if (!parsed.success) throw new ApiError('invalid_request', { message: 'callback is an absolute URL such as https://agency.example/callback.' });
-    const wanted = parsed.data.callback === undefined ? undefined : sameUrl(parsed.data.callback);
+    const { callback } = validate(PromotionsQuery, req.query, { hint: 'callback is an absolute URL such as https://agency.example/callback.', details: false });
+    const wanted = callback === undefined ? undefined : sameUrl(callback);
     const data = promotionSummaries(ctx).filter(({ callbacks }) => wanted === undefined || [callbacks.production, callbacks.preview].some((url) => url !== null && sameUrl(url) === wanted));
     res.json({ data });
   });
@@ -64,9 +63,7 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   });
 
   router.post('/clock', (req, res) => {
-    const parsed = ClockBody.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError('invalid_request', { message: 'Send {"advance":"31m"}, {"freeze":true|ISO time}, {"unfreeze":true} or {"reset":true}.' });
-    const body = parsed.data;
+    const body = validate(ClockBody, req.body, { hint: 'Send {"advance":"31m"}, {"freeze":true|ISO time}, {"unfreeze":true} or {"reset":true}.', details: false });
     try {
       if ('advance' in body) ctx.clock.advance(parseDuration(body.advance)!);
       else if ('freeze' in body) ctx.clock.freeze(body.freeze === true ? undefined : Date.parse(body.freeze));
@@ -75,7 +72,7 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
     } catch (error) {
       if (!(error instanceof ClockRangeError)) throw error;
       const [field, move] = 'advance' in body ? ['advance', `advancing by ${body.advance}`] : 'freeze' in body ? ['freeze', `freezing at ${body.freeze}`] : ['reset', 'going back to system time'];
-      throw new ApiError('invalid_request', { message: `The clock did not move: ${move} ${error.message}.`, details: { [field]: [`${move} ${error.message}`] } });
+      throw new ControlError('invalid_request', { message: `The clock did not move: ${move} ${error.message}.`, details: { [field]: [`${move} ${error.message}`] } });
     }
     res.json(ctx.clock.state());
   });
@@ -89,9 +86,8 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   });
 
   router.get('/interactions', (req, res) => {
-    const parsed = InteractionsQuery.safeParse(req.query);
-    if (!parsed.success) throw new ApiError('invalid_request', { message: 'after and limit must be whole numbers (limit 1 to 1000).' });
-    const rows = listInteractions(ctx.db, { afterId: parsed.data.after, limit: parsed.data.limit });
+    const { after, limit } = validate(InteractionsQuery, req.query, { hint: 'after and limit must be whole numbers (limit 1 to 1000).', details: false });
+    const rows = listInteractions(ctx.db, { afterId: after, limit });
     res.json({ data: rows.map((row) => ({ ...row, at: new Date(row.at).toISOString() })) });
   });
 

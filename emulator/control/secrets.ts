@@ -2,16 +2,17 @@
  * `GET /_emulator/secrets`: every secret value the emulator issued (agency keys, consumer session
  * tokens), so the harness can search a browser for them. They derive from the seed and a serial
  * (domain/secrets.ts), so the emulator names them again without storing them. Verifiers are not
- * here: none is kept, and the harness finds one by the S256 the observed call carries (faults.ts).
- * The control guard in app.ts keeps this on loopback (or behind the control token).
+ * here: none is kept, and the harness finds one by the S256 the observed call carries (observations.ts).
+ * The control guard (plane.ts) keeps this on loopback (or behind the control token).
  * @see spec §2.1, §2.3, §5 (experience) rule 6
  */
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { hashSecret, issueSecret } from '../domain/secrets.js';
-import { ApiError } from '../experience/errors.js';
-import { type Environment, keySecret } from '../store/keys.js';
+import { issueSecret } from '../domain/secrets.js';
+import { validate } from '../validation.js';
+import { listCounters } from '../store/db.js';
+import { type Environment, keyIdOfSecret, keySecret } from '../store/keys.js';
 
 /** At most this many session tokens per answer; ask again with a later `after_session`. */
 const TOKENS_PER_ANSWER = 5000;
@@ -21,10 +22,9 @@ const Query = z.strictObject({ after_session: z.coerce.number().int().min(0).opt
 export function secretsRouter(ctx: Context): Router {
   const router = Router();
   router.get('/secrets', (req, res) => {
-    const parsed = Query.safeParse(req.query);
-    if (!parsed.success) throw new ApiError('invalid_request', { message: 'after_session must be a whole number.' });
-    const counters = countersOf(ctx);
-    const after = parsed.data.after_session;
+    const query = validate(Query, req.query, { hint: 'after_session must be a whole number.', details: false });
+    const counters = listCounters(ctx.db);
+    const after = query.after_session;
     res.json({
       counters,
       keys: agencyKeys(ctx, counters.agency_key ?? 0),
@@ -34,20 +34,14 @@ export function secretsRouter(ctx: Context): Router {
   return router;
 }
 
-function countersOf(ctx: Context): Record<string, number> {
-  const rows = ctx.db.prepare('SELECT name, value FROM counters').all() as Array<{ name: string; value: number }>;
-  return Object.fromEntries(rows.map((row) => [row.name, row.value]));
-}
-
 /** Every agency key ever created, active or not: a revoked key in a browser is still a leak. */
 function agencyKeys(ctx: Context, lastSerial: number): Array<{ id: number; environment: Environment; secret: string }> {
-  const find = ctx.db.prepare('SELECT id FROM agency_keys WHERE key_hash = ?');
   const keys: Array<{ id: number; environment: Environment; secret: string }> = [];
   for (let serial = 1; serial <= lastSerial; serial += 1) {
     for (const environment of ['sandbox', 'production'] as const) {
       const secret = keySecret(ctx.seed, environment, serial);
-      const row = find.get(hashSecret(secret)) as { id: number } | undefined;
-      if (row) keys.push({ id: row.id, environment, secret });
+      const id = keyIdOfSecret(ctx.db, secret);
+      if (id !== undefined) keys.push({ id, environment, secret });
     }
   }
   return keys;

@@ -9,11 +9,12 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { promotionParam } from '../console/promotion-param.js';
-import { ApiError } from '../experience/errors.js';
+import { ControlError } from './errors.js';
+import { validate } from '../validation.js';
 import { TermsSchema, type Terms } from '../fixture.js';
+import { settlePendingDeliveryNow } from '../store/entries.js';
 import { reachableOutcomes, unenteredPacks } from '../store/known-packs.js';
 import { defaultPromotionId, getPromotion, loadCampaign, updatePromotionContent } from '../store/promotions.js';
-import { detailsOf } from '../experience/schemas.js';
 
 const TermsBody = z.strictObject({
   /** A country of `terms.by_country`, or null for the default terms. */
@@ -34,9 +35,9 @@ export function worldEditsRouter(ctx: Context, originals: OriginalTerms): Router
   });
   router.post('/terms', (req, res) => {
     const promotionId = promotionParam(ctx, req.query);
-    const { country, terms } = parse(TermsBody, req.body, 'Send {"country": "CH" | null, "terms": {"version": "...", "text": "..."}}.');
+    const { country, terms } = validate(TermsBody, req.body, { hint: 'Send {"country": "CH" | null, "terms": {"version": "...", "text": "..."}}.' });
     const current = termsOf(ctx, promotionId, country);
-    if (!current) throw new ApiError('not_found', { message: `The promotion has no terms for ${country}; edit the default terms with "country": null.` });
+    if (!current) throw new ControlError('not_found', { message: `The promotion has no terms for ${country}; edit the default terms with "country": null.` });
     const key = `${promotionId}:${country ?? ''}`;
     if (!originals.has(key)) originals.set(key, current);
     const { minimum_age: age, ...rest } = terms;
@@ -48,16 +49,13 @@ export function worldEditsRouter(ctx: Context, originals: OriginalTerms): Router
   });
 
   router.post('/deliveries/settle', (req, res) => {
-    const { pack, outcome } = parse(SettleBody, req.body, 'Send {"pack": "<code>", "outcome": "delivered" | "failed"}.');
-    const changed = ctx.db
-      .prepare(`UPDATE entries SET delivery_due_at = ?, delivery_outcome = ?
-        WHERE sandbox = 0 AND delivery_state = 'processing' AND unit_id = (SELECT id FROM units WHERE code = ?) RETURNING id`)
-      .get(ctx.clock.now(), outcome, pack) as { id: number } | undefined;
-    if (!changed) throw new ApiError('not_found', { message: `No pending delivery for pack ${pack}.` });
+    const { pack, outcome } = validate(SettleBody, req.body, { hint: 'Send {"pack": "<code>", "outcome": "delivered" | "failed"}.' });
+    const changed = settlePendingDeliveryNow(ctx.db, pack, outcome, ctx.clock.now());
+    if (!changed) throw new ControlError('not_found', { message: `No pending delivery for pack ${pack}.` });
     res.json({ entry_id: changed.id, settles_as: outcome });
   });
   router.get('/packs', (req, res) => {
-    const { per_outcome: perOutcome } = parse(PacksQuery, req.query, 'per_outcome is a whole number from 1 to 1000.');
+    const { per_outcome: perOutcome } = validate(PacksQuery, req.query, { hint: 'per_outcome is a whole number from 1 to 1000.' });
     const campaign = loadCampaign(ctx.db, promotionParam(ctx, req.query));
     res.json({ data: unenteredPacks(ctx.db, ctx.seed, campaign, perOutcome), outcomes: reachableOutcomes(campaign.prizes) });
   });
@@ -90,9 +88,3 @@ function writeTerms(ctx: Context, promotionId: number, country: string | null, t
   updatePromotionContent(ctx.db, promotionId, content);
 }
 
-/** The body or query, or a 400 with the hint and the fields' problems. */
-export function parse<T>(schema: z.ZodType<T>, input: unknown, hint: string): T {
-  const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw new ApiError('invalid_request', { message: hint, details: detailsOf(parsed.error) });
-  return parsed.data;
-}

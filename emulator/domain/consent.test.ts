@@ -13,6 +13,7 @@ describe('consent', () => {
     ['missing consent', undefined, /no consent/],
     ['terms not accepted', { ...consent, accepted: false }, /not accepted/],
     ['stale terms version', { ...consent, terms_version: 'de-2026-02' }, /terms_version/],
+    ['the terms version in another case', { ...consent, terms_version: 'DE-2026-03' }, /terms_version/],
     ['age not confirmed', { ...consent, age_confirmed: false }, /minimum age of 18/],
     ['age confirmation absent', { accepted: true, terms_version: 'de-2026-03' }, /minimum age/],
   ])('refuses %s', (_name, input, reason) => {

@@ -1,5 +1,6 @@
 /** Submitting an entry: sandbox scenarios and the production draw. @see spec §4.1, §4.2, §2.5 */
 import type { Context } from '../context.js';
+import { announce } from '../events.js';
 import { type Closed, admitEntry } from '../domain/admission.js';
 import { DELIVERED_CODE } from '../domain/mechanics.js';
 import { recordSandboxEntry } from '../store/coverage.js';
@@ -24,7 +25,7 @@ export function submitEntry(ctx: Context, session: Session, consent: Consent | u
   const campaign = loadCampaign(ctx.db, session.promotion_id);
   if (session.sandbox) return sandboxEntry(ctx, session, campaign);
   const { view, created } = ctx.db.transaction(() => productionEntry(ctx, session, campaign, consent)).immediate();
-  if (created) ctx.events.emit('entry.created', { entryId: created.id });
+  if (created) announce(ctx, 'entry.created', { entryId: created.id });
   return view;
 }
 

@@ -7,15 +7,17 @@ import type { Context } from '../context.js';
 import { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import { OPENAPI_PATH } from '../openapi/document.js';
 import { experienceOpenApi } from '../openapi/experience.js';
+import { assertSynchronousRoutes } from '../http.js';
 import { loadCampaign } from '../store/promotions.js';
 import type { AgencyKey } from '../store/keys.js';
 import type { Session } from '../store/sessions.js';
 import { authenticateKey, authenticateSession } from './auth.js';
 import { submitEntry } from './entry.js';
 import { ApiError } from './errors.js';
-import { EntryBody, ProductionSessionBody, SandboxSessionBody, detailsOf, entryDetailsOf } from './schemas.js';
+import { EntryBody, ProductionSessionBody, SandboxSessionBody, entryDetailsOf } from './schemas.js';
 import { campaignJson, campaignReadJson, sessionJson } from './serialize.js';
 import { createSandboxSession, exchangeCode, sessionView } from './sessions.js';
+import { validate } from '../validation.js';
 
 /** What the interaction log needs to know about a request once it is answered. */
 export interface CallerLocals {
@@ -61,20 +63,18 @@ export function experienceRouter(ctx: Context): { router: Router; resetLimits():
 
   router.post('/sessions', (req, res) => {
     const agencyKey = key(req, res);
-    const body = req.body ?? {};
     const created =
       agencyKey.environment === 'sandbox'
-        ? createSandboxSession(ctx, agencyKey, parse(SandboxSessionBody, body).scenario)
-        : exchangeCode(ctx, agencyKey, parse(ProductionSessionBody, body));
+        ? createSandboxSession(ctx, agencyKey, validate(SandboxSessionBody, req.body).scenario)
+        : exchangeCode(ctx, agencyKey, validate(ProductionSessionBody, req.body));
     (res.locals as CallerLocals).session = created.view.session;
     res.status(201).json(sessionJson(created.view, created.token));
   });
 
   router.post('/session/entry', (req, res) => {
     const current = session(req, res, key(req, res));
-    const parsed = EntryBody.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError('invalid_request', { details: entryDetailsOf(parsed.error) });
-    res.json(sessionJson(submitEntry(ctx, current, parsed.data.consent)));
+    const { consent } = validate(EntryBody, req.body, { details: entryDetailsOf });
+    res.json(sessionJson(submitEntry(ctx, current, consent)));
   });
 
   router.get('/session', (req, res) => {
@@ -82,11 +82,6 @@ export function experienceRouter(ctx: Context): { router: Router; resetLimits():
     res.json(sessionJson(sessionView(ctx, current, loadCampaign(ctx.db, current.promotion_id))));
   });
 
-  return { router, resetLimits };
+  return { router: assertSynchronousRoutes(router), resetLimits };
 }
 
-function parse<T>(schema: { safeParse(data: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } }, body: unknown): T {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ApiError('invalid_request', { details: detailsOf(parsed.error) });
-  return parsed.data;
-}

@@ -1,6 +1,7 @@
 /** Request bodies of the experience API. @see spec §4.1, §2.6 */
 import { z } from 'zod';
 import { apiDocs } from '../openapi/registry.js';
+import { detailsOf } from '../validation.js';
 
 export const SANDBOX_SCENARIOS = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'] as const;
 export type Scenario = (typeof SANDBOX_SCENARIOS)[number];
@@ -34,20 +35,7 @@ export type Consent = z.infer<typeof ConsentSchema>;
 
 const FORBIDDEN_HINT = 'not allowed: an entry carries no consumer ids, emails, pack codes or country (spec §4.1 rule 1); identity and country come from the browser journey';
 
-/**
- * Turns zod issues into DESIGN.md's `details`: field path → messages. Collected in a Map, as a field
- * may be named `constructor` or `__proto__`; `fromEntries` makes each one an own property.
- */
-export function detailsOf(error: z.ZodError): Record<string, string[]> {
-  const details = new Map<string, string[]>();
-  for (const issue of error.issues) {
-    const fields = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [issue.path.join('.') || '(body)'];
-    const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
-    for (const field of fields) details.set(field, [...(details.get(field) ?? []), message]);
-  }
-  return Object.fromEntries(details);
-}
-
+/** Entry bodies name why an unknown field is refused: an entry carries no identity. */
 export function entryDetailsOf(error: z.ZodError): Record<string, string[]> {
   return Object.fromEntries(
     Object.entries(detailsOf(error)).map(([field, messages]) => [field, messages.map((message) => (message === 'unknown field' ? FORBIDDEN_HINT : message))]),

@@ -10,7 +10,9 @@ import { issueAuthCode } from '../store/codes.js';
 import type { Collector } from '../store/collectors.js';
 import { type RequestToken, consumeRequestToken, findRequestToken } from '../store/request-tokens.js';
 import { field } from '../pages/http.js';
+import type { ErrorTable } from '../errors.js';
 
+/** The authorize page's refusals as data, answered as HTML pages with these statuses. */
 export const AUTHORIZE_ERRORS = {
   not_signed_in: { status: 401, message: 'You are not signed in any more. Scan the pack again to start over.' },
   invalid_request: { status: 400, message: 'This link is incomplete or malformed, so it cannot be continued. Scan the pack again.' },
@@ -19,7 +21,7 @@ export const AUTHORIZE_ERRORS = {
   used_request: { status: 410, message: 'This request was already used. Scan the pack again to start over.' },
   expired_request: { status: 410, message: 'This request has expired (they last 5 minutes). Scan the pack again to start over.' },
   voided_request: { status: 410, message: 'The brand changed where this promotion runs since this request was made. Scan the pack again to start over.' },
-} as const;
+} as const satisfies ErrorTable;
 
 export type AuthorizeError = keyof typeof AUTHORIZE_ERRORS;
 

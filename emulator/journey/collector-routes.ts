@@ -6,7 +6,7 @@ import { REWARDS_PATH, entryJson } from '../experience/serialize.js';
 import { sendPage } from '../pages/http.js';
 import { settleDelivery } from '../store/entries.js';
 import { getBrand, listPrizes, listPromotions } from '../store/promotions.js';
-import { wonEntriesOf } from '../store/wallet.js';
+import { wonEntriesOf } from '../store/entries.js';
 import { pageContext, signInFirst } from './page-context.js';
 import { promotionRoute } from './scan.js';
 import { promotionsPage, rewardsPage } from './views/collector-pages.js';

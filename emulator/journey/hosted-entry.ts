@@ -5,6 +5,7 @@
  * @see spec §1 rules (hosted page), §2.4 to §2.6, §4.1 rules 2 and 5
  */
 import type { Context } from '../context.js';
+import { announce } from '../events.js';
 import { type Admission, type AdmissionInput, type Closed, type EntryAdmission, admit, admitEntry } from '../domain/admission.js';
 import type { ConsentInput } from '../domain/consent.js';
 import type { Terms } from '../fixture.js';
@@ -12,7 +13,7 @@ import type { Collector } from '../store/collectors.js';
 import { type Entry, findProductionEntryForPack } from '../store/entries.js';
 import { drawEntry } from '../store/outcomes.js';
 import type { Campaign } from '../store/promotions.js';
-import { serviceKeyId } from '../store/service-keys.js';
+import { serviceKeyId } from '../store/keys.js';
 import { createSession } from '../store/sessions.js';
 import type { ScannedUnit } from '../store/units.js';
 
@@ -39,7 +40,7 @@ export function hostedState(ctx: Context, entrant: HostedEntrant): HostedState {
 
 export function enterHosted(ctx: Context, entrant: HostedEntrant, consent: ConsentInput): HostedOutcome {
   const { outcome, created } = ctx.db.transaction(() => draw(ctx, entrant, consent)).immediate();
-  if (created) ctx.events.emit('entry.created', { entryId: created.id });
+  if (created) announce(ctx, 'entry.created', { entryId: created.id });
   return outcome;
 }
 

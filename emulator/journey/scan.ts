@@ -3,8 +3,9 @@
  * collector on the service's hosted page. @see spec §1 rules, §4.3 steps 1 and 2
  */
 import type { Context } from '../context.js';
+import { announce } from '../events.js';
 import type { Collector } from '../store/collectors.js';
-import { hasActiveKey } from '../store/promotion-keys.js';
+import { hasActiveKey } from '../store/keys.js';
 import { type Promotion, getPromotion } from '../store/promotions.js';
 import { issueRequestToken } from '../store/request-tokens.js';
 import { insertScan } from '../store/scans.js';
@@ -24,7 +25,7 @@ export function scanPack(ctx: Context, unit: ScannedUnit, collector: Collector, 
     });
     return { scanId, handoff: routeScan(ctx, unit, collector, now) };
   })();
-  ctx.events.emit('scan.recorded', { scanId });
+  announce(ctx, 'scan.recorded', { scanId });
   return handoff;
 }
 

@@ -1,5 +1,6 @@
 /** The experience API's route table for its OpenAPI document. @see spec §4.1, §4.2, §5 */
 import { z } from 'zod';
+import { statusesOf } from '../errors.js';
 import { EXPERIENCE_ERRORS, type ErrorCode } from '../experience/errors.js';
 import { CampaignReadSchema, SessionCreatedSchema, SessionReadSchema } from '../experience/responses.js';
 import { EntryBody, ProductionSessionBody, SandboxSessionBody } from '../experience/schemas.js';
@@ -8,15 +9,12 @@ import {
   CAMPAIGN_EXAMPLES, ENTRY_BODY_EXAMPLES, SESSION_BODY_EXAMPLES, SESSION_CREATED_EXAMPLES, SESSION_EXAMPLES,
 } from './experience-examples.js';
 
-/** spec §4.2: `unavailable` is 409 while the promotion may come back, 410 once it has ended. */
-const ALSO_ANSWERED_AS: Partial<Record<ErrorCode, number[]>> = { unavailable: [410] };
-
 const KEY_ERRORS = ['invalid_key', 'key_expired', 'key_revoked'] as const;
 const BODY_ERRORS = ['invalid_request', 'payload_too_large', 'unsupported_media_type'] as const;
 
 function errors(...codes: ErrorCode[]) {
   const cases = codes.flatMap((code): ErrorCase[] =>
-    [EXPERIENCE_ERRORS[code].status, ...(ALSO_ANSWERED_AS[code] ?? [])].map((status) => ({
+    statusesOf(EXPERIENCE_ERRORS[code]).map((status) => ({
       code, status, description: EXPERIENCE_ERRORS[code].message, ...(code === 'rate_limited' ? { headers: RETRY_AFTER } : {}),
     })),
   );

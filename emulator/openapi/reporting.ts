@@ -1,6 +1,6 @@
 /** The reporting API's route table and webhook events for its OpenAPI document. @see spec §4.4, §5 (reporting), §6, §7 */
 import { z } from 'zod';
-import { EXPERIENCE_ERRORS } from '../experience/errors.js';
+import { HTTP_ERRORS } from '../errors.js';
 import { REPORTING_ERRORS, type ReportingCode } from '../reporting/errors.js';
 import {
   BatchCsvSchema, BatchSchema, BrandListSchema, CollectorDetailSchema, CollectorListSchema, RedemptionListSchema, ScanListSchema, ScanOutcomeSchema, SkuListSchema, SkuSchema,
@@ -21,7 +21,7 @@ const NO_BRAND = "The brand is not one of the company's.";
 const INVALID = (what: string) => reportingError('validation_failed', `${what}; \`details\` names each field and what is wrong with it.`);
 /** The shared HTTP plumbing answers these with the reporting shape. */
 const BODY_ERRORS = (['invalid_request', 'payload_too_large', 'unsupported_media_type'] as const).map(
-  (code): ErrorCase => ({ code, status: EXPERIENCE_ERRORS[code].status, description: code === 'invalid_request' ? 'The body is not valid JSON.' : EXPERIENCE_ERRORS[code].message }),
+  (code): ErrorCase => ({ code, status: HTTP_ERRORS[code].status, description: code === 'invalid_request' ? 'The body is not valid JSON.' : HTTP_ERRORS[code].message }),
 );
 
 /** The codes whose bodies may carry `details`, with an example of them. */

@@ -1,6 +1,7 @@
 /** HTTP plumbing of the server-rendered pages: headers, form bodies, cookies, HTML errors. */
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import { closeIfUnread } from '../http.js';
+import { closeIfUnread } from '../errors.js';
+import { MAX_BODY_BYTES } from '../http.js';
 import type { Logger } from 'pino';
 import { type Html, html, toString } from './html.js';
 import { STYLESHEET_HASH } from './styles.js';
@@ -32,12 +33,11 @@ export function sendPage(res: Response, status: number, page: Html): void {
     .send(toString(page));
 }
 
-const MAX_FORM_BYTES = 100 * 1024;
-const parseForm = express.urlencoded({ extended: false, limit: MAX_FORM_BYTES, parameterLimit: 50 });
+const parseForm = express.urlencoded({ extended: false, limit: MAX_BODY_BYTES, parameterLimit: 50 });
 
 /** Form bodies; one announced over 100 KB is refused from its headers, before a byte of it is read. */
 export const formBody: RequestHandler = (req, res, next) => {
-  if (Number(req.headers['content-length']) > MAX_FORM_BYTES) return next({ type: 'entity.too.large' });
+  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return next({ type: 'entity.too.large' });
   parseForm(req, res, next);
 };
 

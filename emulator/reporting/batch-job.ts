@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { advanceBatch, batchesInState, generateLot, getBatch } from '../store/batches.js';
 import { getBrand } from '../store/promotions.js';
 import { getSku } from '../store/skus.js';
+import { ownTransaction } from '../store/turn-transaction.js';
 import { enqueueEvent } from '../webhooks/outbox.js';
 import { batchJson } from './serialize.js';
 
@@ -18,11 +19,11 @@ export async function runBatchJob(ctx: Context, batchId: number): Promise<void> 
     for (;;) {
       await nextTurn();
       if (!ctx.db.open) return;
-      if (!generateLot(ctx.db, ctx.seed, batchId)) break;
+      if (!ownTransaction(ctx.db, () => generateLot(ctx.db, ctx.seed, batchId))) break;
     }
-    if (advanceBatch(ctx.db, batchId, 'generating', 'generated')) announce(ctx, batchId, 'batch.generated');
+    if (ownTransaction(ctx.db, () => advanceBatch(ctx.db, batchId, 'generating', 'generated'))) announceBatch(ctx, batchId, 'batch.generated');
     await nextTurn();
-    if (ctx.db.open && advanceBatch(ctx.db, batchId, 'generated', 'export_ready')) announce(ctx, batchId, 'batch.export_ready');
+    if (ctx.db.open && ownTransaction(ctx.db, () => advanceBatch(ctx.db, batchId, 'generated', 'export_ready'))) announceBatch(ctx, batchId, 'batch.export_ready');
   } catch (error) {
     ctx.logger.error({ err: error, batch: batchId }, 'batch generation stopped');
   }
@@ -33,7 +34,7 @@ export function resumeBatchJobs(ctx: Context): void {
   for (const batch of [...batchesInState(ctx.db, 'generating'), ...batchesInState(ctx.db, 'generated')]) void runBatchJob(ctx, batch.id);
 }
 
-function announce(ctx: Context, batchId: number, event: 'batch.generated' | 'batch.export_ready'): void {
+function announceBatch(ctx: Context, batchId: number, event: 'batch.generated' | 'batch.export_ready'): void {
   const batch = getBatch(ctx.db, batchId);
   const sku = getSku(ctx.db, batch.sku_id);
   const brand = getBrand(ctx.db, sku.brand_id);

@@ -10,8 +10,9 @@ import { Router } from 'express';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { ApiError } from '../experience/errors.js';
-import { detailsOf } from '../experience/schemas.js';
+import { announce } from '../events.js';
+import { ownTransaction } from '../store/turn-transaction.js';
+import { validate } from '../validation.js';
 import { historyRun } from '../store/history.js';
 
 const MAX_SEED_SCANS = 10_000_000;
@@ -26,15 +27,14 @@ const SeedBody = z.strictObject({
 export function seedControlRouter(ctx: Context): Router {
   const router = Router();
   router.post('/seed', async (req, res) => {
-    const parsed = SeedBody.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError('invalid_request', { message: 'Send {"scans": N}, optionally with "webhooks": true and "progress": true.', details: detailsOf(parsed.error) });
-    const { scans, webhooks, progress } = parsed.data;
+    const { scans, webhooks, progress } = validate(SeedBody, req.body, { hint: 'Send {"scans": N}, optionally with "webhooks": true and "progress": true.' });
     if (progress) res.type('application/x-ndjson');
     const started = performance.now();
     const run = ctx.db.transaction(() => historyRun(ctx.db, ctx.seed, ctx.clock.now(), scans))();
     for (let added = 0; added < scans; added += CHUNK) {
-      const production = ctx.db.transaction(() => run.add(CHUNK))();
-      if (webhooks) for (const scanId of production) ctx.events.emit('scan.recorded', { scanId });
+      // Chunks after the first turn run beside experience requests: each in its own transaction.
+      const production = ownTransaction(ctx.db, () => run.add(CHUNK));
+      if (webhooks) for (const scanId of production) announce(ctx, 'scan.recorded', { scanId });
       if (progress) res.write(`${JSON.stringify({ added: Math.min(added + CHUNK, scans), total: scans })}\n`);
       await nextTurn();
     }

@@ -5,7 +5,9 @@
  */
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { closeIfUnread, errorWriter, noteErrorCode } from '../http.js';
+import { type Details, type ErrorShape, HttpError, errorWriter } from '../errors.js';
+
+export type { Details };
 
 export const REPORTING_ERRORS = {
   /** No bearer token, or not a company's. */
@@ -19,28 +21,18 @@ export const REPORTING_ERRORS = {
 } as const;
 
 export type ReportingCode = keyof typeof REPORTING_ERRORS;
-export type Details = Record<string, string[]>;
 
-export class ReportingError extends Error {
-  readonly status: number;
+export class ReportingError extends HttpError {
+  declare readonly code: ReportingCode;
 
-  constructor(
-    readonly code: ReportingCode,
-    readonly details?: Details,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(code);
-    this.status = REPORTING_ERRORS[code];
+  constructor(code: ReportingCode, details?: Details, headers: Record<string, string> = {}) {
+    super(code, REPORTING_ERRORS[code], code, details, headers);
   }
 }
 
+/** Spec §7's shape: the code and the fields' problems, no message. */
+const reportingShape: ErrorShape = (error) => ({ error: error.code, ...(error.details ? { details: error.details } : {}) });
+
 export function reportingErrors(logger: Logger): ErrorRequestHandler {
-  const shared = errorWriter(logger, (error) => ({ error: error.code, ...(error.details ? { details: error.details } : {}) }));
-  return (error, req, res, next) => {
-    if (!(error instanceof ReportingError)) return shared(error, req, res, next);
-    if (res.headersSent) return res.end();
-    closeIfUnread(req, res);
-    noteErrorCode(res, error.code);
-    res.status(error.status).set(error.headers).json({ error: error.code, ...(error.details ? { details: error.details } : {}) });
-  };
+  return errorWriter(logger, reportingShape);
 }

@@ -14,8 +14,9 @@
  */
 import { admit } from '../domain/admission.js';
 import type { Db } from '../store/db.js';
-import { type Prize, type Promotion, getPromotion, listPrizes } from '../store/promotions.js';
-import { type PackEntry, type ScanRow, entriesOnPacks } from '../store/scan-reads.js';
+import { type Prize, type Promotion, brandPromotionIds, getPromotion, listPrizes } from '../store/promotions.js';
+import type { ScanRow } from '../store/scan-reads.js';
+import { type PackEntry, entriesOnPacks } from '../store/entries.js';
 
 export interface Activation {
   promotion: Promotion;
@@ -23,8 +24,7 @@ export interface Activation {
 }
 
 export function brandActivations(db: Db, brandId: number): Activation[] {
-  const ids = db.prepare('SELECT id FROM promotions WHERE brand_id = ? ORDER BY id').all(brandId) as Array<{ id: number }>;
-  return ids.map(({ id }) => ({ promotion: getPromotion(db, id), prizes: new Map(listPrizes(db, id).map((prize) => [prize.id, prize])) }));
+  return brandPromotionIds(db, brandId).map((id) => ({ promotion: getPromotion(db, id), prizes: new Map(listPrizes(db, id).map((prize) => [prize.id, prize])) }));
 }
 
 export function activationJson(promotion: Promotion) {

@@ -4,7 +4,7 @@
  * @see spec §4.4, §7, §8
  */
 import { z } from 'zod';
-import { detailsOf } from '../experience/schemas.js';
+import { validate } from '../validation.js';
 import { apiDocs } from '../openapi/registry.js';
 import { ReportingError } from './errors.js';
 
@@ -80,10 +80,9 @@ export const BatchBody = z.strictObject({
   purpose: z.string(expected('must be text')).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
 }).register(apiDocs, { id: 'BatchBody' });
 
+/** The reporting API refuses invalid fields with 422 `validation_failed` (spec §7). */
 export function parse<T>(schema: z.ZodType<T>, input: unknown): T {
-  const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw new ReportingError('validation_failed', detailsOf(parsed.error));
-  return parsed.data;
+  return validate(schema, input, { error: (details) => new ReportingError('validation_failed', details) });
 }
 
 /** Path ids: anything but a positive whole number names nothing, so 404. */

@@ -12,7 +12,10 @@
  * concurrency tests run two) commits unseen, so once per event-loop turn `PRAGMA data_version`,
  * which changes with every commit of another connection, says whether to drop every copy.
  */
-import type { Db } from './db.js';
+import type { Database } from 'better-sqlite3';
+
+/** As db.ts names it; spelt out here, as db.ts imports this module. */
+type Db = Database;
 
 export type CacheArea = 'keys' | 'catalog';
 

@@ -54,3 +54,9 @@ export function consumeAuthCode(db: Db, code: string, now: number): { code?: Aut
 export function linkCodeToSession(db: Db, codeId: number, sessionId: number): void {
   db.prepare('UPDATE auth_codes SET session_id = ? WHERE id = ?').run(sessionId, codeId);
 }
+
+/** The pack an authorization code was issued for, found by the code's hash (the control plane keeps no code). */
+export function unitOfAuthCode(db: Db, codeHash: string): number | null {
+  const row = db.prepare('SELECT unit_id FROM auth_codes WHERE code_hash = ?').get(codeHash) as { unit_id: number } | undefined;
+  return row?.unit_id ?? null;
+}

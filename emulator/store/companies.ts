@@ -16,3 +16,7 @@ export function listCompanyBrands(db: Db, companyId: number): Brand[] {
 export function findCompanyBrand(db: Db, companyId: number, slug: string): Brand | undefined {
   return db.prepare('SELECT id, slug, name, prefix FROM brands WHERE company_id = ? AND slug = ?').get(companyId, slug) as Brand | undefined;
 }
+
+export function listCompanies(db: Db): Array<{ id: number; name: string }> {
+  return db.prepare('SELECT id, name FROM companies ORDER BY id').all() as Array<{ id: number; name: string }>;
+}

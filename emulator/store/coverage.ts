@@ -1,5 +1,17 @@
-/** The brand's checklist records API coverage: the six sandbox calls per key. @see spec §1 lifecycle 3 and 6 */
+/**
+ * The brand's checklist records API coverage: the six sandbox calls per key, read for a whole
+ * promotion (what any of its sandbox keys did: a rotated key keeps counting).
+ * @see spec §1 lifecycle 3 and 6
+ */
 import type { Db } from './db.js';
+
+export interface CoverageRow {
+  scenario: string;
+  session_created_at: number | null;
+  entry_submitted_at: number | null;
+}
+
+const PROMOTION_SANDBOX_KEYS = "SELECT id FROM agency_keys WHERE promotion_id = ? AND environment = 'sandbox'";
 
 export function recordSandboxSession(db: Db, keyId: number, scenario: string, now: number): void {
   db.prepare(`INSERT INTO sandbox_coverage (key_id, scenario, session_created_at) VALUES (?, ?, ?)
@@ -10,12 +22,14 @@ export function recordSandboxEntry(db: Db, keyId: number, scenario: string, now:
   db.prepare('UPDATE sandbox_coverage SET entry_submitted_at = coalesce(entry_submitted_at, ?) WHERE key_id = ? AND scenario = ?').run(now, keyId, scenario);
 }
 
-export interface CoverageRow {
-  scenario: string;
-  session_created_at: number | null;
-  entry_submitted_at: number | null;
+export function promotionCoverage(db: Db, promotionId: number): CoverageRow[] {
+  return db
+    .prepare(`SELECT scenario, min(session_created_at) AS session_created_at, min(entry_submitted_at) AS entry_submitted_at
+      FROM sandbox_coverage WHERE key_id IN (${PROMOTION_SANDBOX_KEYS}) GROUP BY scenario ORDER BY scenario`)
+    .all(promotionId) as CoverageRow[];
 }
 
-export function listCoverage(db: Db, keyId: number): CoverageRow[] {
-  return db.prepare('SELECT scenario, session_created_at, entry_submitted_at FROM sandbox_coverage WHERE key_id = ? ORDER BY scenario').all(keyId) as CoverageRow[];
+/** Changing a callback URL invalidates the checklist. @see spec §1 rules */
+export function clearPromotionCoverage(db: Db, promotionId: number): void {
+  db.prepare(`DELETE FROM sandbox_coverage WHERE key_id IN (${PROMOTION_SANDBOX_KEYS})`).run(promotionId);
 }

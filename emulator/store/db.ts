@@ -62,3 +62,9 @@ export function getMeta(db: Db, key: string): string | undefined {
 export function setMeta(db: Db, key: string, value: string): void {
   db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
 }
+
+/** Every serial counter's last value (`nextSerial`). */
+export function listCounters(db: Db): Record<string, number> {
+  const rows = db.prepare('SELECT name, value FROM counters').all() as Array<{ name: string; value: number }>;
+  return Object.fromEntries(rows.map((row) => [row.name, row.value]));
+}

@@ -1,4 +1,4 @@
-/** Entries: one per collector and pack in production; sandbox entries are synthetic. @see spec §2.5, §3 */
+/** Entries: one per pack and promotion in production, whoever enters it; sandbox entries are synthetic. @see spec §2.5, §3 */
 import type { DeliveryState, EntryState } from '../domain/draw.js';
 import type { Db } from './db.js';
 
@@ -51,4 +51,51 @@ export function settleDelivery(db: Db, entry: Entry, now: number): Entry {
         state = CASE delivery_outcome WHEN 'delivered' THEN 'won' ELSE 'failed' END
       WHERE id = ? AND delivery_state = 'processing' RETURNING *`)
     .get(entry.id) as Entry;
+}
+
+/** Makes a pack's pending delivery due now, settling as `outcome`: the control plane's shortcut. Undefined when none is pending. */
+export function settlePendingDeliveryNow(db: Db, packCode: string, outcome: 'delivered' | 'failed', now: number): { id: number } | undefined {
+  return db
+    .prepare(`UPDATE entries SET delivery_due_at = ?, delivery_outcome = ?
+      WHERE sandbox = 0 AND delivery_state = 'processing' AND unit_id = (SELECT id FROM units WHERE code = ?) RETURNING id`)
+    .get(now, outcome, packCode) as { id: number } | undefined;
+}
+
+/** The collector's prize wallet: won production entries, hosted or made through an agency. */
+export function wonEntriesOf(db: Db, collectorId: number): Array<Entry & { promotion_name: string }> {
+  return db
+    .prepare(`SELECT e.*, json_extract(p.content, '$.name') AS promotion_name FROM entries e JOIN promotions p ON p.id = e.promotion_id
+      WHERE e.collector_id = ? AND e.sandbox = 0 AND e.prize_id IS NOT NULL ORDER BY e.id DESC`)
+    .all(collectorId) as Array<Entry & { promotion_name: string }>;
+}
+
+export type PackEntry = Pick<Entry, 'id' | 'promotion_id' | 'unit_id' | 'collector_id' | 'state' | 'prize_id' | 'prize_name'>;
+
+/** Production entries of these promotions on these packs (at most one per promotion and pack). */
+export function entriesOnPacks(db: Db, promotionIds: number[], unitIds: number[]): PackEntry[] {
+  if (promotionIds.length === 0 || unitIds.length === 0) return [];
+  return db
+    .prepare(`SELECT id, promotion_id, unit_id, collector_id, state, prize_id, prize_name FROM entries
+      WHERE sandbox = 0 AND promotion_id IN (SELECT value FROM json_each(?)) AND unit_id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(promotionIds), JSON.stringify(unitIds)) as PackEntry[];
+}
+
+export interface EnteredPack extends PackEntry {
+  delivery_state: Entry['delivery_state'];
+  country: string | null;
+  created_at: number;
+  brand_id: number;
+  unit_code: string;
+  sku_id: number;
+  sku_name: string;
+  sku_prefix: string;
+}
+
+/** A production entry with the pack it entered: what `activation.entered` announces. */
+export function findProductionEntry(db: Db, entryId: number): EnteredPack | undefined {
+  return db
+    .prepare(`SELECT e.id, e.promotion_id, e.unit_id, e.collector_id, e.state, e.prize_id, e.prize_name, e.delivery_state, e.country, e.created_at,
+        k.brand_id, u.code AS unit_code, u.sku_id, k.name AS sku_name, k.prefix AS sku_prefix
+      FROM entries e JOIN units u ON u.id = e.unit_id JOIN skus k ON k.id = u.sku_id WHERE e.id = ? AND e.sandbox = 0`)
+    .get(entryId) as EnteredPack | undefined;
 }

@@ -21,7 +21,7 @@ import { advanceBatch, createBatch, generateLot } from './batches.js';
 import { poolCode, prizeCode } from './code-text.js';
 import { type Db, nextSerial } from './db.js';
 import { type Campaign, loadCampaign } from './promotions.js';
-import { serviceKeyId } from './service-keys.js';
+import { serviceKeyId } from './keys.js';
 import { createSession } from './sessions.js';
 
 export const DEFAULT_HISTORY_SCANS = 3000;

@@ -68,3 +68,10 @@ export function listInteractions(db: Db, { afterId = 0, limit = 100 }: { afterId
   // Redacted again as read: data folders of older versions hold bodies redacted by top-level names only.
   return rows.map((row) => ({ ...row, body: row.body === null ? null : redactSecrets(JSON.parse(row.body)) }));
 }
+
+/** The newest entries of the interaction log, oldest first, for the dashboard. */
+export function latestInteractions(db: Db, limit: number): Interaction[] {
+  flushInteractions(db);
+  const { last } = db.prepare('SELECT coalesce(max(id), 0) AS last FROM interactions').get() as { last: number };
+  return listInteractions(db, { afterId: Math.max(0, last - limit), limit });
+}

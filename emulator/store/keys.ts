@@ -1,4 +1,8 @@
-/** Agency keys: one promotion each, sandbox or production, 90 days, revocable. @see spec §2.1, §5 */
+/**
+ * Agency keys: one promotion each, sandbox or production, 90 days, revocable; as the brand's
+ * console lists them; and the service's own key of each promotion. @see spec §2.1, §5
+ */
+import { randomBytes } from 'node:crypto';
 import { hashSecret, issueSecret, maskSecret } from '../domain/secrets.js';
 import { cached } from './cache.js';
 import { type Db, nextSerial } from './db.js';
@@ -48,4 +52,45 @@ export function findKeyBySecret(db: Db, secret: string): AgencyKey | undefined {
 
 export function revokeKey(db: Db, id: number, now: number): boolean {
   return db.prepare('UPDATE agency_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes === 1;
+}
+
+/** The id of the key with this secret, revoked or expired alike. */
+export function keyIdOfSecret(db: Db, secret: string): number | undefined {
+  return (db.prepare('SELECT id FROM agency_keys WHERE key_hash = ?').get(hashSecret(secret)) as { id: number } | undefined)?.id;
+}
+
+export type KeyStatus = 'active' | 'revoked' | 'expired';
+
+/** The agency keys of one promotion as the brand's console sees them: never the service's own key. */
+export function listPromotionKeys(db: Db, promotionId: number): AgencyKey[] {
+  return db
+    .prepare(`SELECT id, promotion_id, environment, masked, created_at, expires_at, revoked_at FROM agency_keys
+      WHERE promotion_id = ? AND id NOT IN (SELECT key_id FROM service_keys) ORDER BY id`)
+    .all(promotionId) as AgencyKey[];
+}
+
+export function keyStatus(key: AgencyKey, now: number): KeyStatus {
+  if (key.revoked_at !== null) return 'revoked';
+  return now >= key.expires_at ? 'expired' : 'active';
+}
+
+export function hasActiveKey(db: Db, promotionId: number, environment: Environment, now: number): boolean {
+  return listPromotionKeys(db, promotionId).some((key) => key.environment === environment && keyStatus(key, now) === 'active');
+}
+
+/**
+ * The hosted page's entries need a session, and every session hangs on a key (schema-core). The
+ * service's own entry therefore uses one service key per promotion: created revoked, with a
+ * secret nobody ever sees, so it can never authenticate, count as an active production key or
+ * appear in the brand's key list.
+ */
+export function serviceKeyId(db: Db, promotionId: number, now: number): number {
+  const known = db.prepare('SELECT key_id FROM service_keys WHERE promotion_id = ?').get(promotionId) as { key_id: number } | undefined;
+  if (known) return known.key_id;
+  const { id } = db
+    .prepare(`INSERT INTO agency_keys (promotion_id, environment, key_hash, masked, created_at, expires_at, revoked_at)
+      VALUES (?, 'production', ?, 'service', ?, ?, ?) RETURNING id`)
+    .get(promotionId, hashSecret(randomBytes(32).toString('base64url')), now, now + KEY_LIFETIME_MS, now) as { id: number };
+  db.prepare('INSERT INTO service_keys (promotion_id, key_id) VALUES (?, ?)').run(promotionId, id);
+  return id;
 }

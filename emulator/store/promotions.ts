@@ -133,3 +133,7 @@ export function setCallbackUrls(db: Db, promotionId: number, urls: { production:
 export function setApprovedAt(db: Db, promotionId: number, approvedAt: number | null): void {
   db.prepare('UPDATE promotions SET approved_at = ? WHERE id = ?').run(approvedAt, promotionId);
 }
+
+export function brandPromotionIds(db: Db, brandId: number): number[] {
+  return db.prepare('SELECT id FROM promotions WHERE brand_id = ? ORDER BY id').pluck().all(brandId) as number[];
+}

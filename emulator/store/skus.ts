@@ -31,3 +31,8 @@ export function createSku(db: Db, input: { brandId: number; name: string; prefix
 export function getSku(db: Db, skuId: number): Sku {
   return db.prepare('SELECT * FROM skus WHERE id = ?').get(skuId) as Sku;
 }
+
+/** The SKUs whose packs enter a promotion. */
+export function listPromotionSkus(db: Db, promotionId: number): Array<{ id: number; prefix: string }> {
+  return db.prepare('SELECT id, prefix FROM skus WHERE promotion_id = ? ORDER BY id').all(promotionId) as Array<{ id: number; prefix: string }>;
+}

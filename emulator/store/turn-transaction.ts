@@ -9,6 +9,11 @@
  * request still rolls back alone. It is opened IMMEDIATE, taking the write lock at once: a read
  * transaction upgraded to a write one would fail outright when another process (the concurrency
  * tests run two on one data folder) committed in between.
+ *
+ * Two guards keep the shared transaction from holding what is not a request's (decisions/013):
+ * `whenCommitted` holds an announcement (a domain event) until the COMMIT, and drops it on a
+ * rollback; `ownTransaction` gives a write from a timer or an I/O callback (a webhook attempt, a
+ * batch lot) a transaction of its own, committing the turn's first instead of silently joining it.
  */
 import type { Db } from './db.js';
 import { flushInteractions } from './interactions.js';
@@ -16,17 +21,36 @@ import { flushInteractions } from './interactions.js';
 /** Called once the turn's transaction is committed, or with the error that rolled it back. */
 export type Settled = (error?: unknown) => void;
 
-const open = new WeakMap<Db, Settled[]>();
+interface Turn {
+  waiting: Settled[];
+  /** Announcements held until the commit. */
+  committed: Array<() => void>;
+}
+
+const open = new WeakMap<Db, Turn>();
 
 /** Joins this turn's transaction, opening it if need be. */
 export function joinTurnTransaction(db: Db, settled: Settled): void {
-  let waiting = open.get(db);
-  if (!waiting) {
+  let turn = open.get(db);
+  if (!turn) {
     db.prepare('BEGIN IMMEDIATE').run();
-    open.set(db, (waiting = []));
+    open.set(db, (turn = { waiting: [], committed: [] }));
     setImmediate(commitTurnTransaction, db);
   }
-  waiting.push(settled);
+  turn.waiting.push(settled);
+}
+
+/** Runs `announce` once what was written is committed: now outside a turn, after its COMMIT inside one, never after a rollback. */
+export function whenCommitted(db: Db, announce: () => void): void {
+  const turn = open.get(db);
+  if (turn) turn.committed.push(announce);
+  else announce();
+}
+
+/** A write that belongs to no request, in a transaction of its own (the turn's is committed first). */
+export function ownTransaction<T>(db: Db, write: () => T): T {
+  commitTurnTransaction(db);
+  return db.transaction(write).immediate();
 }
 
 /**
@@ -34,8 +58,8 @@ export function joinTurnTransaction(db: Db, settled: Settled): void {
  * that must not run inside it (a request of another kind, closing the database).
  */
 export function commitTurnTransaction(db: Db): void {
-  const waiting = open.get(db);
-  if (!waiting) return;
+  const turn = open.get(db);
+  if (!turn) return;
   open.delete(db);
   let failure: unknown;
   try {
@@ -45,5 +69,6 @@ export function commitTurnTransaction(db: Db): void {
     failure = error;
     if (db.inTransaction) db.prepare('ROLLBACK').run();
   }
-  for (const settled of waiting) settled(failure);
+  for (const settled of turn.waiting) settled(failure);
+  if (failure === undefined) for (const announce of turn.committed) announce();
 }

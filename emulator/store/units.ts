@@ -23,3 +23,18 @@ export function findUnitByCode(db: Db, code: string): ScannedUnit | undefined {
 export function hasScanned(db: Db, collectorId: number, unitId: number): boolean {
   return db.prepare('SELECT 1 FROM scans WHERE collector_id = ? AND unit_id = ? LIMIT 1').get(collectorId, unitId) !== undefined;
 }
+
+/** The code printed on a pack, for the control plane's observed calls. */
+export function packCodeOfUnit(db: Db, unitId: number): string | null {
+  return (db.prepare('SELECT code FROM units WHERE id = ?').get(unitId) as { code: string } | undefined)?.code ?? null;
+}
+
+const PACK_FILTERS = { test: "u.kind = 'test'", preview: "u.kind = 'preview'", recalled: 'u.recalled = 1' } as const;
+
+/** The codes of a promotion's test, preview or recalled packs. */
+export function promotionPackCodes(db: Db, promotionId: number, which: keyof typeof PACK_FILTERS): string[] {
+  return db
+    .prepare(`SELECT u.code FROM units u JOIN skus s ON s.id = u.sku_id WHERE s.promotion_id = ? AND ${PACK_FILTERS[which]} ORDER BY u.id`)
+    .pluck()
+    .all(promotionId) as string[];
+}

@@ -1,14 +1,14 @@
 /**
  * Webhooks on the control plane: endpoints (`emulator webhooks add|list|remove`), deliveries with
  * every attempt, replay, and the built-in sinks with their pages. Actions are POSTs, as elsewhere
- * on the control plane. Mounted after the control router, whose JSON parser it relies on, behind
- * the control guard of app.ts.
+ * on the control plane. Mounted in control/plane.ts, after the JSON body reader and behind the
+ * control guard.
  */
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { ApiError } from '../experience/errors.js';
-import { detailsOf } from '../experience/schemas.js';
+import { ControlError } from '../control/errors.js';
+import { validate } from '../validation.js';
 import { sendPage } from '../pages/http.js';
 import { nextSerial } from '../store/db.js';
 import { createSink, findSink, listSinkEvents, listSinks, setSinkResponse, type Sink, type SinkEvent } from '../store/sinks.js';
@@ -50,7 +50,7 @@ export function webhooksControlRouter(ctx: Context): Router {
 
   const addEndpoint = (url: string, subscribed: WebhookEvent[] | undefined) => {
     if (countEndpoints(db) >= MAX_ENDPOINTS) {
-      throw new ApiError('limit_reached', { message: `The emulator sends to at most ${MAX_ENDPOINTS} webhook endpoints, sinks included; remove one first (POST /_emulator/webhooks/ID/remove, or \`emulator webhooks remove ID\`).` });
+      throw new ControlError('limit_reached', { message: `The emulator sends to at most ${MAX_ENDPOINTS} webhook endpoints, sinks included; remove one first (POST /_emulator/webhooks/ID/remove, or \`emulator webhooks remove ID\`).` });
     }
     const serial = nextSerial(db, 'webhook_secret');
     const endpoint = createEndpoint(db, { url, events: subscribed ?? [...WEBHOOK_EVENTS], secretSerial: serial, now: ctx.clock.now() });
@@ -81,7 +81,7 @@ export function webhooksControlRouter(ctx: Context): Router {
   });
   const sinkNamed = (name: string) => {
     const sink = findSink(db, name);
-    if (!sink) throw new ApiError('not_found', { message: `No sink named "${name}". Create it with POST /_emulator/sinks {"name": "${name}"}.` });
+    if (!sink) throw new ControlError('not_found', { message: `No sink named "${name}". Create it with POST /_emulator/sinks {"name": "${name}"}.` });
     return sink;
   };
 
@@ -92,20 +92,20 @@ export function webhooksControlRouter(ctx: Context): Router {
   /** The secret is in this answer only. */
   router.post('/webhooks', (req, res) => {
     const hint = 'Send {"url": "https://…", "events": ["scan.processed", …]}; events default to all.';
-    const body = parse(EndpointBody, req.body, hint);
+    const body = validate(EndpointBody, req.body, { hint: hint });
     const problem = ctx.config.allowLinkLocalWebhooks ? undefined : linkLocalProblem(body.url);
-    if (problem) throw new ApiError('invalid_request', { message: `${hint} The url ${problem}.`, details: { url: [problem] } });
+    if (problem) throw new ControlError('invalid_request', { message: `${hint} The url ${problem}.`, details: { url: [problem] } });
     res.status(201).json(addEndpoint(body.url, body.events));
   });
 
   router.post('/webhooks/:id/remove', (req, res) => {
     const id = Number(req.params.id);
-    if (!Number.isSafeInteger(id) || !removeEndpoint(db, id, ctx.clock.now())) throw new ApiError('not_found', { message: `No webhook endpoint ${req.params.id}; see GET /_emulator/webhooks.` });
+    if (!Number.isSafeInteger(id) || !removeEndpoint(db, id, ctx.clock.now())) throw new ControlError('not_found', { message: `No webhook endpoint ${req.params.id}; see GET /_emulator/webhooks.` });
     res.json({ id, removed: true });
   });
 
   router.get('/deliveries', (req, res) => {
-    const query = parse(DeliveryQuery, req.query, 'endpoint_id and limit (1 to 1000) must be whole numbers.');
+    const query = validate(DeliveryQuery, req.query, { hint: 'endpoint_id and limit (1 to 1000) must be whole numbers.' });
     res.json({ data: listDeliveries(db, { endpointId: query.endpoint_id, limit: query.limit }).map(deliveryJson) });
   });
 
@@ -124,8 +124,8 @@ export function webhooksControlRouter(ctx: Context): Router {
 
   /** The sink's endpoint secret is in this answer only; the sink itself verifies with it. */
   router.post('/sinks', (req, res) => {
-    const body = parse(SinkBody, req.body, 'Send {"name": "crm"}, optionally with "events" and "respond_with" (an HTTP status).');
-    if (findSink(db, body.name)) throw new ApiError('invalid_request', { message: `A sink named "${body.name}" exists.`, details: { name: ['is already taken'] } });
+    const body = validate(SinkBody, req.body, { hint: 'Send {"name": "crm"}, optionally with "events" and "respond_with" (an HTTP status).' });
+    if (findSink(db, body.name)) throw new ControlError('invalid_request', { message: `A sink named "${body.name}" exists.`, details: { name: ['is already taken'] } });
     const created = db.transaction(() => {
       const endpoint = addEndpoint(`/_emulator/sink/${body.name}`, body.events);
       const sink = createSink(db, { name: body.name, endpointId: endpoint.id, respondWith: body.respond_with ?? 200, now: ctx.clock.now() });
@@ -135,7 +135,7 @@ export function webhooksControlRouter(ctx: Context): Router {
   });
 
   router.post('/sinks/:name', (req, res) => {
-    const body = parse(SinkUpdate, req.body, 'Send {"respond_with": 500} to make the sink fail, {"respond_with": 200} to heal it.');
+    const body = validate(SinkUpdate, req.body, { hint: 'Send {"respond_with": 500} to make the sink fail, {"respond_with": 200} to heal it.' });
     sinkNamed(req.params.name);
     res.json(sinkJson(setSinkResponse(db, req.params.name, body.respond_with)!));
   });
@@ -147,7 +147,7 @@ export function webhooksControlRouter(ctx: Context): Router {
   /** JSON for tools (curl sends `*\/*`), the HTML page for browsers. */
   router.get('/sink/:name', (req, res) => {
     const sink = sinkNamed(req.params.name);
-    const { limit } = parse(SinkQuery, req.query, 'limit must be a whole number from 1 to 1000.');
+    const { limit } = validate(SinkQuery, req.query, { hint: 'limit must be a whole number from 1 to 1000.' });
     const received = listSinkEvents(db, sink.id, limit);
     if (req.accepts(['json', 'html']) === 'html') sendPage(res, 200, sinkPage(sink, received, ctx.config.baseUrl));
     else res.json({ sink: sinkJson(sink), data: received.map(sinkEventJson) });
@@ -155,18 +155,13 @@ export function webhooksControlRouter(ctx: Context): Router {
 
   function deliveryNamed(id: string): Delivery {
     const delivery = findDelivery(db, id);
-    if (!delivery) throw new ApiError('not_found', { message: `No delivery ${id}; see GET /_emulator/deliveries.` });
+    if (!delivery) throw new ControlError('not_found', { message: `No delivery ${id}; see GET /_emulator/deliveries.` });
     return delivery;
   }
 
   return router;
 }
 
-function parse<T>(schema: z.ZodType<T>, input: unknown, hint: string): T {
-  const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw new ApiError('invalid_request', { message: hint, details: detailsOf(parsed.error) });
-  return parsed.data;
-}
 
 function parsedOrText(body: string): unknown {
   try {

@@ -5,6 +5,7 @@
  * @see public reference §4.1 (headers), §4.3 (retries)
  */
 import type { Context } from '../context.js';
+import { ownTransaction } from '../store/turn-transaction.js';
 import { type Delivery, type DeliveryState, recordAttempt } from '../store/webhooks.js';
 import { resolvedLinkLocalProblem } from './link-local.js';
 import { endpointSecret, signatureHeader } from './signing.js';
@@ -46,7 +47,8 @@ export async function attemptDelivery(ctx: Context, delivery: Delivery, stopping
   if (stopping.aborted || !ctx.db.open) return;
   const number = delivery.attempts + 1;
   const next = nextStep(status !== null && status >= 200 && status < 300, number, at);
-  recordAttempt(ctx.db, delivery.id, { number, at, status, error, response, duration_ms: Math.round(performance.now() - started) }, next);
+  // An answer arrives in whatever turn it likes: its record must not join a request's open transaction.
+  ownTransaction(ctx.db, () => recordAttempt(ctx.db, delivery.id, { number, at, status, error, response, duration_ms: Math.round(performance.now() - started) }, next));
   ctx.logger.info({ delivery: delivery.public_id, event: delivery.type, endpoint: delivery.endpoint_id, attempt: number, status, error, state: next.state }, 'webhook attempt');
 }
 

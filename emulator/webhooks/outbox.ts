@@ -6,6 +6,7 @@
  * @see public reference §4.4 (envelope)
  */
 import type { Context } from '../context.js';
+import { announce } from '../events.js';
 import { deriveBytes } from '../domain/secrets.js';
 import { nextSerial } from '../store/db.js';
 import { getBrand } from '../store/promotions.js';
@@ -24,14 +25,14 @@ export function enqueueEvent(ctx: Outbox, type: WebhookEvent, brandId: number, d
     const eventId = insertEvent(ctx.db, { publicId, type, brandId, occurredAt: now, body });
     for (const endpoint of endpoints) insertDelivery(ctx.db, { publicId: newDeliveryId(ctx), eventId, endpointId: endpoint.id, now });
   })();
-  ctx.events.emit('webhooks.enqueued');
+  announce(ctx, 'webhooks.enqueued');
 }
 
 /** A replay is a new delivery (its own id and attempts) of the same envelope to the same endpoint. */
 export function replayDelivery(ctx: Outbox, delivery: Delivery): string {
   const publicId = newDeliveryId(ctx);
   insertDelivery(ctx.db, { publicId, eventId: delivery.event_id, endpointId: delivery.endpoint_id, now: ctx.clock.now(), replayOf: delivery.public_id });
-  ctx.events.emit('webhooks.enqueued');
+  announce(ctx, 'webhooks.enqueued');
   return publicId;
 }
 

@@ -6,16 +6,17 @@
  * configured status. `GET /:name/deliveries?after=ID` is what arrived since, for the sink page's
  * live list (HTML) and `emulator webhooks listen` (JSON).
  *
- * Mounted ahead of the control router, whose JSON parser would lose the raw bytes; the control
- * guard in front of `/_emulator` lets the emulator's own deliveries through (loopback, JSON).
+ * Mounted ahead of the control plane's JSON body reader (control/plane.ts), which would lose the
+ * raw bytes; the control guard in front of it lets the emulator's own deliveries through (loopback, JSON).
  */
 import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { ApiError } from '../experience/errors.js';
+import { ControlError } from '../control/errors.js';
 import { sendPage } from '../pages/http.js';
 import { type Sink, type SinkEvent, type SinkVerdict, findSink, recordSinkEvent, sinkEventsAfter } from '../store/sinks.js';
 import { findEndpoint } from '../store/webhooks.js';
+import { validate } from '../validation.js';
 import { SINK_PAGE_SCRIPT, deliveryArticles } from './sink-page.js';
 import { type Verification, endpointSecret, verifySignature } from './signing.js';
 
@@ -32,7 +33,7 @@ export function sinkReceiver(ctx: Context): Router {
   const router = Router();
   const sinkNamed = (name: string): Sink => {
     const sink = findSink(ctx.db, name);
-    if (!sink) throw new ApiError('not_found', { message: `No sink named "${name}". Create it with POST /_emulator/sinks {"name": "${name}"}.` });
+    if (!sink) throw new ControlError('not_found', { message: `No sink named "${name}". Create it with POST /_emulator/sinks {"name": "${name}"}.` });
     return sink;
   };
 
@@ -41,11 +42,7 @@ export function sinkReceiver(ctx: Context): Router {
   });
 
   router.post('/:name', express.raw({ type: () => true, limit: MAX_BODY }), (req, res) => {
-    const sink = findSink(ctx.db, req.params.name);
-    if (!sink) {
-      res.status(404).json({ error: 'not_found', message: `No sink named "${req.params.name}". Create it with POST /_emulator/sinks {"name": "${req.params.name}"}.` });
-      return;
-    }
+    const sink = sinkNamed(req.params.name);
     const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
     const endpoint = findEndpoint(ctx.db, sink.endpoint_id)!;
     const verification = verifySignature(req.get('x-service-signature'), body, endpointSecret(ctx.seed, endpoint.secret_serial), Math.floor(ctx.clock.now() / 1000));
@@ -54,19 +51,15 @@ export function sinkReceiver(ctx: Context): Router {
       verified: verification.ok ? 1 : 0, verdict: verdictOf(verification), problem: verification.ok ? null : verification.problem,
       headers: JSON.stringify(receivedHeaders(req.headers)), body,
     });
-    if (!verification.ok) {
-      res.status(400).json({ error: 'invalid_signature', message: verification.problem });
-      return;
-    }
+    if (!verification.ok) throw new ControlError('invalid_signature', { message: verification.problem });
     res.status(sink.respond_with).json({ received: true });
   });
 
   /** Oldest first as JSON (a cursor: pass the last id as `after`); newest first as HTML, as the page lists them. */
   router.get('/:name/deliveries', (req, res) => {
     const sink = sinkNamed(req.params.name);
-    const query = DeliveriesQuery.safeParse(req.query);
-    if (!query.success) throw new ApiError('invalid_request', { message: 'after must be a whole number, limit one from 1 to 1000.' });
-    const events = sinkEventsAfter(ctx.db, sink.id, query.data.after, query.data.limit);
+    const { after, limit } = validate(DeliveriesQuery, req.query, { hint: 'after must be a whole number, limit one from 1 to 1000.', details: false });
+    const events = sinkEventsAfter(ctx.db, sink.id, after, limit);
     if (req.accepts(['json', 'html']) === 'html') sendPage(res, 200, deliveryArticles([...events].reverse()));
     else res.json({ data: events.map(deliveryJson) });
   });

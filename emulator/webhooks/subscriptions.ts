@@ -4,7 +4,8 @@
  */
 import type { Context } from '../context.js';
 import { scanOutcome } from '../reporting/scan-outcome.js';
-import { findProductionEntry, findProductionScanById } from '../store/scan-reads.js';
+import { findProductionScanById } from '../store/scan-reads.js';
+import { findProductionEntry } from '../store/entries.js';
 import { enqueueEvent } from './outbox.js';
 import { activationEnteredData } from './payloads.js';
 

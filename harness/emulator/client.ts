@@ -6,7 +6,7 @@
  * another container), the control token goes with every control call as the guard expects it:
  * `Authorization: Bearer <token>` (emulator/control/guard.ts).
  */
-import type { ObservedCall, VerifierVerdict } from '../../emulator/control/faults.js';
+import type { ObservedCall, VerifierVerdict } from '../../emulator/control/contract.js';
 import { HarnessError } from '../errors.js';
 
 export type { ObservedCall, VerifierVerdict };

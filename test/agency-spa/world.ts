@@ -18,7 +18,7 @@ import { formOf } from '../agency/test-browser.js';
 import { startServiceSpy } from '../agency/service-spy.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
 import { DEFAULT_FIXTURE, FROZEN_AT } from '../world.js';
-import { type Call, SpaClient } from './spa-client.js';
+import type { Call, SpaClient } from './spa-client.js';
 
 export interface SpaWorldOptions {
   defects?: SpaDefectName[];

@@ -15,7 +15,7 @@ import { createAgencyLogger } from '../../fixtures/agency-reference/logger.js';
 import { startAgency } from '../../fixtures/agency-reference/server.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
 import { DEFAULT_FIXTURE, FROZEN_AT } from '../world.js';
-import { type Hop, TestBrowser, formOf } from './test-browser.js';
+import { type Hop, type TestBrowser, formOf } from './test-browser.js';
 import { startServiceSpy } from './service-spy.js';
 
 export interface WorldOptions {

@@ -11,7 +11,7 @@ import { hostedState } from '../../emulator/journey/hosted-entry.js';
 import { findCollectorByEmail } from '../../emulator/store/collectors.js';
 import { insertOutcome } from '../../emulator/store/outcomes.js';
 import { loadCampaign, setRoutingPaused, updatePromotionContent } from '../../emulator/store/promotions.js';
-import { serviceKeyId } from '../../emulator/store/service-keys.js';
+import { serviceKeyId } from '../../emulator/store/keys.js';
 import { createSession } from '../../emulator/store/sessions.js';
 import { findUnitByCode } from '../../emulator/store/units.js';
 import type { Fixture, Terms } from '../../emulator/fixture.js';

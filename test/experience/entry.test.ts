@@ -24,6 +24,7 @@ describe('production entry: consent (spec §2.4, §2.6, §4.2 422)', () => {
     ['no consent object', {}],
     ['terms not accepted', { consent: { ...DE_CONSENT.consent, accepted: false } }],
     ['a stale terms_version', { consent: { ...DE_CONSENT.consent, terms_version: '2026-03' } }],
+    ['the terms_version in another case (compared exactly)', { consent: { ...DE_CONSENT.consent, terms_version: 'DE-2026-03' } }],
     ['age not confirmed where minimum_age is set', { consent: { accepted: true, terms_version: 'de-2026-03' } }],
   ])('answers 422 consent_required for %s, and stores nothing', async (_name, body) => {
     const t = testWorld();

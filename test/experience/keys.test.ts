@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { revokeKey } from '../../emulator/store/keys.js';
-import { createAgencyKey } from '../../emulator/store/keys.js';
+import { createAgencyKey, listPromotionKeys, revokeKey } from '../../emulator/store/keys.js';
 import { testWorld } from '../world.js';
 
 const DAY = 86_400_000;
@@ -39,7 +38,7 @@ describe('agency keys (spec §2.1, §5)', () => {
 
   it('refuses a revoked key with 401 key_revoked', async () => {
     const t = testWorld();
-    const key = t.world.db.prepare("SELECT id FROM agency_keys WHERE environment = 'sandbox'").get() as { id: number };
+    const key = listPromotionKeys(t.world.db, t.env.promotion_id).find((candidate) => candidate.environment === 'sandbox')!;
     revokeKey(t.world.db, key.id, t.world.clock.now());
     const res = await t.experience('get', '/campaign');
     expect(res.status).toBe(401);

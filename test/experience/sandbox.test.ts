@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type TestWorld, testWorld } from '../world.js';
+import { promotionCoverage } from '../../emulator/store/coverage.js';
 
 async function sandboxSession(t: TestWorld, scenario: string) {
   const res = await t.experience('post', '/sessions').send({ scenario });
@@ -95,7 +96,7 @@ describe('sandbox sessions and entries (spec §4.1, §4.2)', () => {
       await t.experience('post', '/session/entry', t.env.sandbox_key, await sandboxSession(t, scenario)).send({});
     }
     await sandboxSession(t, 'lost');
-    const rows = t.world.db.prepare('SELECT scenario, session_created_at IS NOT NULL AS s, entry_submitted_at IS NOT NULL AS e FROM sandbox_coverage ORDER BY scenario').all();
+    const rows = promotionCoverage(t.world.db, t.env.promotion_id).map((row) => ({ scenario: row.scenario, s: Number(row.session_created_at !== null), e: Number(row.entry_submitted_at !== null) }));
     expect(rows).toEqual([
       { scenario: 'ineligible', s: 1, e: 1 },
       { scenario: 'lost', s: 1, e: 0 },

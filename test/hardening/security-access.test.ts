@@ -7,7 +7,7 @@
 import { expect, test } from 'vitest';
 import { s256 } from '../../emulator/domain/pkce.js';
 import { issueAuthCode } from '../../emulator/store/codes.js';
-import { type Environment, KEY_LIFETIME_MS, createAgencyKey, revokeKey } from '../../emulator/store/keys.js';
+import { type Environment, createAgencyKey, revokeKey } from '../../emulator/store/keys.js';
 import { createBatch } from '../../emulator/store/batches.js';
 import { insertScan } from '../../emulator/store/scans.js';
 import { createSession } from '../../emulator/store/sessions.js';
@@ -36,7 +36,7 @@ async function twoPromotions() {
 
   const rivalProduction = key(rival, 'production');
   const revoked = key(ours, 'production');
-  const expired = key(ours, 'production', now - KEY_LIFETIME_MS);
+  const expired = key(ours, 'production', now - 90 * 86_400_000);
   const keys = {
     ourSandbox: t.env.sandbox_key!,
     ourProduction: t.env.production_key!,

@@ -17,7 +17,6 @@ const RUNS = 3;
 let world: HarnessWorld;
 const reports: Report[] = [];
 let report: Report;
-let wallMs: number;
 const terminal = { stdout: '', stderr: '' };
 const capture = (into: 'stdout' | 'stderr') => new Writable({ write: (chunk, _encoding, done) => ((terminal[into] += String(chunk)), done()) });
 
@@ -26,9 +25,7 @@ beforeAll(async () => {
   for (let run = 1; run <= RUNS; run += 1) {
     if (run > 1) await world.reset();
     const last = run === RUNS;
-    const started = performance.now();
     reports.push(await world.verify(last ? { formats: ['text', 'json', 'junit', 'html'], reporters: undefined, stdout: capture('stdout'), stderr: capture('stderr'), install: 'attempt' } : { install: 'attempt' }));
-    wallMs = performance.now() - started;
   }
   report = reports.at(-1)!;
 }, 480_000);
@@ -47,15 +44,6 @@ test('three runs against one emulator, reset between them: the same verdict, exi
     expect(run.scenarios.filter((scenario) => scenario.status !== 'passed')).toEqual([]);
   }
   expect(reports.map((run) => run.summary)).toEqual(Array.from({ length: RUNS }, () => reports[0]!.summary));
-});
-
-/**
- * The target is 30 s on a quiet 2-core machine (harness/bench.ts measures it). This guard only
- * catches scenarios running into their timeouts: on a machine shared with other test runs a full
- * verify has taken 85 s.
- */
-test('a full run does not run into timeouts', () => {
-  expect(wallMs).toBeLessThan(150_000);
 });
 
 test('the terminal shows progress on stderr, the evidence rules and the checklist on stdout, grouped, with a reason for each non-pass and the verdict', () => {

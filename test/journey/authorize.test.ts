@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { s256 } from '../../emulator/domain/pkce.js';
-import { REQUEST_TOKEN_LIFETIME_MS } from '../../emulator/store/request-tokens.js';
 import { VERIFIER, consentFor } from '../world.js';
 import { CALLBACK, type Browser, approvedWorld, csrfOf, packCode, serviceRequestOf, signedIn } from './support.js';
 
@@ -84,7 +83,7 @@ describe('authorize page', () => {
   it('refuses a request token after its 5 minutes, on the page and on Continue', async () => {
     const { t, browser, requestToken } = await routedScan();
     const page = await browser.get(`/authorize?${authorizeQuery(requestToken)}`);
-    t.world.clock.advance(REQUEST_TOKEN_LIFETIME_MS);
+    t.world.clock.advance(5 * 60_000);
     expect((await browser.get(`/authorize?${authorizeQuery(requestToken)}`)).status).toBe(410);
     const res = await browser.post('/authorize').type('form').send({ csrf: csrfOf(page.text), request_token: requestToken, state: STATE, code_challenge: CHALLENGE, code_challenge_method: 'S256' });
     expect(res.status).toBe(410);

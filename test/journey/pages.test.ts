@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { setRouting } from '../../emulator/console/lifecycle.js';
-import { BROWSER_SESSION_LIFETIME_MS } from '../../emulator/store/browser-sessions.js';
 import { consentFor, productionSession, promotionEnv, testWorld } from '../world.js';
 import { CALLBACK, approveIntegration, approvedWorld, csrfOf, packCode, signedIn } from './support.js';
 
@@ -52,7 +51,7 @@ describe('collector sign-in', () => {
     await browser.post('/sign-out').type('form').send({ csrf: csrfOf(rewards.text) }).expect(303);
     expect((await browser.get('/rewards')).status).toBe(303);
     const later = await signedIn(t);
-    t.world.clock.advance(BROWSER_SESSION_LIFETIME_MS);
+    t.world.clock.advance(24 * 3_600_000);
     expect((await later.get('/rewards')).headers.location).toBe('/sign-in?next=%2Frewards');
   });
 

@@ -3,7 +3,6 @@ import request from 'supertest';
 import { revokeKey, setRouting } from '../../emulator/console/lifecycle.js';
 import { hashSecret } from '../../emulator/domain/secrets.js';
 import { updatePromotionContent } from '../../emulator/store/promotions.js';
-import { REQUEST_TOKEN_LIFETIME_MS } from '../../emulator/store/request-tokens.js';
 import { testWorld, type TestWorld } from '../world.js';
 import { CALLBACK, MOBILE_UA, approvedWorld, packCode, serviceRequestOf, signedIn } from './support.js';
 
@@ -82,7 +81,7 @@ describe('pack scan', () => {
     const token = serviceRequestOf(res.headers.location!);
     const stored = t.world.db.prepare('SELECT * FROM request_tokens').all() as Array<Record<string, unknown>>;
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ token_hash: hashSecret(token), collector_id: 1, country: 'DE', callback_url: CALLBACK, expires_at: t.world.clock.now() + REQUEST_TOKEN_LIFETIME_MS });
+    expect(stored[0]).toMatchObject({ token_hash: hashSecret(token), collector_id: 1, country: 'DE', callback_url: CALLBACK, expires_at: t.world.clock.now() + 5 * 60_000 });
     expect(JSON.stringify(stored)).not.toContain(token);
     expect(t.logLines.join('')).not.toContain(token);
   });

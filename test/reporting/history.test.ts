@@ -1,5 +1,4 @@
 import { expect, test } from 'vitest';
-import { seedHistory } from '../../emulator/store/history.js';
 import { FROZEN_AT, testWorld } from '../world.js';
 import { reportingWorld } from './reporting.js';
 
@@ -41,16 +40,6 @@ test("history leaves the fixture's packs alone: the same known packs with and wi
   const quiet = testWorld({ fixture: (fixture) => ({ ...fixture, history: { scans: 0 } }) });
   expect(count(quiet, 'SELECT COUNT(*) AS n FROM scans')).toBe(0);
   expect(testWorld().env.packs).toEqual(quiet.env.packs);
-});
-
-test('seeding the default history takes well under 100 ms', () => {
-  const timings = Array.from({ length: 3 }, () => {
-    const t = testWorld({ fixture: (fixture) => ({ ...fixture, history: { scans: 0 } }) });
-    const started = performance.now();
-    seedHistory(t.world.db, t.world.seed, FROZEN_AT, 3000);
-    return performance.now() - started;
-  });
-  expect(timings.sort((a, b) => a - b)[1]).toBeLessThan(100);
 });
 
 test('POST /_emulator/seed adds scans for scale testing; a bad count is 400 with details', async () => {

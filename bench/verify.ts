@@ -17,9 +17,9 @@ import { createLogger } from '../emulator/logger.js';
 import { startServer } from '../emulator/server.js';
 import { createAgencyLogger } from '../fixtures/agency-reference/logger.js';
 import { startAgency } from '../fixtures/agency-reference/server.js';
-import type { Status } from './checks/types.js';
-import { packageRoot } from './paths.js';
-import { verify } from './verify.js';
+import type { Status } from '../harness/checks/types.js';
+import { verify } from '../harness/verify.js';
+import { DEFAULT_FIXTURE_PATH } from './paths.js';
 
 export const VERIFY_TARGET_MS = 30_000;
 
@@ -35,7 +35,7 @@ export interface VerifyMeasurement {
 export async function measureVerify(): Promise<VerifyMeasurement> {
   const folder = mkdtempSync(join(tmpdir(), 'harness-bench-'));
   const emulator = await startServer({
-    fixture: loadFixture(join(packageRoot(), 'fixtures', 'default.json')), data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }),
+    fixture: loadFixture(DEFAULT_FIXTURE_PATH), data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }),
   });
   const env = envValues(emulator.world);
   const log = join(folder, 'agency.log');

@@ -1,0 +1,12 @@
+/** The console API's errors as data (`/_emulator/console`), on top of the plumbing's shared codes. */
+import { type ErrorTable, HTTP_ERRORS, errorClass } from '../errors.js';
+
+export const CONSOLE_ERRORS = {
+  ...HTTP_ERRORS,
+  /** Approval asked for before the checklist is complete or the promotion is live; `details` says what is missing. */
+  approval_refused: { status: 409, message: 'Not approved yet.' },
+  /** A revoked key cannot be rotated. */
+  key_revoked: { status: 409, message: 'That key is revoked and cannot be rotated; create a new key instead.' },
+} as const satisfies ErrorTable;
+
+export class ConsoleError extends errorClass(CONSOLE_ERRORS) {}

@@ -1,0 +1,14 @@
+/** The control plane's errors as data (`/_emulator`, the sink included), on top of the plumbing's shared codes. */
+import { type ErrorTable, HTTP_ERRORS, errorClass } from '../errors.js';
+
+export const CONTROL_ERRORS = {
+  ...HTTP_ERRORS,
+  /** The control plane refuses callers that are neither on loopback nor carry the control token. */
+  forbidden: { status: 403, message: 'Not allowed.' },
+  /** The control plane refuses what would pass one of the emulator's own limits (webhook endpoints). */
+  limit_reached: { status: 422, message: 'A limit of the emulator was reached; see the message.' },
+  /** A delivery to a built-in sink whose signature does not verify; the message says why. */
+  invalid_signature: { status: 400, message: 'The signature does not verify.' },
+} as const satisfies ErrorTable;
+
+export class ControlError extends errorClass(CONTROL_ERRORS) {}

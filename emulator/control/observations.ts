@@ -1,0 +1,95 @@
+/**
+ * Observation of experience calls for the harness (DESIGN.md, control plane): each call with the
+ * wall-clock time it arrived, the pack or sandbox scenario it belongs to, its body (the
+ * authorization code only as its SHA-256, the code verifier only as a verdict on its format and
+ * its S256) and a summary of the answer. Wall-clock, not the virtual clock: agencies poll and
+ * back off in real time.
+ */
+import type { Request, Response } from 'express';
+import type { Context } from '../context.js';
+import { s256 } from '../domain/pkce.js';
+import { hashSecret } from '../domain/secrets.js';
+import { bearerOf } from '../experience/auth.js';
+import type { CallerLocals } from '../experience/routes.js';
+import { unitOfAuthCode } from '../store/codes.js';
+import { findKeyBySecret } from '../store/keys.js';
+import { findSessionByToken } from '../store/sessions.js';
+import { packCodeOfUnit } from '../store/units.js';
+import type { CallAnswer, ObservedCall } from './contract.js';
+import type { Subject } from './faults.js';
+
+/** As kept: the pack may still be a unit id to look up, or to be found from the code's hash. */
+export type StoredCall = ObservedCall & { unit?: number | null };
+
+/** Observations are stamped on the wall clock, not the virtual one: agencies poll and back off in real time. */
+export const wallClock = () => performance.timeOrigin + performance.now();
+
+/** RFC 3986 §2.3 unreserved characters; the length rule (43 to 128) is the harness's to judge. */
+const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
+
+export function arriving(req: Request): StoredCall {
+  return { seq: 0, at: wallClock(), method: req.method, path: req.path, environment: null, key_id: null, session_id: null, pack: null, scenario: null, status: 0, body: null };
+}
+
+/** Key, session, pack and scenario of a call, read the way the experience router reads them. */
+export function subjectOf(ctx: Context, req: Request): Subject {
+  const secret = bearerOf(req.get('authorization'));
+  const key = secret ? findKeyBySecret(ctx.db, secret) : undefined;
+  const token = req.get('x-service-session');
+  const session = token ? findSessionByToken(ctx.db, token) : undefined;
+  const code = (req.body as { authorization_code?: unknown } | undefined)?.authorization_code;
+  const unitId = session?.unit_id ?? (typeof code === 'string' ? unitOfAuthCode(ctx.db, hashSecret(code)) : null);
+  return {
+    environment: key?.environment ?? null, keyId: key?.id ?? null, sessionId: session?.id ?? null,
+    pack: unitId === null ? null : packCodeOfUnit(ctx.db, unitId), scenario: session?.scenario ?? null,
+  };
+}
+
+/** Completes a call's record once it is answered or its connection is gone; the pack is looked up when read. */
+export function complete(call: StoredCall, res: Response): void {
+  const { key, session } = res.locals as CallerLocals;
+  call.status = res.writableFinished ? res.statusCode : 0;
+  if (!res.writableFinished) call.dropped = true;
+  if (key) {
+    call.environment = key.environment;
+    call.key_id = key.id;
+  }
+  if (session) {
+    call.session_id = session.id;
+    call.scenario = session.scenario;
+  }
+  if (call.pack === null) call.unit = session?.unit_id ?? null;
+  const body = res.req.body as unknown;
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const { authorization_code: code, code_verifier: verifier, ...rest } = body as Record<string, unknown>;
+    call.body = rest;
+    if (typeof code === 'string') call.code_sha256 = hashSecret(code);
+    if (typeof verifier === 'string') call.verifier = { length: verifier.length, unreserved: UNRESERVED.test(verifier), s256: s256(verifier) };
+  }
+}
+
+/** Looks up the pack of calls recorded before their pack was known. */
+export function resolvePacks(ctx: Context, calls: StoredCall[]): void {
+  for (const call of calls) {
+    if (call.unit === undefined) continue;
+    const unit = call.unit ?? (call.code_sha256 ? unitOfAuthCode(ctx.db, call.code_sha256) : null);
+    call.pack = unit === null ? null : packCodeOfUnit(ctx.db, unit);
+    call.unit = undefined;
+  }
+}
+
+export function summarize(body: unknown): CallAnswer {
+  if (!body || typeof body !== 'object') return {};
+  const value = body as Record<string, any>;
+  if (typeof value.error === 'string') return { error: value.error };
+  return {
+    session_created: typeof value.session_token === 'string',
+    entry_state: value.entry?.state ?? null,
+    prize: value.entry?.prize?.name ?? null,
+    codes: value.entry?.codes ?? [],
+    redemption_url: value.entry?.redemption_url ?? null,
+    delivery_state: value.delivery?.state ?? null,
+    terms_version: value.terms?.version ?? null,
+    eligibility: value.eligibility?.reason ?? null,
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The control plane `/_emulator` as one route table (DESIGN.md, control plane): for tools and
+ * tests, on loopback or behind the control token. The order matters where it says so.
+ */
+import express, { Router } from 'express';
+import type { Context } from '../context.js';
+import { errorWriter } from '../errors.js';
+import type { Fixture } from '../fixture.js';
+import { MAX_BODY_BYTES, lazy, noOptions, notFound } from '../http.js';
+import { faultsRouter } from './faults-routes.js';
+import { controlGuard } from './guard.js';
+import { stateOf } from './plane-state.js';
+import { controlRouter } from './routes.js';
+import { secretsRouter } from './secrets.js';
+import { worldEditsRouter } from './world-edits.js';
+
+export function controlPlane(ctx: Context & { fixture: Fixture; resetLimits(): void }): Router {
+  const router = Router();
+  router.use(controlGuard(ctx.config.controlToken), noOptions);
+  // The sink verifies signatures on the bytes as they came: before the JSON body reader.
+  router.use('/sink', lazy(async () => (await import('../webhooks/sink.js')).sinkReceiver(ctx)));
+  router.use('/api-docs', lazy(async () => (await import('../openapi/reference.js')).apiReferenceRouter()));
+  // Unlike the APIs (UTF-8 only, http.ts), the control plane decodes a JSON body in any charset
+  // express knows: tools are not held to the spec. The same 100 KB limit.
+  router.use(express.json({ limit: MAX_BODY_BYTES }));
+  router.use('/console', lazy(async () => (await import('../console/api-routes.js')).consoleApiRouter(ctx)), notFound);
+  // health, env, promotions, clock, reset, interactions
+  router.use(controlRouter(ctx));
+  // faults, observed
+  router.use(faultsRouter(ctx));
+  // terms, deliveries/settle, packs
+  router.use(worldEditsRouter(ctx, stateOf(ctx).originalTerms));
+  router.use(secretsRouter(ctx));
+  // webhooks, sinks
+  router.use(lazy(async () => (await import('../webhooks/control.js')).webhooksControlRouter(ctx)));
+  // seed
+  router.use(lazy(async () => (await import('../reporting/control.js')).seedControlRouter(ctx)));
+  router.use(notFound, errorWriter(ctx.logger));
+  return router;
+}

@@ -1,0 +1,38 @@
+/**
+ * The one way a request's body or query is validated: a zod schema, and on failure an error whose
+ * `details` name each field's problems (DESIGN.md, errors). Missing input reads as `{}`.
+ */
+import type { z } from 'zod';
+import { type Details, type HttpError, PlumbingError } from './errors.js';
+
+/**
+ * Turns zod issues into DESIGN.md's `details`: field path → messages. Collected in a Map, as a field
+ * may be named `constructor` or `__proto__`; `fromEntries` makes each one an own property.
+ */
+export function detailsOf(error: z.ZodError): Details {
+  const details = new Map<string, string[]>();
+  for (const issue of error.issues) {
+    const fields = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [issue.path.join('.') || '(body)'];
+    const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
+    for (const field of fields) details.set(field, [...(details.get(field) ?? []), message]);
+  }
+  return Object.fromEntries(details);
+}
+
+export interface Refusal {
+  /** The message of the 400 `invalid_request`: what to send instead. */
+  hint?: string;
+  /** The area's own error instead of 400 `invalid_request` (the reporting API's 422). */
+  error?: (details: Details) => HttpError;
+  /** How the issues become details, when an area words them its own way; `false` for a refusal the hint says all of. */
+  details?: ((error: z.ZodError) => Details) | false;
+}
+
+/** The valid input, or the refusal's error. */
+export function validate<T>(schema: z.ZodType<T>, input: unknown, refusal: Refusal = {}): T {
+  const parsed = schema.safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  const details = refusal.details === false ? undefined : (refusal.details ?? detailsOf)(parsed.error);
+  if (refusal.error) throw refusal.error(details ?? {});
+  throw new PlumbingError('invalid_request', { ...(details ? { details } : {}), ...(refusal.hint ? { message: refusal.hint } : {}) });
+}

@@ -1,0 +1,38 @@
+// The lint the CI runs: a small, strict set of rules that the typecheck does not cover.
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'docs/**', 'fixtures/agency-spa/public/**'] },
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+      // `typeof import('…')` in a type position loads nothing at run time, so it stays allowed.
+      '@typescript-eslint/consistent-type-imports': ['error', { disallowTypeAnnotations: false }],
+    },
+  },
+  {
+    // Domain events tell of committed data: emulator code emits through `announce` (decisions/013).
+    files: ['emulator/**/*.ts'],
+    ignores: ['emulator/events.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='emit'][callee.object.property.name='events']",
+          message: "Emit domain events with announce() from emulator/events.ts: it waits for the commit (decisions/013).",
+        },
+      ],
+    },
+  },
+);

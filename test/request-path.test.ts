@@ -1,0 +1,86 @@
+/**
+ * The guards of the experience API's request path (decisions/013): events wait for the commit,
+ * a write from a timer gets a transaction of its own, and an async handler is refused when the
+ * path is built.
+ */
+import { Router } from 'express';
+import { describe, expect, it, vi } from 'vitest';
+import { announce } from '../emulator/events.js';
+import { experienceRouter } from '../emulator/experience/routes.js';
+import { assertSynchronousRoutes, series } from '../emulator/http.js';
+import { getMeta, setMeta } from '../emulator/store/db.js';
+import { commitTurnTransaction, joinTurnTransaction, ownTransaction } from '../emulator/store/turn-transaction.js';
+import { testWorld } from './world.js';
+
+/** Makes the turn's COMMIT fail, as a full disk would: its transaction is gone before the commit. */
+const failTheCommit = (db: ReturnType<typeof testWorld>['world']['db']) => db.prepare('ROLLBACK').run();
+
+describe('events after commit', () => {
+  /** A world whose shared transaction is open and holds an announced `entry.created`. */
+  const announcedInTurn = () => {
+    const { world } = testWorld();
+    const heard = vi.fn();
+    world.events.on('entry.created', heard);
+    const settled = vi.fn();
+    joinTurnTransaction(world.db, settled);
+    announce(world, 'entry.created', { entryId: 7 });
+    return { world, heard, settled };
+  };
+
+  it('an event announced inside the shared transaction is heard once the commit is done, not before', () => {
+    const { world, heard, settled } = announcedInTurn();
+    expect(heard).not.toHaveBeenCalled();
+    commitTurnTransaction(world.db);
+    expect(settled).toHaveBeenCalledWith(undefined);
+    expect(heard).toHaveBeenCalledExactlyOnceWith({ entryId: 7 });
+  });
+
+  it('an event of a transaction that rolls back is never heard', () => {
+    const { world, heard, settled } = announcedInTurn();
+    failTheCommit(world.db);
+    commitTurnTransaction(world.db);
+    expect(settled).toHaveBeenCalledWith(expect.any(Error));
+    expect(heard).not.toHaveBeenCalled();
+  });
+
+  it('outside the shared transaction an event is heard at once', () => {
+    const { world } = testWorld();
+    const heard = vi.fn();
+    world.events.on('scan.recorded', heard);
+    announce(world, 'scan.recorded', { scanId: 3 });
+    expect(heard).toHaveBeenCalledExactlyOnceWith({ scanId: 3 });
+  });
+});
+
+describe('a timer write in its own transaction', () => {
+  it('commits the open shared transaction first, and keeps its write when a later turn rolls back', () => {
+    const { world } = testWorld();
+    const settled = vi.fn();
+    joinTurnTransaction(world.db, settled);
+    ownTransaction(world.db, () => {
+      expect(settled).toHaveBeenCalledWith(undefined);
+      setMeta(world.db, 'timer-write', 'kept');
+    });
+    joinTurnTransaction(world.db, () => {});
+    setMeta(world.db, 'request-write', 'undone');
+    failTheCommit(world.db);
+    commitTurnTransaction(world.db);
+    expect(getMeta(world.db, 'timer-write')).toBe('kept');
+    expect(getMeta(world.db, 'request-write')).toBeUndefined();
+  });
+});
+
+describe('async handlers on the request path', () => {
+  it('are refused when a series is built', () => {
+    const onError = () => {};
+    expect(() => series([async (_req, _res, next) => next()], onError)).toThrow(/async/);
+    expect(() => series([(_req, _res, next) => next()], onError)).not.toThrow();
+  });
+
+  it('are refused in a router checked for synchronous routes, and the experience router has none', () => {
+    const router = Router();
+    router.post('/session/entry', async (_req, res) => void res.json({}));
+    expect(() => assertSynchronousRoutes(router)).toThrow(/\/session\/entry.*async/);
+    expect(() => experienceRouter(testWorld().world)).not.toThrow();
+  });
+});
