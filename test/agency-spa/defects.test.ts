@@ -1,37 +1,23 @@
 /** The single-page agency's defect registry, its completeness against the tests and the README, and its command from outside. */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { createLogger } from '../../emulator/logger.js';
 import { startServer } from '../../emulator/server.js';
 import { SPA_DEFECTS, parseSpaDefects } from '../../fixtures/agency-spa/defects.js';
+import { spawnAgency } from '../support/agency-cli.js';
 import { DEFAULT_FIXTURE } from '../world.js';
 import { SpaClient } from './spa-client.js';
 
-const CLI = fileURLToPath(new URL('../../dist/fixtures/agency-spa/cli.js', import.meta.url));
+const COMMAND = {
+  cli: fileURLToPath(new URL('../../dist/fixtures/agency-spa/cli.js', import.meta.url)),
+  prefix: 'agency-spa',
+  cleared: ['PROMO_SANDBOX_KEY', 'PROMO_PRODUCTION_KEY', 'AGENCY_SPA_DEFECTS'],
+};
 const README = fileURLToPath(new URL('../../fixtures/agency-spa/README.md', import.meta.url));
 
 /** Spawns the built command without PROMO_* keys or AGENCY_SPA_DEFECTS unless given. */
-function agencySpa(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const clean = { ...process.env, ...env };
-  for (const name of ['PROMO_SANDBOX_KEY', 'PROMO_PRODUCTION_KEY', 'AGENCY_SPA_DEFECTS']) if (!env[name]) delete clean[name];
-  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], { env: clean, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const listening = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk;
-      const found = /\[agency-spa\] listening on (\S+)/.exec(stdout);
-      if (found) resolve(found[1]!);
-    });
-    child.on('close', () => reject(new Error(`the agency exited: ${stderr}`)));
-  });
-  listening.catch(() => undefined);
-  const output = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  return { child, listening, output };
-}
+const agencySpa = (args: string[], env?: NodeJS.ProcessEnv) => spawnAgency(COMMAND, args, env);
 
 describe('the defect registry', () => {
   test('names each defect once, cites a spec section and a dotted check id, and says where it acts', () => {

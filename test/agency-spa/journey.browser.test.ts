@@ -6,21 +6,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import type { Fixture } from '../../emulator/fixture.js';
 import { updatePromotionContent } from '../../emulator/store/promotions.js';
 import type { SpaDefectName } from '../../fixtures/agency-spa/defects.js';
-import { launchChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 import { ANNA, MARCO, type SpaWorld, type SpaWorldOptions, entries, issuedSessionTokens, packOf, spaWorld } from './world.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
@@ -29,7 +23,7 @@ type Teardown = (teardown: () => Promise<void>) => void;
 /** A world, and a phone's browser context whose page timers run on a clock the test moves. */
 async function session(options: SpaWorldOptions, onFinished: Teardown) {
   const w = await spaWorld(options, onFinished);
-  const context = await browser.newContext(PHONE);
+  const context = await browser().newContext(PHONE);
   context.setDefaultTimeout(10_000);
   onFinished(() => context.close());
   const page = await context.newPage();
@@ -176,7 +170,7 @@ describe.concurrent('in Chromium', () => {
     expect(refusals).toEqual(Array(3).fill([400, 'state_abweichung', 'Dieser Link passt nicht zu deiner Teilnahme']));
     expect(await violations(page)).toEqual([]);
 
-    const stranger = await (await browser.newContext(PHONE)).newPage();
+    const stranger = await (await browser().newContext(PHONE)).newPage();
     onTestFinished(() => stranger.context().close());
     const unsolicited = new URL(issued);
     unsolicited.searchParams.set('state', randomBytes(32).toString('base64url'));

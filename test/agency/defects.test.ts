@@ -1,37 +1,22 @@
 /** The defect registry, its completeness against the tests and the README, and the `agency` command from outside. */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { createLogger } from '../../emulator/logger.js';
 import { startServer } from '../../emulator/server.js';
 import { DEFECTS, parseDefects } from '../../fixtures/agency-reference/defects.js';
+import { spawnAgency } from '../support/agency-cli.js';
 import { DEFAULT_FIXTURE } from '../world.js';
 import { TestBrowser, marker } from './test-browser.js';
 
-const CLI = fileURLToPath(new URL('../../dist/fixtures/agency-reference/cli.js', import.meta.url));
+const COMMAND = {
+  cli: fileURLToPath(new URL('../../dist/fixtures/agency-reference/cli.js', import.meta.url)),
+  prefix: 'agency',
+  cleared: ['PROMO_SANDBOX_KEY', 'PROMO_PRODUCTION_KEY'],
+};
 
 /** Spawns the built command without PROMO_* keys unless given. */
-function agency(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const clean = { ...process.env, ...env };
-  if (!env.PROMO_SANDBOX_KEY) delete clean.PROMO_SANDBOX_KEY;
-  if (!env.PROMO_PRODUCTION_KEY) delete clean.PROMO_PRODUCTION_KEY;
-  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], { env: clean, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const listening = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk;
-      const found = /\[agency\] listening on (\S+)/.exec(stdout);
-      if (found) resolve(found[1]!);
-    });
-    child.on('close', () => reject(new Error(`the agency exited: ${stderr}`)));
-  });
-  listening.catch(() => undefined);
-  const output = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  return { child, listening, output };
-}
+const agency = (args: string[], env?: NodeJS.ProcessEnv) => spawnAgency(COMMAND, args, env);
 
 describe('the defect registry', () => {
   test('names each defect once, cites a spec section and names a dotted check id', () => {

@@ -4,26 +4,20 @@
  * emulator, agency and browser context, in parallel.
  */
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { SANDBOX_SCENARIOS } from '../../fixtures/agency-reference/preview.js';
-import { launchChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 import { type AgencyWorld, type WorldOptions, agencyWorld, issuedSessionTokens } from './world.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /** A world and a fresh browser context recording every request, both closed after the test. */
 async function session(options: WorldOptions, onFinished: (teardown: () => Promise<void>) => void) {
   const w = await agencyWorld(options, onFinished);
-  const context: BrowserContext = await browser.newContext(PHONE);
+  const context: BrowserContext = await browser().newContext(PHONE);
   context.setDefaultTimeout(10_000);
   onFinished(() => context.close());
   const page = await context.newPage();
@@ -101,7 +95,7 @@ describe.concurrent('in Chromium', () => {
 
   test('every other page passes axe-core: landing on a desktop, preview, each scenario, errors', async ({ onTestFinished }) => {
     const { w, page } = await session({}, onTestFinished);
-    const desktopContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const desktopContext = await browser().newContext({ viewport: { width: 1280, height: 800 } });
     onTestFinished(() => desktopContext.close());
     const desktop = await desktopContext.newPage();
     await desktop.goto(w.agency.callbackUrl);

@@ -1,29 +1,22 @@
 /** The dashboard in Chromium: at a phone's 390 px nothing overflows the page, and the Packs panel's QR codes are drawn (issue 15). */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { envValues } from '../../emulator/control/env.js';
-import { launchChromium } from '../support/chromium.js';
-import { type RunningEmulator, runningEmulator } from '../webhooks/emulator.js';
+import { useChromium } from '../support/chromium.js';
+import { useRunningEmulator } from '../webhooks/emulator.js';
 
 describe('the dashboard in Chromium', () => {
-  let browser: Browser;
-  let t: RunningEmulator;
+  const browser = useChromium();
+  const t = useRunningEmulator();
   beforeAll(async () => {
-    browser = await launchChromium();
-    t = await runningEmulator();
     // Long rows in the interaction log: a body with a long unbroken value, and an error code.
-    await t.api.post('/api/experience/v1/sessions').set('Authorization', `Bearer ${envValues(t.world).sandbox_key}`).send({ scenario: 'x'.repeat(300) });
-    await t.api.post('/_emulator/sinks').send({ name: 'crm-with-a-rather-long-name-for-a-narrow-screen' }).expect(201);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.running.close();
+    await t().api.post('/api/experience/v1/sessions').set('Authorization', `Bearer ${envValues(t().world).sandbox_key}`).send({ scenario: 'x'.repeat(300) });
+    await t().api.post('/_emulator/sinks').send({ name: 'crm-with-a-rather-long-name-for-a-narrow-screen' }).expect(201);
   });
 
   it.each([['the default promotion', '/'], ['another promotion', '/?promotion=nordkakao-cafe-codes']])('%s at 390 px: no horizontal overflow, keys and the log wrap inside the page', async (_name, path) => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
     try {
-      await page.goto(`${t.running.baseUrl}${path}`);
+      await page.goto(`${t().running.baseUrl}${path}`);
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       // No table hides columns behind a scroll of its own either.
       const hidden = await page.evaluate<string[]>(`[...document.querySelectorAll('.table')].filter((box) => box.scrollWidth > box.clientWidth).map((box) => box.getAttribute('aria-label') || box.getAttribute('aria-labelledby'))`);

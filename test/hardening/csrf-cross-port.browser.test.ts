@@ -8,18 +8,17 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setCallbacks } from '../../emulator/console/lifecycle.js';
 import { envValues } from '../../emulator/control/env.js';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';
 import { CALLBACK } from '../journey/support.js';
-import { launchChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
 import { DEFAULT_FIXTURE, FROZEN_AT } from '../world.js';
 
-let browser: Browser;
+const browser = useChromium();
 let emulator: Running;
 let attacker: Server;
 let attackerUrl: string;
@@ -35,7 +34,6 @@ function attackPage(target: string, fields: Record<string, string>): string {
 }
 
 beforeAll(async () => {
-  browser = await launchChromium();
   emulator = await startServer({
     fixture: { ...DEFAULT_FIXTURE, history: { scans: 0 } }, data: ':memory:', host: '127.0.0.1', port: 0,
     clock: { mode: 'frozen', frozenAt: FROZEN_AT }, logger: createLogger('emulator', { level: 'silent' }),
@@ -54,7 +52,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
   attacker?.close();
   await emulator?.close();
 });
@@ -76,7 +73,7 @@ it('refuses revoke, approve, pause and create-key forms posted by a page on anot
     ['/console/keys', { environment: 'production' }],
   ];
   for (const [path, fields] of attacks) {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     try {
       const page = await context.newPage();
       const answer = page.waitForResponse((response) => response.url() === `${emulator.baseUrl}${path}` && response.request().method() === 'POST');
@@ -92,7 +89,7 @@ it('refuses revoke, approve, pause and create-key forms posted by a page on anot
 });
 
 it('still takes the dashboard\'s own forms in the same browser', async () => {
-  const context = await browser.newContext();
+  const context = await browser().newContext();
   try {
     const page = await context.newPage();
     await page.goto(`${emulator.baseUrl}/`);

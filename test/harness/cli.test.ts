@@ -41,6 +41,11 @@ function normalize(text: string, world: HarnessWorld): string {
     .replace(/\d+\.\d s/g, '<t> s');
 }
 
+/** The report prints these lines together, in this order. */
+function expectPrinted(run: { stdout: string }, world: HarnessWorld, lines: string[]): void {
+  expect(normalize(run.stdout, world)).toContain(lines.join('\n'));
+}
+
 describe('could not run: exit 2 and one line saying what to fix', () => {
   test('the emulator is not reachable', async () => {
     const run = await harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--emulator', 'http://127.0.0.1:9']);
@@ -197,13 +202,11 @@ describe('against the reference agency', () => {
     writeFileSync(config, JSON.stringify({ trace: 'off' }));
     const run = await harness(['verify', ...targetArgs(world), '--config', config, '--only', 'logs.params_redacted']);
     expect(run.code).toBe(3);
-    expect(normalize(run.stdout, world)).toContain(
-      [
-        "  INCONCLUSIVE logs.params_redacted  service_request, service_code and state never appear in the agency's log",
-        "               the harness cannot read the agency's log",
-        '               configure: agency_log: the file the agency writes its request log to, readable by the harness',
-      ].join('\n'),
-    );
+    expectPrinted(run, world, [
+      "  INCONCLUSIVE logs.params_redacted  service_request, service_code and state never appear in the agency's log",
+      "               the harness cannot read the agency's log",
+      '               configure: agency_log: the file the agency writes its request log to, readable by the harness',
+    ]);
     expect(run.stdout).toContain('exit 3: no check failed, but 1 could not be judged: not an approval; each says what to configure');
   }, 120_000);
 });
@@ -220,13 +223,11 @@ describe('against an agency with a defect', () => {
   test('verify exits 1, says why, points to the evidence, writes --format json,junit,html, and keeps a Playwright trace', async () => {
     const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page', '--format', 'json,junit,html']);
     expect(run.code).toBe(1);
-    expect(normalize(run.stdout, world)).toContain(
-      [
-        '  FAIL         journey.landing_page  The callback URL without service_request is the campaign landing page',
-        '               the callback URL without service_request answers an error instead of the campaign: <agency>/callback: HTTP 400; shows page:error',
-        '               evidence: <tmp>/report/evidence/journey.landing_page.json',
-      ].join('\n'),
-    );
+    expectPrinted(run, world, [
+      '  FAIL         journey.landing_page  The callback URL without service_request is the campaign landing page',
+      '               the callback URL without service_request answers an error instead of the campaign: <agency>/callback: HTTP 400; shows page:error',
+      '               evidence: <tmp>/report/evidence/journey.landing_page.json',
+    ]);
     const json = JSON.parse(readFileSync(join(world.target.out, 'report.json'), 'utf8')) as { checks: Array<{ id: string; status: string; reason: string; evidence: Array<{ path?: string }> }> };
     expect(json.checks).toEqual([expect.objectContaining({ id: 'journey.landing_page', status: 'fail' })]);
     const trace = json.checks[0]!.evidence.find((item) => item.path?.endsWith('.zip'))?.path;

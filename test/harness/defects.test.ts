@@ -2,25 +2,18 @@
  * Proof that the checks can fail: for every defect of the reference agency, the harness run with
  * `--only` the check tied to it reports that check failed. Runs side by side, one browser shared.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { DEFECTS } from '../../fixtures/agency-reference/defects.js';
-import { launchChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 import { harnessWorld } from './world.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 describe.concurrent('with one defect switched on, its check fails', () => {
   test.for(DEFECTS.map((defect) => [defect.name, defect.check] as const))('--defect %s fails %s', { timeout: 120_000 }, async ([name, check], { onTestFinished }) => {
     const world = await harnessWorld({ defects: [name], approved: true, config: { trace: 'off', concurrency: 4 } });
     onTestFinished(() => world.close());
-    const report = await world.verify({ only: [check], browser });
+    const report = await world.verify({ only: [check], browser: browser() });
     const verdict = report.checks.find((candidate) => candidate.id === check);
     expect(verdict?.status, `${check}: ${verdict?.reason}`).toBe('fail');
     expect(verdict?.evidence.length).toBeGreaterThan(0);

@@ -5,8 +5,7 @@
  * inconclusive, 1 when one failed. Unit tests on made-up facts, then two runs whose approval is
  * refused: what could not run is inconclusive (exit 3, never 0), what the sandbox showed still judges.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { evaluateChecks } from '../../harness/checks/evaluate.js';
 import { CHECKS } from '../../harness/checks/registry.js';
 import { type Check, pass } from '../../harness/checks/types.js';
@@ -15,7 +14,7 @@ import { RunFacts } from '../../harness/run/facts.js';
 import { exitCodeOf } from '../../harness/report/legend.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from '../../harness/scenarios/load.js';
 import type { Scenario } from '../../harness/scenarios/schema.js';
-import { launchChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 import { harnessWorld } from './world.js';
 
 const { scenarios } = loadScenarios([BUILT_IN_SCENARIOS], new Set(CHECKS.map((check) => check.id)));
@@ -80,18 +79,12 @@ describe('the rules, on made-up facts', () => {
 });
 
 describe('runs whose approval is refused', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useChromium();
 
   test('a promotion that is not live: the sandbox passes, every production check is inconclusive with the reason, and the exit code is 3, never 0', async ({ onTestFinished }) => {
     const world = await harnessWorld({ fixture: (fixture) => ({ ...fixture, promotion: { ...fixture.promotion, status: 'draft' } }), config: { trace: 'off' } });
     onTestFinished(() => world.close());
-    const report = await world.verify({ browser });
+    const report = await world.verify({ browser: browser() });
     expect(exitCodeOf(report.summary)).toBe(3);
     expect(report.summary.fail).toBe(0);
     const byId = new Map(report.checks.map((check) => [check.id, check]));
@@ -104,7 +97,7 @@ describe('runs whose approval is refused', () => {
   test('a forbidden field in the sandbox entries: approval is refused, and the sandbox evidence fails the run (exit 1), counting only the entries the service accepted', async ({ onTestFinished }) => {
     const world = await harnessWorld({ defects: ['sandbox-entry-forbidden-fields'], config: { trace: 'off' } });
     onTestFinished(() => world.close());
-    const report = await world.verify({ browser });
+    const report = await world.verify({ browser: browser() });
     expect(exitCodeOf(report.summary)).toBe(1);
     const byId = new Map(report.checks.map((check) => [check.id, check]));
     expect(byId.get('entry.no_forbidden_fields')).toMatchObject({ status: 'fail', reason: expect.stringMatching(/the preview's \w+ entry: fields email \(answered 400 invalid_request\)/) });

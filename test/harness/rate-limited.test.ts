@@ -5,22 +5,15 @@
  * pass, as long as nothing reaches the service before Retry-After. One that sends at once fails.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { AfterRateLimit } from '../../fixtures/agency-reference/agency.js';
 import { exitCodeOf } from '../../harness/report/legend.js';
-import { launchChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 import { harnessWorld } from './world.js';
 
 const CHECKS = ['journey.state.rate_limited', 'behaviour.retry_after_honoured'];
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 /** The agency's request log: how often the page sent the entry to each of its endpoints. */
 function posts(log: string): Record<string, number> {
@@ -38,7 +31,7 @@ test.for([
 ] as Array<[AfterRateLimit, Record<string, number>]>)('a wait page (%s) after the 429 passes: nothing reached the service before Retry-After', { timeout: 180_000 }, async ([style, sent], { onTestFinished }) => {
   const world = await harnessWorld({ approved: true, agency: { afterRateLimit: style }, config: { trace: 'off' } });
   onTestFinished(() => world.close());
-  const report = await world.verify({ only: CHECKS, browser });
+  const report = await world.verify({ only: CHECKS, browser: browser() });
   expect(report.checks.map((check) => `${check.id}: ${check.status}`), JSON.stringify(report.checks.map((check) => check.reason))).toEqual(CHECKS.map((id) => `${id}: pass`));
   expect(exitCodeOf(report.summary)).toBe(0);
   // The page, not the harness, decided how the entry went again: by the link and its form, or by itself.
@@ -48,6 +41,6 @@ test.for([
 test('a wait page that sends the entry again at once fails behaviour.retry_after_honoured', { timeout: 180_000 }, async ({ onTestFinished }) => {
   const world = await harnessWorld({ approved: true, defects: ['ignores-retry-after'], agency: { afterRateLimit: 'retry' }, config: { trace: 'off' } });
   onTestFinished(() => world.close());
-  const report = await world.verify({ only: ['behaviour.retry_after_honoured'], browser });
+  const report = await world.verify({ only: ['behaviour.retry_after_honoured'], browser: browser() });
   expect(report.checks[0]).toMatchObject({ status: 'fail', reason: expect.stringMatching(/call\(s\) within 8 s of a 429 with Retry-After 8/) });
 });

@@ -5,12 +5,12 @@
  * config examples of harness/README.md parse as they are written.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, test } from 'vitest';
 import { ConfigSchema } from '../../harness/config.js';
 import { AgencyPage, ConsentPage, selectorFor } from '../../harness/pages/agency.js';
 import { packageRoot } from '../../harness/paths.js';
-import { launchChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 
 const defaults = ConfigSchema.parse({}).markers;
 /** The German single-page app of harness/README.md: state on <body>, its own names. */
@@ -21,14 +21,10 @@ const spa = ConfigSchema.parse({
   },
 }).markers;
 
-let browser: Browser;
+const browser = useChromium();
 let page: Page;
 beforeAll(async () => {
-  browser = await launchChromium();
-  page = await browser.newPage();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
+  page = await browser().newPage();
 });
 
 test('a plain name goes into the template; anything else is a selector of its own', () => {

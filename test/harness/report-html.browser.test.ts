@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { CheckReport } from '../../harness/checks/evaluate.js';
 import { htmlReporter } from '../../harness/report/html.js';
 import type { Report } from '../../harness/report/types.js';
-import { launchChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 
-let browser: Browser;
+const browser = useChromium();
 let folder: string;
 let page: Page;
 let source: string;
@@ -24,7 +24,7 @@ let source: string;
 const SIZES = { mobile: { width: 390, height: 500 }, desktop: { width: 1280, height: 700 } } as const;
 
 async function screenshot(state: string, size: keyof typeof SIZES): Promise<string> {
-  const shot = await browser.newPage({ viewport: SIZES[size] });
+  const shot = await browser().newPage({ viewport: SIZES[size] });
   await shot.setContent(`<h1 style="font-size:4rem">${state} ${size}</h1>`);
   const path = join(folder, 'screenshots', `${state.replace(':', '-')}.${size}.png`);
   await shot.screenshot({ path });
@@ -33,7 +33,6 @@ async function screenshot(state: string, size: keyof typeof SIZES): Promise<stri
 }
 
 beforeAll(async () => {
-  browser = await launchChromium();
   folder = mkdtempSync(join(tmpdir(), 'report-html-'));
   const shots = [];
   for (const state of ['production:result-won', 'sandbox:result-lost']) {
@@ -62,12 +61,11 @@ beforeAll(async () => {
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
   await htmlReporter({ outDir: folder, stdout: sink, stderr: sink, color: false }).onEnd!(report);
   source = readFileSync(join(folder, 'report.html'), 'utf8');
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page = await browser().newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(pathToFileURL(join(folder, 'report.html')).href);
 });
 
 afterAll(async () => {
-  await browser?.close();
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 

@@ -1,17 +1,11 @@
 /** Every page of the journey and the dashboard, checked with axe-core in Chromium; and a keyboard-only entry. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium.js';
+import type { Page } from 'playwright-core';
+import { useChromium } from '../support/chromium.js';
 import { journeyWorld } from './browser-world.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 /** Axe's findings on the page as it stands: rule id and the elements, empty when accessible. */
 async function violations(page: Page): Promise<Array<{ page: string; rule: string; targets: string[] }>> {
@@ -26,7 +20,7 @@ function skipBrowserValidation(page: Page): Promise<unknown> {
 
 describe.concurrent('accessibility (axe-core)', () => {
   it('finds no violations on the journey pages', async () => {
-    const world = await journeyWorld(browser);
+    const world = await journeyWorld(browser());
     const { page, journey, emulator, env } = world;
     const found = [];
     try {
@@ -68,7 +62,7 @@ describe.concurrent('accessibility (axe-core)', () => {
   });
 
   it('finds no violations on the dashboard, its notices and its refusals', async () => {
-    const world = await journeyWorld(browser, { approved: false });
+    const world = await journeyWorld(browser(), { approved: false });
     const { page, emulator } = world;
     const found = [];
     try {
@@ -89,7 +83,7 @@ describe.concurrent('accessibility (axe-core)', () => {
   });
 
   it('lets a collector sign in and enter with the keyboard alone', async () => {
-    const world = await journeyWorld(browser, { approved: false });
+    const world = await journeyWorld(browser(), { approved: false });
     const { page, emulator } = world;
     try {
       await page.goto(`${emulator.baseUrl}/q/${world.packCode()}`);

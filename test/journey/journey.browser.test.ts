@@ -1,23 +1,16 @@
 /** The journey in real Chromium, every test with its own emulator, agency and browser context, in parallel. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { revokeKey, setRouting } from '../../emulator/console/lifecycle.js';
 import { updatePromotionContent } from '../../emulator/store/promotions.js';
-import { launchChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 import { journeyWorld } from './browser-world.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 type World = Awaited<ReturnType<typeof journeyWorld>>;
 
 async function inWorld(options: Parameters<typeof journeyWorld>[1], test: (world: World) => Promise<void>) {
-  const world = await journeyWorld(browser, options);
+  const world = await journeyWorld(browser(), options);
   try {
     await test(world);
   } finally {

@@ -1,11 +1,10 @@
 /** The browsable API reference: Swagger UI from the emulator itself, under the page's own CSP, in Chromium. */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXPERIENCE_API } from '../../emulator/openapi/experience.js';
 import { REPORTING_API } from '../../emulator/openapi/reporting.js';
 import { WEBHOOK_EVENTS } from '../../emulator/store/webhooks.js';
-import { launchChromium } from '../support/chromium.js';
-import { type RunningEmulator, runningEmulator } from '../webhooks/emulator.js';
+import { useChromium } from '../support/chromium.js';
+import { useRunningEmulator } from '../webhooks/emulator.js';
 import { testWorld } from '../world.js';
 
 const operations = (routes: object) => Object.values(routes).reduce((count: number, methods: object) => count + Object.keys(methods).length, 0);
@@ -31,24 +30,16 @@ describe('the API reference pages', () => {
   });
 
   describe('in Chromium', () => {
-    let browser: Browser;
-    let t: RunningEmulator;
-    beforeAll(async () => {
-      browser = await launchChromium();
-      t = await runningEmulator();
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await t?.running.close();
-    });
+    const browser = useChromium();
+    const t = useRunningEmulator();
 
     it.each([['experience', EXPERIENCE_API], ['reporting', REPORTING_API]] as const)('shows every operation of the %s API, with no error or CSP violation', async (name, doc) => {
-      const page = await browser.newPage();
+      const page = await browser().newPage();
       const problems: string[] = [];
       page.on('console', (message) => void (message.type() === 'error' && problems.push(message.text())));
       page.on('pageerror', (error) => void problems.push(error.message));
       try {
-        await page.goto(`${t.running.baseUrl}/_emulator/api-docs/${name}`);
+        await page.goto(`${t().running.baseUrl}/_emulator/api-docs/${name}`);
         await expect.poll(() => page.locator('.opblock').count(), { timeout: 15_000 }).toBe(operations(doc.routes) + Object.keys(doc.webhooks ?? {}).length);
         await expect.poll(() => page.getByRole('heading', { name: doc.title }).count()).toBe(1);
         if (doc.webhooks) for (const event of WEBHOOK_EVENTS) expect(await page.locator('.opblock-summary', { hasText: event }).count(), event).toBe(1);

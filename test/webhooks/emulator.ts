@@ -3,7 +3,7 @@ import { type IncomingHttpHeaders, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import request from 'supertest';
-import { vi } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import type { Context } from '../../emulator/context.js';
 import { createLogger } from '../../emulator/logger.js';
 import { startServer } from '../../emulator/server.js';
@@ -40,6 +40,21 @@ export async function runningEmulator(options: { data?: string } = {}) {
 }
 
 export type RunningEmulator = Awaited<ReturnType<typeof runningEmulator>>;
+
+/** One running emulator for the enclosing file or describe block, started before its tests and closed after them. */
+export function useRunningEmulator(): () => RunningEmulator {
+  let t: RunningEmulator | undefined;
+  beforeAll(async () => {
+    t = await runningEmulator();
+  });
+  afterAll(async () => {
+    await t?.running.close();
+  });
+  return () => {
+    if (!t) throw new Error('useRunningEmulator: the emulator is not started yet (use it inside a test or a later beforeAll)');
+    return t;
+  };
+}
 
 export interface CreatedSink {
   name: string;
