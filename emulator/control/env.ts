@@ -21,7 +21,7 @@ const PACKS_PER_OUTCOME = 3;
 export function envValues(ctx: Context, promotionId = defaultPromotionId(ctx.db)) {
   const companies = companiesOf(ctx);
   const promotions = listPromotions(ctx.db).map((promotion) => promotionEnv(ctx, promotion, companies));
-  const { id, slug, name, mechanic, brand_slug, sandbox_key, production_key, reporting_token, packs, test_packs, preview_packs, recalled_packs } =
+  const { id, slug, name, mechanic, brand_slug, sandbox_key, production_key, reporting_token, packs, known_outcome_packs, test_packs, tester_packs, preview_packs, recalled_packs } =
     promotions.find((promotion) => promotion.id === promotionId)!;
   return {
     base_url: ctx.config.baseUrl,
@@ -34,9 +34,9 @@ export function envValues(ctx: Context, promotionId = defaultPromotionId(ctx.db)
     promotion_id: id,
     promotion: { id, slug, name, mechanic },
     packs,
-    known_outcome_packs: packs,
+    known_outcome_packs,
     test_packs,
-    tester_packs: test_packs,
+    tester_packs,
     preview_packs,
     recalled_packs,
     collectors: listCollectors(ctx.db),
