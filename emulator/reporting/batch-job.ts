@@ -38,6 +38,6 @@ function announceBatch(ctx: Context, batchId: number, event: 'batch.generated' |
   const batch = getBatch(ctx.db, batchId);
   const sku = getSku(ctx.db, batch.sku_id);
   const brand = getBrand(ctx.db, sku.brand_id);
-  enqueueEvent(ctx, event, brand.id, () => batchJson(batch, sku, brand, ctx.config.baseUrl));
+  enqueueEvent(ctx, event, () => ({ brandId: brand.id, data: batchJson(batch, sku, brand, ctx.config.baseUrl) }));
   ctx.logger.info({ batch: batchId, quantity: batch.quantity }, event);
 }

@@ -15,17 +15,25 @@ import { type Delivery, type WebhookEvent, insertDelivery, insertEvent, listEndp
 type Outbox = Pick<Context, 'db' | 'seed' | 'clock' | 'events'>;
 
 /** Stores the event for its subscribers; the payload is built only when someone subscribes. */
-export function enqueueEvent(ctx: Outbox, type: WebhookEvent, brandId: number, data: () => unknown): void {
+/**
+ * Stores the event and a delivery per subscribed endpoint. `subject` (the event's brand and data,
+ * or nothing when there is no event after all) is read only once some endpoint subscribes, so an
+ * event nobody listens to costs no lookup.
+ */
+export function enqueueEvent(ctx: Outbox, type: WebhookEvent, subject: () => { brandId: number; data: unknown } | undefined): void {
   const endpoints = listEndpoints(ctx.db).filter((endpoint) => endpoint.events.includes(type));
   if (endpoints.length === 0) return;
   const now = ctx.clock.now();
-  ctx.db.transaction(() => {
+  const enqueued = ctx.db.transaction(() => {
+    const found = subject();
+    if (!found) return false;
     const publicId = deriveBytes(ctx.seed, `webhook_event:${nextSerial(ctx.db, 'webhook_event')}`).toString('hex').slice(0, 32);
-    const body = JSON.stringify({ id: publicId, event: type, occurred_at: new Date(now).toISOString(), brand: getBrand(ctx.db, brandId), data: data() });
-    const eventId = insertEvent(ctx.db, { publicId, type, brandId, occurredAt: now, body });
+    const body = JSON.stringify({ id: publicId, event: type, occurred_at: new Date(now).toISOString(), brand: getBrand(ctx.db, found.brandId), data: found.data });
+    const eventId = insertEvent(ctx.db, { publicId, type, brandId: found.brandId, occurredAt: now, body });
     for (const endpoint of endpoints) insertDelivery(ctx.db, { publicId: newDeliveryId(ctx), eventId, endpointId: endpoint.id, now });
+    return true;
   })();
-  announce(ctx, 'webhooks.enqueued');
+  if (enqueued) announce(ctx, 'webhooks.enqueued');
 }
 
 /** A replay is a new delivery (its own id and attempts) of the same envelope to the same endpoint. */

@@ -20,12 +20,16 @@ export function subscribeDomainEvents(ctx: Context): () => void {
     }
   };
   const onScan = guarded<{ scanId: number }>('scan.recorded', ({ scanId }) => {
-    const scan = findProductionScanById(ctx.db, scanId);
-    if (scan) enqueueEvent(ctx, 'scan.processed', scan.brand_id, () => scanOutcome(ctx.db, scan));
+    enqueueEvent(ctx, 'scan.processed', () => {
+      const scan = findProductionScanById(ctx.db, scanId);
+      return scan && { brandId: scan.brand_id, data: scanOutcome(ctx.db, scan) };
+    });
   });
   const onEntry = guarded<{ entryId: number }>('entry.created', ({ entryId }) => {
-    const entry = findProductionEntry(ctx.db, entryId);
-    if (entry) enqueueEvent(ctx, 'activation.entered', entry.brand_id, () => activationEnteredData(ctx.db, entry));
+    enqueueEvent(ctx, 'activation.entered', () => {
+      const entry = findProductionEntry(ctx.db, entryId);
+      return entry && { brandId: entry.brand_id, data: activationEnteredData(ctx.db, entry) };
+    });
   });
   ctx.events.on('scan.recorded', onScan);
   ctx.events.on('entry.created', onEntry);
