@@ -10,7 +10,7 @@ import { controlPlane } from './control/plane.js';
 import type { Fixture } from './fixture.js';
 import type { CallerLocals, experienceRouter } from './experience/routes.js';
 import { type ErrorCodeLocals, errorWriter, PlumbingError, writeError } from './errors.js';
-import { BODY_TIMEOUT_MS, type BodyLocals, jsonBody, lazy, noOptions, notFound, series } from './http.js';
+import { BODY_TIMEOUT_MS, type BodyLocals, directJson, jsonBody, lazy, noOptions, notFound, series } from './http.js';
 import { requestLog } from './request-log.js';
 import { authenticateKey } from './experience/auth.js';
 import type { CsrfLocals } from './pages/csrf.js';
@@ -24,6 +24,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.response.json = directJson(app.response.json);
   const locals: CsrfLocals & BodyLocals = { formSecret: formSecret(ctx.db), bodyTimeoutMs: ctx.config.bodyTimeoutMs ?? BODY_TIMEOUT_MS };
   locals.formSecret.issue();
   Object.assign(app.locals, locals);

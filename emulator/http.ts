@@ -1,5 +1,5 @@
 /** HTTP plumbing shared by the APIs: body reading, JSON 404s, the request path's helpers. */
-import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Router } from 'express';
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { PlumbingError } from './errors.js';
@@ -187,5 +187,29 @@ export function lazy(build: () => Promise<RequestHandler>): RequestHandler {
     if (handler) return handler(req, res, next);
     building ??= build().then((built) => void (handler = built));
     building.then(() => handler!(req, res, next)).catch(next);
+  };
+}
+
+type ExpressJson = Response['json'];
+
+/**
+ * Express's `res.json` answers through `res.send`, which parses and formats the Content-Type it has
+ * just set, on every answer, and checks freshness for an ETag the emulator never sends. This one
+ * writes the same bytes and headers directly. Express's own still answers what it handles
+ * differently: a type already set, a body JSON has no text for, a conditional request, a 204 or 304.
+ */
+export function directJson(express: ExpressJson): ExpressJson {
+  return function json(this: Response, body: unknown) {
+    const text = JSON.stringify(body) as string | undefined;
+    const { headers } = this.req;
+    const conditional = headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined;
+    if (text === undefined || conditional || this.hasHeader('Content-Type') || this.statusCode === 204 || this.statusCode === 304) {
+      return express.call(this, body);
+    }
+    this.setHeader('Content-Type', 'application/json; charset=utf-8');
+    this.setHeader('Content-Length', Buffer.byteLength(text));
+    if (this.req.method === 'HEAD') this.end();
+    else this.end(text);
+    return this;
   };
 }
