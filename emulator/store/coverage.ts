@@ -13,13 +13,13 @@ export interface CoverageRow {
 
 const PROMOTION_SANDBOX_KEYS = "SELECT id FROM agency_keys WHERE promotion_id = ? AND environment = 'sandbox'";
 
+/** The first call of each kind counts; a repeat finds its row and writes nothing. */
 export function recordSandboxSession(db: Db, keyId: number, scenario: string, now: number): void {
-  db.prepare(`INSERT INTO sandbox_coverage (key_id, scenario, session_created_at) VALUES (?, ?, ?)
-    ON CONFLICT (key_id, scenario) DO UPDATE SET session_created_at = coalesce(session_created_at, excluded.session_created_at)`).run(keyId, scenario, now);
+  db.prepare('INSERT INTO sandbox_coverage (key_id, scenario, session_created_at) VALUES (?, ?, ?) ON CONFLICT (key_id, scenario) DO NOTHING').run(keyId, scenario, now);
 }
 
 export function recordSandboxEntry(db: Db, keyId: number, scenario: string, now: number): void {
-  db.prepare('UPDATE sandbox_coverage SET entry_submitted_at = coalesce(entry_submitted_at, ?) WHERE key_id = ? AND scenario = ?').run(now, keyId, scenario);
+  db.prepare('UPDATE sandbox_coverage SET entry_submitted_at = ? WHERE key_id = ? AND scenario = ? AND entry_submitted_at IS NULL').run(now, keyId, scenario);
 }
 
 export function promotionCoverage(db: Db, promotionId: number): CoverageRow[] {
