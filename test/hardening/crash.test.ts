@@ -13,6 +13,7 @@ import { listCollectors } from '../../emulator/store/collectors.js';
 import { getMeta } from '../../emulator/store/db.js';
 import { productionEntryCounts } from '../../emulator/store/entries.js';
 import { findUnitByCode } from '../../emulator/store/units.js';
+import { integrityReport } from '../support/raw-storage.js';
 import { VERIFIER } from '../world.js';
 import { type EmulatorProcess, experienceCall, openData, scratchFolder, startEmulator } from './processes.js';
 
@@ -121,8 +122,9 @@ test(`SIGKILL under entry load: all entries answered 200 are there unchanged aft
 
   const check = openData(scratch.data, { readonly: true });
   try {
-    expect(check.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
-    expect(check.pragma('foreign_key_check')).toEqual([]);
+    const { integrity, foreignKeys } = integrityReport(check);
+    expect(integrity).toEqual([{ integrity_check: 'ok' }]);
+    expect(foreignKeys).toEqual([]);
     const stored = productionEntryCounts(check).entries;
     expect(stored).toBeGreaterThanOrEqual(answered.length);
 

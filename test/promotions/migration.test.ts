@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { openDb } from '../../emulator/store/db.js';
+import { openDb, schemaVersion } from '../../emulator/store/db.js';
 import { MIGRATIONS } from '../../emulator/store/schema.js';
 import { listPromotions } from '../../emulator/store/promotions.js';
 import { createSku, listPromotionSkus } from '../../emulator/store/skus.js';
@@ -24,7 +24,7 @@ it('maps the SKUs of an older world to its brand\'s promotion and names the prom
     INSERT INTO promotions (id, brand_id, content) VALUES (1, 1, '{}');`);
 
   const db = openDb(path);
-  expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+  expect(schemaVersion(db)).toBe(MIGRATIONS.length);
   expect(listPromotions(db).map(({ id, slug }) => ({ id, slug }))).toEqual([{ id: 1, slug: 'promotion-1' }]);
   // It covers the rest of its brand: a SKU created later enters it too.
   const later = createSku(db, { brandId: 1, name: 'White', prefix: 'AM-WHT', now: 0 })!;

@@ -71,6 +71,11 @@ export function oldDatabase(path: string, version: number, rows: string): void {
   old.close();
 }
 
+/** SQLite's own checks of a database file (`integrity_check`, `foreign_key_check`): what a crash test asks after a kill. */
+export function integrityReport(db: Db): { integrity: unknown; foreignKeys: unknown } {
+  return { integrity: db.pragma('integrity_check'), foreignKeys: db.pragma('foreign_key_check') };
+}
+
 /** Rolls back the open transaction under the request path, as a failed COMMIT would: the product never does. */
 export function abortOpenTransaction(db: Db): void {
   db.prepare('ROLLBACK').run();
