@@ -6,10 +6,10 @@
  * (csrf-cross-port.browser.test.ts runs the attack in Chromium.)
  */
 import request from 'supertest';
+import { describe, expect, it } from 'vitest';
 import { listAgencyKeys } from '../../emulator/store/keys.js';
 import { defaultPromotionId, getPromotion } from '../../emulator/store/promotions.js';
-import { snapshotTables } from '../../emulator/store/snapshot.js';
-import { describe, expect, it } from 'vitest';
+import { storedRows } from '../support/stored.js';
 import { csrfOf } from '../journey/support.js';
 import { type TestWorld, testWorld } from '../world.js';
 
@@ -76,6 +76,6 @@ describe('dashboard and page forms against CSRF (issue 14, defect 3)', () => {
     const csrf = csrfOf((await browser.get('/sign-in')).text);
     const crossPort = await browser.post('/sign-in').set({ Origin: 'http://127.0.0.1:3000', Host: '127.0.0.1:4010' }).type('form').send({ csrf, collector_id: collector, next: '/promotions' });
     expect(crossPort.status).toBe(403);
-    expect(snapshotTables(t.world.db, ['browser_sessions']).browser_sessions).toHaveLength(0);
+    expect(storedRows(t.world.db, 'browser_sessions')).toHaveLength(0);
   });
 });

@@ -12,16 +12,16 @@ import { batchesOfSku, createBatch } from '../../emulator/store/batches.js';
 import { createCollector, findCollectorByEmail } from '../../emulator/store/collectors.js';
 import { findBrandBySlug, getPromotion } from '../../emulator/store/promotions.js';
 import { listProductionScans } from '../../emulator/store/scan-reads.js';
-import { snapshotTables } from '../../emulator/store/snapshot.js';
 import { listSkus } from '../../emulator/store/skus.js';
 import { productionUnitsOfBrand, unitsOfSku } from '../../emulator/store/units.js';
 import { seedPromotion } from '../../emulator/store/world.js';
 import { insertScan } from '../../emulator/store/scans.js';
 import { createSession } from '../../emulator/store/sessions.js';
+import { storedRows } from '../support/stored.js';
 import { BRAND, OTHER_BRAND, RIVAL_TOKEN, addRivalCompany, reportingWorld } from '../reporting/reporting.js';
 import { type TestWorld, VERIFIER, consentFor, productionSession, testWorld } from '../world.js';
 
-const count = (t: TestWorld, table: string) => snapshotTables(t.world.db, [table])[table]!.length;
+const count = (t: TestWorld, table: string) => storedRows(t.world.db, table).length;
 
 /** Our promotion (alpenmilch) and a rival promotion of the other brand (nordkakao), with keys and sessions of each kind. */
 async function twoPromotions() {

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { snapshotTables } from '../../../emulator/store/snapshot.js';
 import { watchTableWrites } from '../../support/raw-storage.js';
+import { storedRows } from '../../support/stored.js';
 import type { TestWorld } from '../../world.js';
 import { checkAnswer, checkUnchanged } from './check.js';
 import type { HeaderMap, Payload } from './hostile.js';
@@ -178,7 +178,7 @@ function raw(port: number, bytes: Buffer | string): Promise<string> {
 
 /** The values of one column of a table, every row, as text: the real ids a fuzzer mixes into its paths. */
 export function storedValues(t: TestWorld, table: string, column: string, keep: (row: Record<string, unknown>) => boolean = () => true): string[] {
-  return snapshotTables(t.world.db, [table])[table]!.map((row) => JSON.parse(row) as Record<string, unknown>).filter(keep).map((row) => String(row[column]));
+  return storedRows(t.world.db, table).filter(keep).map((row) => String(row[column]));
 }
 
 /**
