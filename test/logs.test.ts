@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { storedRows } from './support/stored.js';
 import { VERIFIER, consentFor, issueCodeFor, testWorld } from './world.js';
 
 describe('logs and the interaction log keep secrets out (DESIGN.md secrets)', () => {
@@ -13,7 +14,7 @@ describe('logs and the interaction log keep secrets out (DESIGN.md secrets)', ()
     await t.api.get(`/api/experience/v1/campaign?service_request=rt_in-the-url&state=${'s'.repeat(40)}`).set('Authorization', `Bearer ${t.env.sandbox_key}`);
 
     const log = t.logLines.join('');
-    const interactions = JSON.stringify(t.world.db.prepare('SELECT * FROM interactions').all());
+    const interactions = JSON.stringify(storedRows(t.world.db, 'interactions'));
     expect(log).toContain('"path":"/api/experience/v1/session/entry"');
     for (const secret of [t.env.sandbox_key!, t.env.production_key!, sandbox.body.session_token, exchanged.body.session_token, code, VERIFIER, 'rt_in-the-url', 's'.repeat(40)]) {
       expect(log).not.toContain(secret);

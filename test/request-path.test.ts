@@ -10,10 +10,11 @@ import { experienceRouter } from '../emulator/experience/routes.js';
 import { assertSynchronousRoutes, series } from '../emulator/http.js';
 import { getMeta, setMeta } from '../emulator/store/db.js';
 import { commitTurnTransaction, joinTurnTransaction, ownTransaction } from '../emulator/store/turn-transaction.js';
+import { abortOpenTransaction } from './support/raw-storage.js';
 import { testWorld } from './world.js';
 
 /** Makes the turn's COMMIT fail, as a full disk would: its transaction is gone before the commit. */
-const failTheCommit = (db: ReturnType<typeof testWorld>['world']['db']) => db.prepare('ROLLBACK').run();
+const failTheCommit = abortOpenTransaction;
 
 describe('events after commit', () => {
   /** A world whose shared transaction is open and holds an announced `entry.created`. */

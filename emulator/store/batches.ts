@@ -45,6 +45,10 @@ export function findBatch(db: Db, skuId: number, batchId: number): Batch | undef
   return db.prepare('SELECT * FROM batches WHERE id = ? AND sku_id = ?').get(batchId, skuId) as Batch | undefined;
 }
 
+export function batchesOfSku(db: Db, skuId: number): Batch[] {
+  return db.prepare('SELECT * FROM batches WHERE sku_id = ? ORDER BY id').all(skuId) as Batch[];
+}
+
 export function batchesInState(db: Db, state: BatchState): Batch[] {
   return db.prepare('SELECT * FROM batches WHERE state = ? ORDER BY id').all(state) as Batch[];
 }

@@ -60,3 +60,10 @@ export function unitOfAuthCode(db: Db, codeHash: string): number | null {
   const row = db.prepare('SELECT unit_id FROM auth_codes WHERE code_hash = ?').get(codeHash) as { unit_id: number } | undefined;
   return row?.unit_id ?? null;
 }
+
+/** The authorization codes issued for one pack, oldest first. */
+export function authCodesForPack(db: Db, unitId: number): AuthCode[] {
+  return db
+    .prepare('SELECT id, promotion_id, collector_id, unit_id, country, code_challenge, expires_at, consumed_at, session_id, voided_at FROM auth_codes WHERE unit_id = ? ORDER BY id')
+    .all(unitId) as AuthCode[];
+}

@@ -20,3 +20,13 @@ export function findCompanyBrand(db: Db, companyId: number, slug: string): Brand
 export function listCompanies(db: Db): Array<{ id: number; name: string }> {
   return db.prepare('SELECT id, name FROM companies ORDER BY id').all() as Array<{ id: number; name: string }>;
 }
+
+/** A company with its reporting token, stored only as its SHA-256. */
+export function createCompany(db: Db, name: string, token: string): number {
+  return db.prepare('INSERT INTO companies (name, token_hash) VALUES (?, ?) RETURNING id').pluck().get(name, hashSecret(token)) as number;
+}
+
+/** A brand of a company, with no SKU yet. */
+export function createBrand(db: Db, companyId: number, brand: Omit<Brand, 'id'>): number {
+  return db.prepare('INSERT INTO brands (company_id, slug, name, prefix) VALUES (?, ?, ?, ?) RETURNING id').pluck().get(companyId, brand.slug, brand.name, brand.prefix) as number;
+}

@@ -13,14 +13,13 @@ export type Db = Database.Database;
  */
 export function openDb(path: string, setUp?: (db: Db) => void): Db {
   const db = new Database(path);
-  const created = db.pragma('user_version', { simple: true }) === 0;
+  const created = schemaVersion(db) === 0;
   db.pragma(`synchronous = ${created ? 'OFF' : 'NORMAL'}`);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   cacheStatements(db);
-  const applied = db.pragma('user_version', { simple: true }) as number;
-  for (let version = applied; version < MIGRATIONS.length; version++) {
+  for (let version = schemaVersion(db); version < MIGRATIONS.length; version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version]!);
       db.pragma(`user_version = ${version + 1}`);
@@ -30,6 +29,11 @@ export function openDb(path: string, setUp?: (db: Db) => void): Db {
   setUp?.(db);
   if (created) db.pragma('synchronous = NORMAL');
   return db;
+}
+
+/** How many of MIGRATIONS the database has applied. */
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
 }
 
 /**

@@ -99,3 +99,8 @@ export function findProductionEntry(db: Db, entryId: number): EnteredPack | unde
       FROM entries e JOIN units u ON u.id = e.unit_id JOIN skus k ON k.id = u.sku_id WHERE e.id = ? AND e.sandbox = 0`)
     .get(entryId) as EnteredPack | undefined;
 }
+
+/** How many production entries there are, and on how many packs. */
+export function productionEntryCounts(db: Db): { entries: number; packs: number } {
+  return db.prepare('SELECT COUNT(*) AS entries, COUNT(DISTINCT unit_id) AS packs FROM entries WHERE sandbox = 0').get() as { entries: number; packs: number };
+}

@@ -69,6 +69,11 @@ export function listPromotionKeys(db: Db, promotionId: number): AgencyKey[] {
     .all(promotionId) as AgencyKey[];
 }
 
+/** Every key of every promotion, the service's own included, oldest first. */
+export function listAgencyKeys(db: Db): AgencyKey[] {
+  return db.prepare('SELECT id, promotion_id, environment, masked, created_at, expires_at, revoked_at FROM agency_keys ORDER BY id').all() as AgencyKey[];
+}
+
 export function keyStatus(key: AgencyKey, now: number): KeyStatus {
   if (key.revoked_at !== null) return 'revoked';
   return now >= key.expires_at ? 'expired' : 'active';

@@ -83,6 +83,10 @@ export function listPrizes(db: Db, promotionId: number): Prize[] {
   });
 }
 
+export function findBrandBySlug(db: Db, slug: string): Brand | undefined {
+  return db.prepare('SELECT id, slug, name, prefix FROM brands WHERE slug = ?').get(slug) as Brand | undefined;
+}
+
 export function getBrand(db: Db, id: number): Brand {
   return cached(db, 'catalog', `brand:${id}`, () => Object.freeze(db.prepare('SELECT id, slug, name, prefix FROM brands WHERE id = ?').get(id) as Brand));
 }

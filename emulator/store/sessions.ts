@@ -52,3 +52,11 @@ export function findSessionByToken(db: Db, token: string): Session | undefined {
 export function revokeSession(db: Db, id: number, now: number): void {
   db.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id);
 }
+
+/** The sessions opened on one pack, oldest first. */
+export function sessionsOnPack(db: Db, unitId: number): Session[] {
+  return db
+    .prepare(`SELECT id, key_id, promotion_id, sandbox, scenario, collector_id, unit_id, country, created_at, expires_at, revoked_at
+      FROM sessions WHERE unit_id = ? ORDER BY id`)
+    .all(unitId) as Session[];
+}

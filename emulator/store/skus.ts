@@ -28,6 +28,11 @@ export function createSku(db: Db, input: { brandId: number; name: string; prefix
     .get(input.brandId, input.name, input.prefix, input.now, input.brandId) as Sku | undefined;
 }
 
+/** SKU prefixes are unique across every brand. */
+export function findSkuByPrefix(db: Db, prefix: string): Sku | undefined {
+  return db.prepare('SELECT * FROM skus WHERE prefix = ?').get(prefix) as Sku | undefined;
+}
+
 export function getSku(db: Db, skuId: number): Sku {
   return db.prepare('SELECT * FROM skus WHERE id = ?').get(skuId) as Sku;
 }

@@ -3,7 +3,8 @@
  * seed, so two fresh instances with the same fixture and seed hold the same world.
  */
 import { type Fixture, type PromotionContent, promotionSlug } from '../fixture.js';
-import { hashSecret, issueSecret } from '../domain/secrets.js';
+import { issueSecret } from '../domain/secrets.js';
+import { createBrand, createCompany } from './companies.js';
 import { seedCodePool } from './code-pool.js';
 import { codeSuffix } from './code-text.js';
 import { type Db, getMeta, setMeta } from './db.js';
@@ -34,9 +35,7 @@ export function seedWorld(db: Db, fixture: Fixture, seed: string, now: number): 
     const companies = [{ name: fixture.company.name, brands: fixture.brands }, ...fixture.companies];
     // Each company's reporting token is the next serial: the first company's is serial 1.
     companies.forEach((company, index) => {
-      const { id: companyId } = db
-        .prepare('INSERT INTO companies (name, token_hash) VALUES (?, ?) RETURNING id')
-        .get(company.name, hashSecret(issueSecret(seed, 'reporting_token', index + 1))) as { id: number };
+      const companyId = createCompany(db, company.name, issueSecret(seed, 'reporting_token', index + 1));
       for (const brand of company.brands) brandIds.set(brand.slug, seedBrand(db, seed, companyId, brand, now));
     });
 
@@ -67,9 +66,7 @@ export function seededKeys(db: Db): SeededKey[] {
 }
 
 function seedBrand(db: Db, seed: string, companyId: number, brand: Brand, now: number): number {
-  const { id: brandId } = db
-    .prepare('INSERT INTO brands (company_id, slug, name, prefix) VALUES (?, ?, ?, ?) RETURNING id')
-    .get(companyId, brand.slug, brand.name, brand.prefix) as { id: number };
+  const brandId = createBrand(db, companyId, brand);
   for (const sku of brand.skus) {
     const { id: skuId } = db
       .prepare('INSERT INTO skus (brand_id, name, prefix, created_at) VALUES (?, ?, ?, ?) RETURNING id')
@@ -79,7 +76,8 @@ function seedBrand(db: Db, seed: string, companyId: number, brand: Brand, now: n
   return brandId;
 }
 
-function seedPromotion(db: Db, seed: string, content: PromotionContent, brandId: number): number {
+/** A promotion with its prizes and code pool, claiming the SKUs it lists; listing none, it covers its brand's unlisted SKUs. */
+export function seedPromotion(db: Db, seed: string, content: PromotionContent, brandId: number): number {
   const slug = promotionSlug(content);
   const { id: promotionId } = db
     .prepare('INSERT INTO promotions (brand_id, slug, content, routing_paused, covers_rest) VALUES (?, ?, ?, ?, ?) RETURNING id')

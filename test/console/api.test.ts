@@ -4,6 +4,7 @@ import { trustedCaller } from '../../emulator/control/guard.js';
 import { hashSecret } from '../../emulator/domain/secrets.js';
 import { updatePromotionContent } from '../../emulator/store/promotions.js';
 import { type TestWorld, testWorld } from '../world.js';
+import { storedRows } from '../support/stored.js';
 import { coverSandbox } from '../support/sandbox-coverage.js';
 import { CALLBACK } from '../journey/support.js';
 
@@ -31,7 +32,7 @@ describe('console: agency keys', () => {
     const created = await call(t, 'post', '/keys', { environment: 'production' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ environment: 'production', status: 'active', secret: expect.stringMatching(/^pk_live_/) });
-    const stored = t.world.db.prepare('SELECT key_hash FROM agency_keys WHERE id = ?').get(created.body.id) as { key_hash: string };
+    const stored = storedRows<{ id: number; key_hash: string }>(t.world.db, 'agency_keys').find((key) => key.id === created.body.id)!;
     expect(stored.key_hash).toBe(hashSecret(created.body.secret));
     expect(JSON.stringify((await call(t, 'get', '/keys')).body)).not.toContain(created.body.secret);
     expect((await t.experience('get', '/campaign', created.body.secret)).status).toBe(200);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
+import { defaultPromotionId, getPromotion, listPromotions } from '../../emulator/store/promotions.js';
 import { testWorld } from '../world.js';
 import { coverSandbox } from '../support/sandbox-coverage.js';
 import { CALLBACK, csrfOf } from '../journey/support.js';
@@ -78,7 +79,7 @@ describe('dashboard', () => {
     const { t } = await dashboard();
     const res = await request(t.app).post('/console/pause').type('form').send({});
     expect(res.status).toBe(403);
-    expect(t.world.db.prepare('SELECT routing_paused FROM promotions').get()).toEqual({ routing_paused: 0 });
+    expect({ routing_paused: Number(getPromotion(t.world.db, defaultPromotionId(t.world.db)).routing_paused) }).toEqual({ routing_paused: 0 });
   });
 
   it('shows text from its own table, never from the URL', async () => {
@@ -113,7 +114,7 @@ describe('dashboard', () => {
     expect(codes.text).not.toContain('action="/console/pause');
     const paused = await browser.post('/console/pause?promotion=nordkakao-cafe-codes').type('form').send({ csrf: csrfOf(codes.text) });
     expect(paused.headers.location).toBe('/?promotion=nordkakao-cafe-codes&done=paused');
-    const routing = t.world.db.prepare('SELECT slug, routing_paused FROM promotions ORDER BY id').all();
+    const routing = listPromotions(t.world.db).map(({ slug, routing_paused }) => ({ slug, routing_paused: Number(routing_paused) }));
     expect(routing).toEqual([
       { slug: 'spring-instant-win', routing_paused: 0 }, { slug: 'nordkakao-cafe-codes', routing_paused: 1 }, { slug: 'krispa-behind-the-crunch', routing_paused: 0 },
       { slug: 'alpenmilch-summer-white', routing_paused: 0 }, { slug: 'krispa-winter-crunch', routing_paused: 0 },

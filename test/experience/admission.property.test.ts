@@ -15,6 +15,7 @@ import { serviceKeyId } from '../../emulator/store/keys.js';
 import { createSession } from '../../emulator/store/sessions.js';
 import { findUnitByCode } from '../../emulator/store/units.js';
 import type { Fixture, Terms } from '../../emulator/fixture.js';
+import { storedRows } from '../support/stored.js';
 import { FROZEN_AT, VERIFIER, issueCodeFor, testWorld } from '../world.js';
 
 const RUNS = 1000;
@@ -70,7 +71,7 @@ describe('one admission rule (issue 13)', () => {
     const { db, seed } = t.world;
     const promotionId = t.env.promotion_id;
     const original = structuredClone(t.world.fixture.promotion);
-    const packs = (db.prepare("SELECT u.code FROM units u WHERE u.kind = 'production' AND u.recalled = 0 ORDER BY u.id").all() as Array<{ code: string }>).map((row) => row.code);
+    const packs = storedRows<{ code: string; kind: string; recalled: number }>(db, 'units').filter((unit) => unit.kind === 'production' && unit.recalled === 0).map((unit) => unit.code);
     const seen = new Map<string, number>();
     let run = 0;
 
@@ -109,7 +110,7 @@ describe('one admission rule (issue 13)', () => {
           ...(r.consent.ageConfirmed === undefined ? {} : { age_confirmed: r.consent.ageConfirmed }),
           terms_version: r.consent.staleVersion ? `${terms.version}-old` : terms.version,
         };
-        const entries = () => (db.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n;
+        const entries = () => storedRows(db, 'entries').length;
         const before = entries();
         const entry = await t.experience('post', '/session/entry', t.env.production_key, token).send(consent ? { consent } : {});
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../../emulator/fixture.js';
+import { storedRows } from '../support/stored.js';
 import { type TestWorld, consentFor, productionSession, testWorld } from '../world.js';
 
 const DE_CONSENT = consentFor({ version: 'de-2026-03' });
@@ -10,7 +11,7 @@ async function enter(t: TestWorld, token: string, body: object = DE_CONSENT) {
 
 const packOf = (t: TestWorld, outcome: string) => t.env.packs.find((pack) => pack.outcome === outcome)!.code;
 const withPromotion = (change: Partial<Fixture['promotion']>) => (f: Fixture) => ({ ...f, promotion: { ...f.promotion, ...change } });
-const entryCount = (t: TestWorld) => (t.world.db.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n;
+const entryCount = (t: TestWorld) => storedRows(t.world.db, 'entries').length;
 
 describe('production entry: consent (spec §2.4, §2.6, §4.2 422)', () => {
   it('enters with accepted terms, confirmed age and the session terms_version', async () => {
@@ -157,8 +158,8 @@ describe('production entry: the draw (spec §1, §3)', () => {
   it('takes one unit of stock and the face value from the budget per prize won', async () => {
     const t = testWorld();
     await enter(t, await productionSession(t, { packCode: packOf(t, 'won') }));
-    const prize = t.world.db.prepare('SELECT stock FROM prizes WHERE position = 0').get() as { stock: number };
-    const spent = t.world.db.prepare('SELECT budget_spent FROM promotions').get() as { budget_spent: number };
+    const prize = storedRows<{ position: number; stock: number }>(t.world.db, 'prizes').find((one) => one.position === 0)!;
+    const spent = storedRows<{ budget_spent: number }>(t.world.db, 'promotions')[0]!;
     expect(prize.stock).toBe(4999);
     expect(spent.budget_spent).toBe(5);
   });

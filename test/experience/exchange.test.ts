@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VERIFIER, issueCodeFor, testWorld } from '../world.js';
+import { VERIFIER, issueCodeFor, promotionEnv, testWorld } from '../world.js';
 
 describe('production code exchange with PKCE (spec §4.3 step 6, §5 rule 4)', () => {
   it('exchanges a fresh code and the right verifier for a session', async () => {
@@ -68,10 +68,9 @@ describe('production code exchange with PKCE (spec §4.3 step 6, §5 rule 4)', (
 
   it('refuses a code issued for another promotion', async () => {
     const t = testWorld();
-    const { db } = t.world;
-    const other = db.prepare('INSERT INTO promotions (brand_id, content) SELECT brand_id, content FROM promotions WHERE id = 1 RETURNING id').get() as { id: number };
-    const code = issueCodeFor(t);
-    db.prepare('UPDATE auth_codes SET promotion_id = ?').run(other.id);
+    // Our pack, but a code bound to another promotion of the world.
+    const ourPack = t.env.packs.find((pack) => pack.outcome === 'won')!.code;
+    const code = issueCodeFor(t, { promotion: promotionEnv(t, 'alpenmilch-summer-white'), packCode: ourPack });
     const res = await t.experience('post', '/sessions', t.env.production_key).send({ authorization_code: code, code_verifier: VERIFIER });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/another promotion/);

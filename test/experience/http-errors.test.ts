@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { snapshotTables } from '../../emulator/store/snapshot.js';
 import { testWorld } from '../world.js';
 
 describe('HTTP errors of the experience API (DESIGN.md errors)', () => {
   it('answers a body over 100 KB with 413 and stores nothing', async () => {
     const t = testWorld();
-    const sessions = () => t.world.db.prepare('SELECT count(*) AS n FROM sessions').get();
+    const sessions = () => snapshotTables(t.world.db, ['sessions']);
     const before = sessions();
     const res = await t.experience('post', '/sessions').set('Content-Type', 'application/json').send(JSON.stringify({ scenario: 'won', pad: 'x'.repeat(101 * 1024) }));
     expect(res.status).toBe(413);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createAgencyKey, listPromotionKeys, revokeKey } from '../../emulator/store/keys.js';
+import { getPromotion } from '../../emulator/store/promotions.js';
+import { seedPromotion } from '../../emulator/store/world.js';
+import { storedRows } from '../support/stored.js';
 import { testWorld } from '../world.js';
 
 const DAY = 86_400_000;
@@ -48,8 +51,9 @@ describe('agency keys (spec §2.1, §5)', () => {
   it('reaches exactly one promotion: a key of another promotion sees only its own campaign', async () => {
     const t = testWorld();
     const { db, seed, clock } = t.world;
-    const other = db.prepare('INSERT INTO promotions (brand_id, content) SELECT brand_id, replace(content, \'Spring Instant Win\', \'Autumn Draw\') FROM promotions WHERE id = 1 RETURNING id').get() as { id: number };
-    db.prepare('INSERT INTO prizes (promotion_id, position, name, odds, stock, face_value, reward_type, tier, delivery) VALUES (?, 0, \'Mug\', 0.5, 5, 3, \'physical\', \'standard\', \'instant\')').run(other.id);
+    const ours = getPromotion(db, 1);
+    const mug = { name: 'Mug', odds: 0.5, stock: 5, face_value: 3, reward_type: 'physical', tier: 'standard', delivery: 'instant' } as const;
+    const other = { id: seedPromotion(db, seed, { ...ours.content, slug: 'autumn-draw', name: 'Autumn Draw', prizes: [mug] }, ours.brand_id) };
     const key = createAgencyKey(db, seed, { promotionId: other.id, environment: 'sandbox', now: clock.now() });
     const res = await t.experience('get', '/campaign', key.secret);
     expect(res.body.campaign).toMatchObject({ id: other.id, name: 'Autumn Draw', prizes: [{ name: 'Mug' }] });
@@ -57,7 +61,7 @@ describe('agency keys (spec §2.1, §5)', () => {
 
   it('stores only a hash of each key', () => {
     const t = testWorld();
-    const rows = t.world.db.prepare('SELECT * FROM agency_keys').all();
+    const rows = storedRows(t.world.db, 'agency_keys');
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(t.env.sandbox_key);
     expect(dump).not.toContain(t.env.production_key);

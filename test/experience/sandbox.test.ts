@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { countScans } from '../../emulator/store/scans.js';
+import { storedRows } from '../support/stored.js';
 import { type TestWorld, testWorld } from '../world.js';
 import { promotionCoverage } from '../../emulator/store/coverage.js';
 
@@ -9,9 +11,9 @@ async function sandboxSession(t: TestWorld, scenario: string) {
 }
 
 const countRows = (t: TestWorld) => ({
-  scans: (t.world.db.prepare('SELECT count(*) AS n FROM scans').get() as { n: number }).n,
-  stock: (t.world.db.prepare('SELECT sum(stock) AS n FROM prizes').get() as { n: number }).n,
-  budget: (t.world.db.prepare('SELECT budget_spent AS n FROM promotions').get() as { n: number }).n,
+  scans: countScans(t.world.db),
+  stock: storedRows<{ stock: number }>(t.world.db, 'prizes').reduce((sum, prize) => sum + prize.stock, 0),
+  budget: storedRows<{ budget_spent: number }>(t.world.db, 'promotions')[0]!.budget_spent,
 });
 
 describe('sandbox sessions and entries (spec §4.1, §4.2)', () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { PromotionContent } from '../../emulator/fixture.js';
 import { createAgencyKey } from '../../emulator/store/keys.js';
+import { getPromotion, updatePromotionContent } from '../../emulator/store/promotions.js';
+import { storedRows } from '../support/stored.js';
 import { productionSession, testWorld } from '../world.js';
 
 describe('consumer sessions (spec §2.3, §5 rule 2)', () => {
@@ -48,7 +51,8 @@ describe('consumer sessions (spec §2.3, §5 rule 2)', () => {
   it('the session read returns refreshed terms after the brand edits them', async () => {
     const t = testWorld();
     const token = await productionSession(t);
-    t.world.db.prepare("UPDATE promotions SET content = replace(content, 'de-2026-03', 'de-2026-11')").run();
+    const { db } = t.world;
+    updatePromotionContent(db, t.env.promotion_id, JSON.parse(JSON.stringify(getPromotion(db, t.env.promotion_id).content).replaceAll('de-2026-03', 'de-2026-11')) as PromotionContent);
     const read = await t.experience('get', '/session', t.env.production_key, token);
     expect(read.body.terms.version).toBe('de-2026-11');
   });
@@ -56,6 +60,6 @@ describe('consumer sessions (spec §2.3, §5 rule 2)', () => {
   it('stores only a hash of the session token', async () => {
     const t = testWorld();
     const token = await productionSession(t);
-    expect(JSON.stringify(t.world.db.prepare('SELECT * FROM sessions').all())).not.toContain(token);
+    expect(JSON.stringify(storedRows(t.world.db, 'sessions'))).not.toContain(token);
   });
 });

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
+import { snapshotTables } from '../../emulator/store/snapshot.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { csrfOf } from '../journey/support.js';
 import { type TestWorld, VERIFIER, issueCodeFor, testWorld } from '../world.js';
@@ -50,12 +51,7 @@ afterAll(async () => {
 
 /** Every table's rows, hashed: what "nothing stored changed" compares. */
 function digest(): Record<string, string> {
-  const { db } = t.world;
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
-  return Object.fromEntries(tables.map((table) => {
-    const rows = (db.prepare(`SELECT * FROM "${table}"`).all() as unknown[]).map((row) => JSON.stringify(row)).sort();
-    return [table, createHash('sha256').update(rows.join('\n')).digest('hex')];
-  }));
+  return Object.fromEntries(Object.entries(snapshotTables(t.world.db)).map(([table, rows]) => [table, createHash('sha256').update(rows.join('\n')).digest('hex')]));
 }
 
 function changedTables(before: Record<string, string>, after: Record<string, string>): string[] {

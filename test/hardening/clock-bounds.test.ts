@@ -13,7 +13,7 @@ import { createApp } from '../../emulator/app.js';
 import type { Clock } from '../../emulator/clock.js';
 import { createLogger } from '../../emulator/logger.js';
 import { openWorld } from '../../emulator/server.js';
-import { setMeta } from '../../emulator/store/db.js';
+import { getMeta, setMeta } from '../../emulator/store/db.js';
 import request from 'supertest';
 import { DEFAULT_FIXTURE, FROZEN_AT, testWorld } from '../world.js';
 import { freePort, instanceWritten, openData, runCli, scratchFolder, startEmulator } from './processes.js';
@@ -23,7 +23,7 @@ const DAY_MS = 86_400_000;
 /** The furthest the emulator derives a time from its clock: key expiry ahead, seeded history behind, the last webhook retry. */
 const DERIVED_OFFSETS_MS = [90 * DAY_MS, -(90 + 14) * DAY_MS, 6 * 3_600_000];
 
-const savedClock = (t: ReturnType<typeof testWorld>) => t.world.db.prepare("SELECT value FROM meta WHERE key = 'clock'").pluck().get() as string | undefined;
+const savedClock = (t: ReturnType<typeof testWorld>) => getMeta(t.world.db, 'clock');
 
 /** A valid date whose ISO form has a four-digit year, as every serializer and schema expects. */
 function isSaneTime(at: number): boolean {

@@ -12,7 +12,12 @@ import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { EnvValues } from '../../emulator/control/env.js';
 import { s256 } from '../../emulator/domain/pkce.js';
-import { issueAuthCode } from '../../emulator/store/codes.js';
+import { authCodesForPack, issueAuthCode } from '../../emulator/store/codes.js';
+import { getMeta } from '../../emulator/store/db.js';
+import { entriesOnPacks } from '../../emulator/store/entries.js';
+import { listPromotions } from '../../emulator/store/promotions.js';
+import { sessionsOnPack } from '../../emulator/store/sessions.js';
+import { findUnitByCode } from '../../emulator/store/units.js';
 import { CALLBACK, csrfOf } from '../journey/support.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
 import { VERIFIER } from '../world.js';
@@ -34,7 +39,7 @@ beforeAll(async () => {
   emulators = [cli, await startSecondServer({ data: scratch.data, fixture: scratch.fixture })];
   db = openData(scratch.data);
   env = (await (await fetch(`${cli.baseUrl}/_emulator/env`)).json()) as EnvValues;
-  seed = db.prepare("SELECT value FROM meta WHERE key = 'seed'").pluck().get() as string;
+  seed = getMeta(db, 'seed')!;
 });
 
 afterAll(async () => {
@@ -48,7 +53,7 @@ const served = (i: number) => emulators[i % 2]!.baseUrl;
 const experience = (i: number, method: 'GET' | 'POST', path: string, options: { session?: string; body?: object } = {}) =>
   experienceCall(served(i), env.production_key!, method, path, options);
 const packOf = (outcome: string, index = 0) => env.packs.filter((pack) => pack.outcome === outcome)[index]!.code;
-const unitOf = (code: string) => db.prepare('SELECT id FROM units WHERE code = ?').pluck().get(code) as number;
+const unitOf = (code: string) => findUnitByCode(db, code)!.id;
 const collectors = () => env.collectors.filter((collector) => collector.email.endsWith('@concurrency.test'));
 
 async function answered(res: Promise<Response>): Promise<{ status: number; text: string }> {
@@ -69,7 +74,8 @@ async function sessionFor(i: number, collectorId: number, pack: string): Promise
 }
 
 const statuses = (answers: Array<{ status: number }>) => answers.map((answer) => answer.status).sort();
-const productionEntries = (pack: string) => db.prepare('SELECT collector_id FROM entries WHERE unit_id = ? AND sandbox = 0').all(unitOf(pack));
+const productionEntries = (pack: string) =>
+  entriesOnPacks(db, listPromotions(db).map((promotion) => promotion.id), [unitOf(pack)]).map(({ collector_id }) => ({ collector_id }));
 
 // Each outcome writes differently (stock and budget for a prize, delivery states), so each gets a race.
 test.each(['won', 'lost', 'pending', 'failed'])(`${N} collectors entering one %s pack at once: exactly one entry, ${N - 1} already_entered`, async (outcome) => {
@@ -112,9 +118,9 @@ test(`${N} concurrent exchanges of one code: one session, ${N - 1} invalid_grant
 
   expect(statuses(answers)).toEqual([201, ...Array<number>(N - 1).fill(400)]);
   for (const refused of answers.filter((answer) => answer.status === 400)) expect(JSON.parse(refused.text).error).toBe('invalid_grant');
-  const sessions = db.prepare('SELECT id FROM sessions WHERE unit_id = ?').pluck().all(unitOf(pack));
+  const sessions = sessionsOnPack(db, unitOf(pack)).map((session) => session.id);
   expect(sessions).toHaveLength(1);
-  expect(db.prepare('SELECT session_id FROM auth_codes WHERE unit_id = ?').pluck().all(unitOf(pack))).toEqual(sessions);
+  expect(authCodesForPack(db, unitOf(pack)).map((code) => code.session_id)).toEqual(sessions);
 });
 
 test(`${N} concurrent Continues of one request token on the authorize page: one code, ${N - 1} refusals`, async () => {
@@ -140,7 +146,7 @@ test(`${N} concurrent Continues of one request token on the authorize page: one 
   expect(statuses(answers)).toEqual([303, ...Array<number>(N - 1).fill(410)]);
   const location = new URL(answers.find((answer) => answer.status === 303)!.headers.get('location')!);
   expect(location.origin + location.pathname).toBe(CALLBACK);
-  expect(db.prepare('SELECT count(*) FROM auth_codes WHERE unit_id = ?').pluck().get(unitOf(pack))).toBe(1);
+  expect(authCodesForPack(db, unitOf(pack))).toHaveLength(1);
   const exchanged = await experience(0, 'POST', '/sessions', { body: { authorization_code: location.searchParams.get('service_code'), code_verifier: VERIFIER } });
   expect(exchanged.status).toBe(201);
 });

@@ -9,6 +9,11 @@ import { afterEach, expect, test } from 'vitest';
 import type { EnvValues } from '../../emulator/control/env.js';
 import { s256 } from '../../emulator/domain/pkce.js';
 import { issueAuthCode } from '../../emulator/store/codes.js';
+import { listCollectors } from '../../emulator/store/collectors.js';
+import { getMeta } from '../../emulator/store/db.js';
+import { productionEntryCounts } from '../../emulator/store/entries.js';
+import { findUnitByCode } from '../../emulator/store/units.js';
+import { integrityReport } from '../support/raw-storage.js';
 import { VERIFIER } from '../world.js';
 import { type EmulatorProcess, experienceCall, openData, scratchFolder, startEmulator } from './processes.js';
 
@@ -66,11 +71,11 @@ test(`SIGKILL under entry load: all entries answered 200 are there unchanged aft
   expect(packs.length).toBeGreaterThanOrEqual(SESSIONS);
 
   const db = openData(scratch.data);
-  const eligible = db.prepare("SELECT id, country FROM collectors WHERE tester = 0 AND country IN ('DE', 'AT', 'CH')").all() as Array<{ id: number; country: string }>;
-  const seed = db.prepare("SELECT value FROM meta WHERE key = 'seed'").pluck().get() as string;
+  const eligible = listCollectors(db).filter((collector) => collector.tester === 0 && ['DE', 'AT', 'CH'].includes(collector.country ?? ''));
+  const seed = getMeta(db, 'seed')!;
   const codes = packs.slice(0, SESSIONS).map((pack, i) => {
     const collector = eligible[i % eligible.length]!;
-    const unitId = db.prepare('SELECT id FROM units WHERE code = ?').pluck().get(pack.code) as number;
+    const unitId = findUnitByCode(db, pack.code)!.id;
     // The emulator runs on the real clock.
     return issueAuthCode(db, seed, { promotionId: env.promotion_id, collectorId: collector.id, unitId, country: collector.country, codeChallenge: s256(VERIFIER), now: Date.now() });
   });
@@ -117,9 +122,10 @@ test(`SIGKILL under entry load: all entries answered 200 are there unchanged aft
 
   const check = openData(scratch.data, { readonly: true });
   try {
-    expect(check.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
-    expect(check.pragma('foreign_key_check')).toEqual([]);
-    const stored = check.prepare('SELECT count(*) FROM entries WHERE sandbox = 0').pluck().get() as number;
+    const { integrity, foreignKeys } = integrityReport(check);
+    expect(integrity).toEqual([{ integrity_check: 'ok' }]);
+    expect(foreignKeys).toEqual([]);
+    const stored = productionEntryCounts(check).entries;
     expect(stored).toBeGreaterThanOrEqual(answered.length);
 
     // What was in flight left nothing half-made: every other session still enters, once.
@@ -130,7 +136,7 @@ test(`SIGKILL under entry load: all entries answered 200 are there unchanged aft
     });
     expect(await retries).toBe(0);
     expect(refused).toEqual([]);
-    expect(check.prepare('SELECT count(*) FROM entries WHERE sandbox = 0').pluck().get()).toBe(SESSIONS);
+    expect(productionEntryCounts(check).entries).toBe(SESSIONS);
     console.info(`[crash] ${answered.length} entries answered 200 before SIGKILL with ${cutOff} requests in flight, ${stored} stored; after restart all ${answered.length} read back unchanged, integrity_check ok`);
   } finally {
     check.close();

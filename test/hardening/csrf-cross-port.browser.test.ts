@@ -13,6 +13,8 @@ import { setCallbacks } from '../../emulator/console/lifecycle.js';
 import { envValues } from '../../emulator/control/env.js';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';
+import { listAgencyKeys } from '../../emulator/store/keys.js';
+import { defaultPromotionId, getPromotion } from '../../emulator/store/promotions.js';
 import { CALLBACK } from '../journey/support.js';
 import { useChromium } from '../support/chromium.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
@@ -58,9 +60,10 @@ afterAll(async () => {
 
 function brandState() {
   const { db } = emulator.world;
+  const { routing_paused, approved_at } = getPromotion(db, defaultPromotionId(db));
   return {
-    keys: db.prepare('SELECT id, revoked_at FROM agency_keys ORDER BY id').all(),
-    promotion: db.prepare('SELECT routing_paused, approved_at FROM promotions').get(),
+    keys: listAgencyKeys(db).map(({ id, revoked_at }) => ({ id, revoked_at })),
+    promotion: { routing_paused: Number(routing_paused), approved_at },
   };
 }
 
@@ -94,11 +97,11 @@ it('still takes the dashboard\'s own forms in the same browser', async () => {
     const page = await context.newPage();
     await page.goto(`${emulator.baseUrl}/`);
     await page.getByRole('button', { name: 'Approve the agency experience' }).click();
-    await expect.poll(() => (brandState().promotion as { approved_at: number | null }).approved_at).not.toBeNull();
+    await expect.poll(() => brandState().promotion.approved_at).not.toBeNull();
     await page.getByRole('button', { name: 'Pause routing to the agency' }).click();
-    await expect.poll(() => (brandState().promotion as { routing_paused: number }).routing_paused).toBe(1);
+    await expect.poll(() => brandState().promotion.routing_paused).toBe(1);
     await page.getByRole('button', { name: 'Resume routing to the agency' }).click();
-    await expect.poll(() => (brandState().promotion as { routing_paused: number }).routing_paused).toBe(0);
+    await expect.poll(() => brandState().promotion.routing_paused).toBe(0);
   } finally {
     await context.close();
   }

@@ -7,12 +7,15 @@
  */
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { listAgencyKeys } from '../../emulator/store/keys.js';
+import { defaultPromotionId, getPromotion } from '../../emulator/store/promotions.js';
+import { storedRows } from '../support/stored.js';
 import { csrfOf } from '../journey/support.js';
 import { type TestWorld, testWorld } from '../world.js';
 
 const PLANTED = 'p'.repeat(43);
 
-const routingPaused = (t: TestWorld) => (t.world.db.prepare('SELECT routing_paused FROM promotions').get() as { routing_paused: number }).routing_paused;
+const routingPaused = (t: TestWorld) => Number(getPromotion(t.world.db, defaultPromotionId(t.world.db)).routing_paused);
 
 /** A browser that loaded the dashboard: its cookie and the form value the page gave it. */
 async function dashboardBrowser(t: TestWorld) {
@@ -24,7 +27,7 @@ async function dashboardBrowser(t: TestWorld) {
 describe('dashboard and page forms against CSRF (issue 14, defect 3)', () => {
   it('refuses a promo_csrf planted by another page and repeated in the form, even without Origin', async () => {
     const t = testWorld();
-    const keys = () => t.world.db.prepare('SELECT id, revoked_at FROM agency_keys ORDER BY id').all();
+    const keys = () => listAgencyKeys(t.world.db).map(({ id, revoked_at }) => ({ id, revoked_at }));
     const before = keys();
     for (const path of ['/console/pause', '/console/keys/2/revoke', '/console/approve', '/console/keys']) {
       const res = await request(t.app).post(path).set('Cookie', `promo_csrf=${PLANTED}`).type('form').send({ csrf: PLANTED, environment: 'production' });
@@ -73,6 +76,6 @@ describe('dashboard and page forms against CSRF (issue 14, defect 3)', () => {
     const csrf = csrfOf((await browser.get('/sign-in')).text);
     const crossPort = await browser.post('/sign-in').set({ Origin: 'http://127.0.0.1:3000', Host: '127.0.0.1:4010' }).type('form').send({ csrf, collector_id: collector, next: '/promotions' });
     expect(crossPort.status).toBe(403);
-    expect(t.world.db.prepare('SELECT count(*) AS n FROM browser_sessions').get()).toEqual({ n: 0 });
+    expect(storedRows(t.world.db, 'browser_sessions')).toHaveLength(0);
   });
 });

@@ -10,7 +10,7 @@ import { SANDBOX_SCENARIOS } from '../../emulator/experience/schemas.js';
 import { WEBHOOK_EVENTS } from '../../emulator/store/webhooks.js';
 import { CALLBACK } from '../journey/support.js';
 import { type TestWorld, testWorld } from '../world.js';
-import { FUZZ_TEST_TIMEOUT_MS, type FuzzRequest, type FuzzServer, exchange, expectBudgetMet, fuzz, startFuzzServer } from './support/fuzz.js';
+import { FUZZ_TEST_TIMEOUT_MS, type FuzzRequest, type FuzzServer, exchange, expectBudgetMet, fuzz, startFuzzServer, storedValues } from './support/fuzz.js';
 import {
   type FieldShape, type Generated, JSON_TYPE, abusiveHeaders, anyBody, anyMethod, bodyOnGet, hostileJsonBody, hostileQuery, hostileText, invalidBody, pathSegment, payload, wrongType,
 } from './support/hostile.js';
@@ -103,7 +103,7 @@ interface Route {
 const fixed = (path: string) => () => fc.constant(path);
 const withId = (template: string, real: () => string[]) => () =>
   fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...real(), '1') }, { weight: 1, arbitrary: pathSegment }).map((id) => template.replace(':id', id));
-const column = (sql: string) => () => (t.world.db.prepare(sql).pluck().all() as Array<string | number>).map(String);
+const column = (table: string, name: string) => () => storedValues(t, table, name);
 
 const ROUTES: Record<string, Route> = {
   'GET /health': { method: 'GET', path: fixed('/health') },
@@ -123,10 +123,10 @@ const ROUTES: Record<string, Route> = {
   'GET /secrets': { method: 'GET', path: fixed('/secrets'), query: ['after_session'] },
   'GET /webhooks': { method: 'GET', path: fixed('/webhooks') },
   'POST /webhooks': { method: 'POST', path: fixed('/webhooks'), body: SHAPES.webhook },
-  'POST /webhooks/:id/remove': { method: 'POST', path: withId('/webhooks/:id/remove', column('SELECT id FROM webhook_endpoints')), body: SHAPES.none },
+  'POST /webhooks/:id/remove': { method: 'POST', path: withId('/webhooks/:id/remove', column('webhook_endpoints', 'id')), body: SHAPES.none },
   'GET /deliveries': { method: 'GET', path: fixed('/deliveries'), query: ['endpoint_id', 'limit'] },
-  'GET /deliveries/:id': { method: 'GET', path: withId('/deliveries/:id', column('SELECT public_id FROM webhook_deliveries')) },
-  'POST /deliveries/:id/replay': { method: 'POST', path: withId('/deliveries/:id/replay', column('SELECT public_id FROM webhook_deliveries')), body: SHAPES.none },
+  'GET /deliveries/:id': { method: 'GET', path: withId('/deliveries/:id', column('webhook_deliveries', 'public_id')) },
+  'POST /deliveries/:id/replay': { method: 'POST', path: withId('/deliveries/:id/replay', column('webhook_deliveries', 'public_id')), body: SHAPES.none },
   'GET /sinks': { method: 'GET', path: fixed('/sinks') },
   'POST /sinks': { method: 'POST', path: fixed('/sinks'), body: SHAPES.sink },
   'POST /sinks/:name': { method: 'POST', path: withId('/sinks/:id', () => ['crm']), body: SHAPES.sinkUpdate },
@@ -139,8 +139,8 @@ const ROUTES: Record<string, Route> = {
   'GET /console/checklist': { method: 'GET', path: fixed('/console/checklist') },
   'GET /console/log': { method: 'GET', path: fixed('/console/log'), query: ['after', 'limit'] },
   'POST /console/keys': { method: 'POST', path: fixed('/console/keys'), body: SHAPES.key },
-  'POST /console/keys/:id/rotate': { method: 'POST', path: withId('/console/keys/:id/rotate', column('SELECT id FROM agency_keys')), body: SHAPES.none },
-  'POST /console/keys/:id/revoke': { method: 'POST', path: withId('/console/keys/:id/revoke', column('SELECT id FROM agency_keys')), body: SHAPES.none },
+  'POST /console/keys/:id/rotate': { method: 'POST', path: withId('/console/keys/:id/rotate', column('agency_keys', 'id')), body: SHAPES.none },
+  'POST /console/keys/:id/revoke': { method: 'POST', path: withId('/console/keys/:id/revoke', column('agency_keys', 'id')), body: SHAPES.none },
   'POST /console/callbacks': { method: 'POST', path: fixed('/console/callbacks'), body: SHAPES.callbacks },
   'POST /console/approve': { method: 'POST', path: fixed('/console/approve'), body: SHAPES.none },
   'POST /console/pause': { method: 'POST', path: fixed('/console/pause'), body: SHAPES.none },

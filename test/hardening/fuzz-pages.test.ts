@@ -10,9 +10,10 @@ import { afterAll, beforeAll, it } from 'vitest';
 import { s256 } from '../../emulator/domain/pkce.js';
 import { collectorOfBrowserSession, createBrowserSession } from '../../emulator/store/browser-sessions.js';
 import { issueRequestToken } from '../../emulator/store/request-tokens.js';
+import { findUnitByCode } from '../../emulator/store/units.js';
 import { CALLBACK, approvedWorld, collectorId } from '../journey/support.js';
 import { type TestWorld, VERIFIER } from '../world.js';
-import { FUZZ_TEST_TIMEOUT_MS, type FuzzRequest, type FuzzServer, exchange, expectBudgetMet, fuzz, startFuzzServer } from './support/fuzz.js';
+import { FUZZ_TEST_TIMEOUT_MS, type FuzzRequest, type FuzzServer, exchange, expectBudgetMet, fuzz, startFuzzServer, storedValues } from './support/fuzz.js';
 import {
   type Generated, type HeaderMap, type Payload, abusiveHeaders, anyMethod, formEncoding, formPayload, formValue, hostileQuery, hostileText, pathSegment,
 } from './support/hostile.js';
@@ -47,7 +48,7 @@ function liveSession(): string {
 }
 
 function freshRequestToken(): string {
-  const unit = t.world.db.prepare('SELECT id FROM units WHERE code = ?').pluck().get(packs.production[0]) as number;
+  const unit = findUnitByCode(t.world.db, packs.production[0]!)!.id;
   return issueRequestToken(t.world.db, t.world.seed, { promotionId: t.env.promotion_id, collectorId: anna, unitId: unit, country: 'DE', callbackUrl: CALLBACK, now: t.world.clock.now() });
 }
 
@@ -125,7 +126,7 @@ const authorizeForm = fc.record(
 const signInForm = () =>
   fc.record(
     {
-      collector_id: formValue(...(t.world.db.prepare('SELECT id FROM collectors').pluck().all() as number[]).map(String)),
+      collector_id: formValue(...storedValues(t, 'collectors', 'id')),
       email: formValue('fuzz@example.test', 'anna.weber@example.test'),
       country: formValue('DE', 'CH', 'de'),
       city: formValue('Bern'),
@@ -161,7 +162,7 @@ it('answers unknown page paths with the JSON 404', async () => {
   await fuzz(server, page('GET', paths), toRequest, 150);
 }, FUZZ_TEST_TIMEOUT_MS);
 
-const keyIds = () => fc.oneof(fc.constantFrom(...(t.world.db.prepare('SELECT id FROM agency_keys').pluck().all() as number[]).map(String)), pathSegment);
+const keyIds = () => fc.oneof(fc.constantFrom(...storedValues(t, 'agency_keys', 'id')), pathSegment);
 
 const callbacksForm = fc.record(
   { production: formValue(CALLBACK, 'http://localhost:3000/cb', 'https://x.example/cb?q=1', 'javascript:alert(1)'), preview: formValue('', CALLBACK) },

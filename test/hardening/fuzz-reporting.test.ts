@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, it } from 'vitest';
 import { RIVAL_TOKEN, addRivalCompany } from '../reporting/reporting.js';
 import { type TestWorld, testWorld } from '../world.js';
-import { FUZZ_TEST_TIMEOUT_MS, type FuzzRequest, type FuzzServer, expectBudgetMet, fuzz, startFuzzServer } from './support/fuzz.js';
+import { FUZZ_TEST_TIMEOUT_MS, type FuzzRequest, type FuzzServer, expectBudgetMet, fuzz, startFuzzServer, storedValues } from './support/fuzz.js';
 import {
   type FieldShape, type Generated, type Payload, abusiveHeaders, anyBody, anyMethod, authorizationFor, bodyOnGet, hostileJsonBody, hostileQuery, hostileText, invalidBody, pathSegment, wrongType,
 } from './support/hostile.js';
@@ -23,12 +23,11 @@ beforeAll(async () => {
   t = testWorld();
   addRivalCompany(t);
   server = await startFuzzServer(t);
-  const column = (sql: string) => (t.world.db.prepare(sql).pluck().all() as number[]).map(String);
   ids = {
-    scans: column('SELECT id FROM scans WHERE tester = 0 ORDER BY id LIMIT 20'),
-    collectors: column('SELECT id FROM collectors'),
-    skus: column('SELECT id FROM skus'),
-    batches: column('SELECT id FROM batches'),
+    scans: storedValues(t, 'scans', 'id', (scan) => scan.tester === 0).sort((a, b) => Number(a) - Number(b)).slice(0, 20),
+    collectors: storedValues(t, 'collectors', 'id'),
+    skus: storedValues(t, 'skus', 'id'),
+    batches: storedValues(t, 'batches', 'id'),
   };
 });
 

@@ -7,6 +7,8 @@ import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';
+import { countScans, lastScanId } from '../../emulator/store/scans.js';
+import { storedRows } from '../support/stored.js';
 import { approvedWorld, packCode, signedIn } from '../journey/support.js';
 import { DEFAULT_FIXTURE, FROZEN_AT, VERIFIER, issueCodeFor, testWorld } from '../world.js';
 import { instanceWritten, runCli, scratchFolder, startEmulator } from './processes.js';
@@ -41,7 +43,7 @@ describe('small inconsistencies (issue 14, defect 7)', () => {
       const res = await t.experience('post', '/sessions').set('Content-Type', `application/json; charset=${charset}`).send(text);
       expect(res.status, charset).toBe(201);
     }
-    expect(t.world.db.prepare('SELECT count(*) FROM sessions WHERE sandbox = 1').pluck().get()).toBe(3);
+    expect(storedRows<{ sandbox: number }>(t.world.db, 'sessions').filter((session) => session.sandbox === 1)).toHaveLength(3);
   });
 
   it('answers OPTIONS like any method without an endpoint: a JSON 404 in the area\'s error shape, never 200 text/plain', async () => {
@@ -63,14 +65,14 @@ describe('small inconsistencies (issue 14, defect 7)', () => {
   it('records no scan and issues no request token for HEAD /q/<code>, which GET still does', async () => {
     const t = await approvedWorld();
     const browser = await signedIn(t);
-    const count = () => t.world.db.prepare('SELECT (SELECT count(*) FROM scans) AS scans, (SELECT count(*) FROM request_tokens) AS tokens').get();
+    const count = () => ({ scans: countScans(t.world.db), tokens: storedRows(t.world.db, 'request_tokens').length });
     const before = count();
     const head = await browser.head(`/q/${packCode(t)}`);
     expect(head.status).toBe(200);
     expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(count()).toEqual(before);
     expect((await browser.get(`/q/${packCode(t)}`)).status).toBe(303);
-    expect(count()).toEqual({ scans: (before as { scans: number }).scans + 1, tokens: (before as { tokens: number }).tokens + 1 });
+    expect(count()).toEqual({ scans: before.scans + 1, tokens: before.tokens + 1 });
   });
 
   it('says a request_token over 512 characters is too long, not missing', async () => {
@@ -103,7 +105,7 @@ describe('small inconsistencies (issue 14, defect 7)', () => {
 
   it('refuses webhook URLs to link-local and metadata addresses (169.254.0.0/16, fe80::/10) unless started with --allow-link-local-webhooks', async () => {
     const t = testWorld();
-    const endpoints = () => t.world.db.prepare('SELECT count(*) FROM webhook_endpoints').pluck().get();
+    const endpoints = () => storedRows(t.world.db, 'webhook_endpoints').length;
     const before = endpoints();
     for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://169.254.0.1:8080/hook', 'http://2852039166/', 'http://0xa9.0xfe.0xa9.0xfe/', 'http://[fe80::1]/hook', 'http://[febf::1]/hook', 'http://[::ffff:169.254.169.254]/']) {
       const res = await t.api.post('/_emulator/webhooks').send({ url });
@@ -126,7 +128,7 @@ describe('small inconsistencies (issue 14, defect 7)', () => {
     const base = emulator.baseUrl;
     const added = await fetch(`${base}/_emulator/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://metadata.example.test/hook', events: ['scan.processed'] }) });
     expect(added.status).toBe(201);
-    const scanId = emulator.world.db.prepare('SELECT max(id) FROM scans WHERE tester = 0').pluck().get() as number;
+    const scanId = lastScanId(emulator.world.db, 'production');
     emulator.world.events.emit('scan.recorded', { scanId });
     const attempts = await vi.waitFor(async () => {
       const { data } = (await (await fetch(`${base}/_emulator/deliveries`)).json()) as { data: Array<{ attempts: Array<{ status: number | null; error: string | null }> }> };

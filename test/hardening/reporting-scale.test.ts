@@ -17,6 +17,12 @@ import { type Db, openDb } from '../../emulator/store/db.js';
 import { AUDIENCE_SCHEMA } from '../../emulator/store/schema-audience.js';
 import { MIGRATIONS } from '../../emulator/store/schema.js';
 import { insertScan } from '../../emulator/store/scans.js';
+import { listAudience } from '../../emulator/store/audience.js';
+import { listCollectors } from '../../emulator/store/collectors.js';
+import { listCompanies, listCompanyBrands } from '../../emulator/store/companies.js';
+import { listSkus } from '../../emulator/store/skus.js';
+import { unitsOfSku } from '../../emulator/store/units.js';
+import { queryPlan, recountAudience, rewindSchema } from '../support/raw-storage.js';
 import { DEFAULT_FIXTURE, type TestWorld, testWorld } from '../world.js';
 import { assertProperty } from './support/fuzz.js';
 
@@ -37,24 +43,24 @@ function statementsOf(db: Db): { take(): string[] } {
   };
 }
 
-/** The query plan of a statement, one line per step, with every parameter bound to null; none for what is not a query. */
+/** The query plan of a statement, one line per step; none for what is not a query. */
 function planOf(db: Db, sql: string): string[] {
-  if (!/^\s*SELECT\b/i.test(sql)) return [];
-  const params = (sql.match(/\?/g) ?? []).map(() => null);
-  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((step) => step.detail);
+  return /^\s*SELECT\b/i.test(sql) ? queryPlan(db, sql) : [];
 }
 
 const reporting = (t: TestWorld, path: string) => t.api.get(`/api/v1/brands/alpenmilch${path}`).set('Authorization', `Bearer ${t.env.reporting_token}`);
 
 /** What the collectors list showed before the counts were kept: an aggregate over the scans themselves. */
-function recount(db: Db) {
-  return db.prepare(`SELECT brand_id, collector_id, COUNT(*) AS scans, COUNT(DISTINCT unit_id) AS packs, MIN(scanned_at) AS joined_at
-    FROM scans WHERE tester = 0 AND collector_id IS NOT NULL GROUP BY brand_id, collector_id ORDER BY brand_id, collector_id`).all();
+const recount = recountAudience;
+
+/** The counts kept for every brand's audience, as the store reads them, in the recount's order. */
+function kept(db: Db) {
+  return allBrands(db)
+    .flatMap((brand) => listAudience(db, brand.id, { limit: 1_000_000, offset: 0 }).map((member) => ({ brand_id: brand.id, collector_id: member.id, scans: member.scans, packs: member.packs, joined_at: member.joined_at })))
+    .sort((a, b) => a.brand_id - b.brand_id || a.collector_id - b.collector_id);
 }
 
-function kept(db: Db) {
-  return db.prepare('SELECT brand_id, collector_id, scans, packs, joined_at FROM audience_members ORDER BY brand_id, collector_id').all();
-}
+const allBrands = (db: Db) => listCompanies(db).flatMap((company) => listCompanyBrands(db, company.id));
 
 describe('reporting reads at scale (issue 14, defect 5)', () => {
   it('reads the collectors list and a collector from the kept audience counts, never aggregating the brand\'s scans', async () => {
@@ -67,7 +73,7 @@ describe('reporting reads at scale (issue 14, defect 5)', () => {
     expect(listPlans.some((step) => /USING INDEX audience_members_newest \(brand_id=\?\)/.test(step)), listPlans.join('\n')).toBe(true);
     expect(listPlans.filter((step) => /TEMP B-TREE/.test(step)), listPlans.join('\n')).toEqual([]);
 
-    const id = t.world.db.prepare('SELECT collector_id FROM audience_members WHERE brand_id = 1 ORDER BY scans DESC LIMIT 1').pluck().get() as number;
+    const id = listAudience(t.world.db, 1, { limit: 1_000_000, offset: 0 }).reduce((most, member) => (member.scans > most.scans ? member : most)).id;
     sql.take();
     expect((await reporting(t, `/collectors/${id}`)).status).toBe(200);
     const detailPlans = sql.take().flatMap((text) => planOf(t.world.db, text));
@@ -88,9 +94,9 @@ describe('reporting reads at scale (issue 14, defect 5)', () => {
     const t = testWorld({ fixture: (fixture) => ({ ...fixture, history: { scans: 200 } }) });
     const { db } = t.world;
     expect(kept(db)).toEqual(recount(db));
-    const units = db.prepare('SELECT id FROM units').pluck().all() as number[];
-    const collectors = db.prepare('SELECT id FROM collectors').pluck().all() as number[];
-    const brands = db.prepare('SELECT id FROM brands').pluck().all() as number[];
+    const brands = allBrands(db).map((brand) => brand.id);
+    const units = brands.flatMap((brand) => listSkus(db, brand)).flatMap((sku) => unitsOfSku(db, sku.id)).map((unit) => unit.id);
+    const collectors = listCollectors(db).map((collector) => collector.id);
     const scan = fc.record({
       unit: fc.constantFrom(...units),
       brand: fc.constantFrom(...brands),
@@ -121,8 +127,7 @@ describe('reporting reads at scale (issue 14, defect 5)', () => {
       const counted = kept(world.db);
       expect(counted.length).toBeGreaterThan(0);
       // As an older emulator left it: the scans, without the audience tables (nor what later migrations added).
-      world.db.exec('DROP TABLE audience_members; DROP TABLE audience_packs; ALTER TABLE interactions DROP COLUMN error');
-      world.db.pragma(`user_version = ${MIGRATIONS.indexOf(AUDIENCE_SCHEMA)}`);
+      rewindSchema(world.db, MIGRATIONS.indexOf(AUDIENCE_SCHEMA), 'DROP TABLE audience_members; DROP TABLE audience_packs; ALTER TABLE interactions DROP COLUMN error');
       world.db.close();
       const reopened = openDb(join(folder, 'emulator.sqlite'));
       expect(kept(reopened)).toEqual(counted);

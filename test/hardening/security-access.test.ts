@@ -8,13 +8,20 @@ import { expect, test } from 'vitest';
 import { s256 } from '../../emulator/domain/pkce.js';
 import { issueAuthCode } from '../../emulator/store/codes.js';
 import { type Environment, createAgencyKey, revokeKey } from '../../emulator/store/keys.js';
-import { createBatch } from '../../emulator/store/batches.js';
+import { batchesOfSku, createBatch } from '../../emulator/store/batches.js';
+import { createCollector, findCollectorByEmail } from '../../emulator/store/collectors.js';
+import { findBrandBySlug, getPromotion } from '../../emulator/store/promotions.js';
+import { listProductionScans } from '../../emulator/store/scan-reads.js';
+import { listSkus } from '../../emulator/store/skus.js';
+import { productionUnitsOfBrand, unitsOfSku } from '../../emulator/store/units.js';
+import { seedPromotion } from '../../emulator/store/world.js';
 import { insertScan } from '../../emulator/store/scans.js';
 import { createSession } from '../../emulator/store/sessions.js';
+import { storedRows } from '../support/stored.js';
 import { BRAND, OTHER_BRAND, RIVAL_TOKEN, addRivalCompany, reportingWorld } from '../reporting/reporting.js';
 import { type TestWorld, VERIFIER, consentFor, productionSession, testWorld } from '../world.js';
 
-const count = (t: TestWorld, table: string) => t.world.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+const count = (t: TestWorld, table: string) => storedRows(t.world.db, table).length;
 
 /** Our promotion (alpenmilch) and a rival promotion of the other brand (nordkakao), with keys and sessions of each kind. */
 async function twoPromotions() {
@@ -22,13 +29,11 @@ async function twoPromotions() {
   const { db, seed, clock } = t.world;
   const now = clock.now();
   const ours = t.env.promotion_id;
-  const rival = db
-    .prepare("INSERT INTO promotions (brand_id, content) SELECT (SELECT id FROM brands WHERE slug = ?), replace(content, 'Spring Instant Win', 'Dark Draw') FROM promotions WHERE id = ? RETURNING id")
-    .pluck().get(OTHER_BRAND, ours) as number;
-  db.prepare("INSERT INTO prizes (promotion_id, position, name, odds, stock, face_value, reward_type, tier, delivery) VALUES (?, 0, 'Mug', 0.5, 5, 3, 'physical', 'standard', 'instant')").run(rival);
+  const mug = { name: 'Mug', odds: 0.5, stock: 5, face_value: 3, reward_type: 'physical', tier: 'standard', delivery: 'instant' } as const;
+  const rival = seedPromotion(db, seed, { ...getPromotion(db, ours).content, slug: 'dark-draw', brand: OTHER_BRAND, name: 'Dark Draw', prizes: [mug] }, findBrandBySlug(db, OTHER_BRAND)!.id);
   const key = (promotionId: number, environment: Environment, at = now) => createAgencyKey(db, seed, { promotionId, environment, now: at });
-  const unitOf = (slug: string) => db.prepare("SELECT u.id FROM units u JOIN skus s ON s.id = u.sku_id JOIN brands b ON b.id = s.brand_id WHERE b.slug = ? AND u.kind = 'production' LIMIT 1").pluck().get(slug) as number;
-  const anna = db.prepare("SELECT id FROM collectors WHERE email = 'anna.weber@example.test'").pluck().get() as number;
+  const unitOf = (slug: string) => productionUnitsOfBrand(db, findBrandBySlug(db, slug)!.id)[0]!.id;
+  const anna = findCollectorByEmail(db, 'anna.weber@example.test')!.id;
   const codeFor = (promotionId: number, slug: string) =>
     issueAuthCode(db, seed, { promotionId, collectorId: anna, unitId: unitOf(slug), country: 'DE', codeChallenge: s256(VERIFIER), now });
   const sessionWith = (keyId: number, promotionId: number, slug: string) =>
@@ -129,21 +134,22 @@ async function reportingIds() {
   const t = reportingWorld();
   const { db } = t.world;
   const { slug: rival } = addRivalCompany(t);
-  const brandId = (slug: string) => db.prepare('SELECT id FROM brands WHERE slug = ?').pluck().get(slug) as number;
-  const scanOf = (slug: string) => db.prepare('SELECT id FROM scans WHERE brand_id = ? AND tester = 0 AND collector_id IS NOT NULL LIMIT 1').pluck().get(brandId(slug)) as number;
-  const skuOf = (slug: string) => db.prepare('SELECT id FROM skus WHERE brand_id = ? ORDER BY id LIMIT 1').pluck().get(brandId(slug)) as number;
-  const batchOf = (sku: number) => db.prepare('SELECT id FROM batches WHERE sku_id = ? LIMIT 1').pluck().get(sku) as number;
-  const otherBrandOnly = db.prepare("INSERT INTO collectors (email, country, joined_at) VALUES ('nk.only@example.test', 'DE', 0) RETURNING id").pluck().get() as number;
-  const nkUnit = db.prepare('SELECT id FROM units WHERE sku_id = ? LIMIT 1').pluck().get(skuOf(OTHER_BRAND)) as number;
+  const brandId = (slug: string) => findBrandBySlug(db, slug)!.id;
+  const scanOf = (slug: string) => listProductionScans(db, brandId(slug), { limit: 100, offset: 0 }).find((scan) => scan.collector_id !== null)!;
+  const skuOf = (slug: string) => listSkus(db, brandId(slug))[0]!.id;
+  const batchOf = (sku: number) => batchesOfSku(db, sku)[0]!.id;
+  const otherBrandOnly = createCollector(db, { email: 'nk.only@example.test', country: 'DE', city: null, now: 0 }).id;
+  const nkUnit = unitsOfSku(db, skuOf(OTHER_BRAND))[0]!.id;
   insertScan(db, { unitId: nkUnit, brandId: brandId(OTHER_BRAND), collectorId: otherBrandOnly, tester: false, country: 'DE', city: 'Berlin', deviceType: 'mobile', scannedAt: t.world.clock.now() });
   const rivalSku = (await t.post(`/brands/${rival}/skus`, { name: 'Rival bar', prefix: 'RV-BAR' }, RIVAL_TOKEN).expect(201)).body.id as number;
   const rivalBatch = createBatch(db, { skuId: rivalSku, quantity: 1, purpose: 'Rival run', state: 'export_ready', now: t.world.clock.now() }).id;
-  const ours = { scan: scanOf(BRAND), collector: db.prepare('SELECT collector_id FROM scans WHERE id = ?').pluck().get(scanOf(BRAND)) as number, sku: skuOf(BRAND) };
+  const ourScan = scanOf(BRAND);
+  const ours = { scan: ourScan.id, collector: ourScan.collector_id!, sku: skuOf(BRAND) };
   return {
     t, rival,
     ids: {
       ours: { ...ours, batch: batchOf(ours.sku) },
-      otherBrand: { scan: scanOf(OTHER_BRAND), collector: otherBrandOnly, sku: skuOf(OTHER_BRAND), batch: batchOf(skuOf(OTHER_BRAND)) },
+      otherBrand: { scan: scanOf(OTHER_BRAND).id, collector: otherBrandOnly, sku: skuOf(OTHER_BRAND), batch: batchOf(skuOf(OTHER_BRAND)) },
       rival: { sku: rivalSku, batch: rivalBatch },
     },
   };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { revokeKey, setRouting } from '../../emulator/console/lifecycle.js';
+import type { Entry } from '../../emulator/store/entries.js';
 import { updatePromotionContent } from '../../emulator/store/promotions.js';
+import { storedRows } from '../support/stored.js';
 import { FROZEN_AT, type TestWorld, consentFor, productionSession, testWorld } from '../world.js';
 import { type Browser, approvedWorld, csrfOf, packCode, signedIn } from './support.js';
 
@@ -14,7 +16,9 @@ async function enterOnHostedPage(browser: Browser, code: string, answers: Record
 
 /** Production entries made during the test, after the fixture's seeded history. */
 const entries = (t: TestWorld) =>
-  t.world.db.prepare('SELECT collector_id, unit_id, state, country, terms_version, sandbox FROM entries WHERE sandbox = 0 AND created_at >= ?').all(FROZEN_AT);
+  storedRows<Entry>(t.world.db, 'entries')
+    .filter((entry) => entry.sandbox === 0 && entry.created_at >= FROZEN_AT)
+    .map(({ collector_id, unit_id, state, country, terms_version, sandbox }) => ({ collector_id, unit_id, state, country, terms_version, sandbox }));
 
 describe('hosted fallback page', () => {
   it('shows the campaign and the journey country\'s terms, with consent not preselected', async () => {

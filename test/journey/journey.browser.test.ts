@@ -1,7 +1,10 @@
 /** The journey in real Chromium, every test with its own emulator, agency and browser context, in parallel. */
 import { describe, expect, it } from 'vitest';
 import { revokeKey, setRouting } from '../../emulator/console/lifecycle.js';
-import { updatePromotionContent } from '../../emulator/store/promotions.js';
+import { entriesOnPacks, findProductionEntryForPack } from '../../emulator/store/entries.js';
+import { listPromotions, updatePromotionContent } from '../../emulator/store/promotions.js';
+import { scansAfter } from '../../emulator/store/scans.js';
+import { findUnitByCode } from '../../emulator/store/units.js';
 import { useChromium } from '../support/chromium.js';
 import { journeyWorld } from './browser-world.js';
 
@@ -18,8 +21,11 @@ async function inWorld(options: Parameters<typeof journeyWorld>[1], test: (world
   }
 }
 
-const productionEntries = (world: World) =>
-  world.emulator.world.db.prepare('SELECT e.state FROM entries e JOIN units u ON u.id = e.unit_id WHERE e.sandbox = 0 AND u.code = ?').all(world.packCode()) as Array<{ state: string }>;
+const productionEntries = (world: World) => {
+  const { db } = world.emulator.world;
+  const unit = findUnitByCode(db, world.packCode())!;
+  return entriesOnPacks(db, listPromotions(db).map((promotion) => promotion.id), [unit.id]).map(({ state }) => ({ state }));
+};
 
 describe.concurrent('browser journey', () => {
   it('completes a production entry end to end through the agency, with PKCE', () =>
@@ -34,11 +40,13 @@ describe.concurrent('browser journey', () => {
       expect(await journey.heading()).toBe('Result: won');
       expect(agency.record.exchanges).toEqual([{ status: 201 }]);
       await page.goto(`${world.emulator.baseUrl}/rewards`);
-      const { codes } = world.emulator.world.db.prepare('SELECT e.codes FROM entries e JOIN units u ON u.id = e.unit_id WHERE u.code = ?').get(world.packCode()) as { codes: string };
+      const unit = findUnitByCode(world.emulator.world.db, world.packCode())!;
+      const { codes } = findProductionEntryForPack(world.emulator.world.db, unit.promotion_id!, unit.id)!;
       const newest = await page.getByRole('article').first().textContent();
       expect(newest).toContain('5 € voucher');
       expect(newest).toContain(JSON.parse(codes)[0]);
-      const scan = world.emulator.world.db.prepare('SELECT device_type, country, tester FROM scans ORDER BY id DESC LIMIT 1').get();
+      const { device_type, country, tester } = scansAfter(world.emulator.world.db, 0).at(-1)!;
+      const scan = { device_type, country, tester };
       expect(scan).toEqual({ device_type: 'mobile', country: 'DE', tester: 0 });
     }));
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { setRouting } from '../../emulator/console/lifecycle.js';
+import { findCollectorByEmail } from '../../emulator/store/collectors.js';
+import { scansAfter } from '../../emulator/store/scans.js';
 import { consentFor, productionSession, promotionEnv, testWorld } from '../world.js';
 import { CALLBACK, approveIntegration, approvedWorld, csrfOf, packCode, signedIn } from './support.js';
 
@@ -25,7 +27,8 @@ describe('collector sign-in', () => {
     const form = await browser.get('/sign-in');
     await browser.post('/sign-in').type('form').send({ csrf: csrfOf(form.text), email: 'new.person@example.test', country: 'AT', city: 'Graz', next: `/q/${packCode(t)}` }).expect(303);
     await browser.get(`/q/${packCode(t)}`).expect(303);
-    const scan = t.world.db.prepare('SELECT s.country, s.city FROM scans s JOIN collectors c ON c.id = s.collector_id WHERE c.email = ?').get('new.person@example.test');
+    const collector = findCollectorByEmail(t.world.db, 'new.person@example.test')!;
+    const scan = scansAfter(t.world.db, 0).filter((one) => one.collector_id === collector.id).map(({ country, city }) => ({ country, city }))[0];
     expect(scan).toEqual({ country: 'AT', city: 'Graz' });
   });
 

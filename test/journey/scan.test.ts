@@ -3,15 +3,19 @@ import request from 'supertest';
 import { revokeKey, setRouting } from '../../emulator/console/lifecycle.js';
 import { hashSecret } from '../../emulator/domain/secrets.js';
 import { updatePromotionContent } from '../../emulator/store/promotions.js';
+import { lastScanId, scansAfter } from '../../emulator/store/scans.js';
+import { findSkuByPrefix } from '../../emulator/store/skus.js';
+import { unitsOfSku } from '../../emulator/store/units.js';
+import { storedRows } from '../support/stored.js';
 import { testWorld, type TestWorld } from '../world.js';
 import { CALLBACK, MOBILE_UA, approvedWorld, packCode, serviceRequestOf, signedIn } from './support.js';
 
 /** Scans the journey recorded, after the fixture's seeded history. */
 const scans = (t: TestWorld) =>
-  t.world.db.prepare('SELECT collector_id, tester, country, city, device_type FROM scans WHERE id > ? ORDER BY id').all(seeded.get(t) ?? 0) as Array<Record<string, unknown>>;
+  scansAfter(t.world.db, seeded.get(t) ?? 0).map(({ collector_id, tester, country, city, device_type }) => ({ collector_id, tester, country, city, device_type }));
 const seeded = new WeakMap<TestWorld, number>();
 const mark = (t: TestWorld) => {
-  seeded.set(t, (t.world.db.prepare('SELECT coalesce(max(id), 0) AS id FROM scans').get() as { id: number }).id);
+  seeded.set(t, lastScanId(t.world.db));
   return t;
 };
 
@@ -79,7 +83,7 @@ describe('pack scan', () => {
     expect(location.origin + location.pathname).toBe(CALLBACK);
     expect([...location.searchParams.keys()]).toEqual(['service_request']);
     const token = serviceRequestOf(res.headers.location!);
-    const stored = t.world.db.prepare('SELECT * FROM request_tokens').all() as Array<Record<string, unknown>>;
+    const stored = storedRows(t.world.db, 'request_tokens');
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ token_hash: hashSecret(token), collector_id: 1, country: 'DE', callback_url: CALLBACK, expires_at: t.world.clock.now() + 5 * 60_000 });
     expect(JSON.stringify(stored)).not.toContain(token);
@@ -98,7 +102,7 @@ describe('pack scan', () => {
     expect(res.headers.location).toBe(`/play/${code}`);
     expect(scans(t)[0]).toMatchObject({ tester: 1 });
     expect((await browser.get(`/play/${code}`)).text).toContain(reason);
-    expect(t.world.db.prepare('SELECT count(*) AS n FROM request_tokens').get()).toEqual({ n: 0 });
+    expect(storedRows(t.world.db, 'request_tokens')).toHaveLength(0);
   });
 
   it.each([
@@ -121,7 +125,7 @@ describe('pack scan', () => {
 
   it('tells the collector when no promotion runs on the pack, after recording the scan', async () => {
     const t = mark(testWorld({ fixture: (f) => ({ ...f, promotions: f.promotions.filter((promotion) => promotion.brand !== 'nordkakao') }) }));
-    const other = t.world.db.prepare("SELECT u.code FROM units u JOIN skus s ON s.id = u.sku_id WHERE s.prefix = 'NK-DRK' LIMIT 1").get() as { code: string };
+    const other = unitsOfSku(t.world.db, findSkuByPrefix(t.world.db, 'NK-DRK')!.id)[0]!;
     const browser = await signedIn(t);
     const res = await browser.get(`/q/${other.code}`);
     expect(res.status).toBe(200);

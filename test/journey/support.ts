@@ -1,6 +1,7 @@
 /** Builders for journey tests over supertest: a signed-in browser, an approved integration. */
 import request from 'supertest';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
+import { findCollectorByEmail } from '../../emulator/store/collectors.js';
 import type { Fixture } from '../../emulator/fixture.js';
 import { type PromotionEnv, type TestWorld, testWorld } from '../world.js';
 import { coverSandbox } from '../support/sandbox-coverage.js';
@@ -15,7 +16,7 @@ export function csrfOf(page: string): string {
 }
 
 export function collectorId(t: TestWorld, email: string): number {
-  return (t.world.db.prepare('SELECT id FROM collectors WHERE email = ?').get(email) as { id: number }).id;
+  return findCollectorByEmail(t.world.db, email)!.id;
 }
 
 /** A browser (cookie jar) signed in as the collector with this email. */

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPORTING_API } from '../../emulator/openapi/reporting.js';
 import { createBatch } from '../../emulator/store/batches.js';
+import { findSkuByPrefix } from '../../emulator/store/skus.js';
 import { BRAND, reportingWorld } from '../reporting/reporting.js';
 import { checkAgainstDocument } from './check.js';
 import { type OpenApiDoc, OVERSIZED, type Recording, recorder } from './support.js';
@@ -15,7 +16,7 @@ async function recordReporting(): Promise<Recording[]> {
   const auth = { Authorization: `Bearer ${t.env.reporting_token}` };
   const brand = { slug: BRAND };
   const unknownBrand = { slug: 'no-such-brand' };
-  const { id: skuId } = t.world.db.prepare("SELECT id FROM skus WHERE prefix = 'AM-CHO'").get() as { id: number };
+  const { id: skuId } = findSkuByPrefix(t.world.db, 'AM-CHO')!;
   const sku = { ...brand, id: skuId };
 
   await call('get', '/brands', { headers: auth });

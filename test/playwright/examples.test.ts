@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import { envValues } from '../../emulator/control/env.js';
 import { createLogger } from '../../emulator/logger.js';
+import { productionEntryCounts } from '../../emulator/store/entries.js';
 import { startServer } from '../../emulator/server.js';
 import { createAgencyLogger } from '../../fixtures/agency-reference/logger.js';
 import { startAgency } from '../../fixtures/agency-reference/server.js';
@@ -68,7 +69,7 @@ test('attached to one running emulator and agency, two workers share out the pac
 
   const run = await playwright('test/playwright/attach.config.ts', { TEST_EMULATOR_URL: emulator.baseUrl, TEST_AGENCY_CALLBACK: agency.callbackUrl, TEST_AGENCY_PREVIEW: agency.previewUrl });
   expect({ code: run.code, ...run.stats }, run.output).toMatchObject({ code: 0, expected: declared(/expired session/), unexpected: 0, flaky: 0, skipped: 0 });
-  const entries = emulator.world.db.prepare('SELECT COUNT(DISTINCT unit_id) AS packs, COUNT(*) AS entries FROM entries WHERE sandbox = 0').get() as { packs: number; entries: number };
+  const entries = productionEntryCounts(emulator.world.db);
   // The won, lost and pending tests entered: each with a pack of its own.
   expect(entries.entries).toBeGreaterThanOrEqual(3);
   expect(entries.packs).toBe(entries.entries);

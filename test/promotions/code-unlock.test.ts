@@ -1,6 +1,9 @@
 /** A code-unlock promotion gives every admitted entry one code from a finite pool (decision 008). */
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../../emulator/fixture.js';
+import { freePoolCodes } from '../../emulator/store/code-pool.js';
+import { promotionPackCodes } from '../../emulator/store/units.js';
+import { storedRows } from '../support/stored.js';
 import { type TestWorld, consentFor, productionSession, promotionEnv, testWorld } from '../world.js';
 
 const SLUG = 'nordkakao-cafe-codes';
@@ -12,12 +15,12 @@ const poolOf = (size: number) => (f: Fixture): Fixture => {
   return f;
 };
 
-const freeCodes = (t: TestWorld) =>
-  (t.world.db.prepare('SELECT count(*) AS n FROM pool_codes WHERE promotion_id = ? AND unit_id IS NULL').get(promotionEnv(t, SLUG).id) as { n: number }).n;
+const freeCodes = (t: TestWorld) => freePoolCodes(t.world.db, promotionEnv(t, SLUG).id);
+const poolCodes = (t: TestWorld) => storedRows<{ code: string; unit_id: number | null }>(t.world.db, 'pool_codes');
 
 async function enter(t: TestWorld, packIndex: number, email = 'anna.weber@example.test') {
   const promotion = promotionEnv(t, SLUG);
-  const pack = (t.world.db.prepare("SELECT u.code FROM units u JOIN skus s ON s.id = u.sku_id WHERE s.promotion_id = ? AND u.kind = 'production' AND u.recalled = 0 ORDER BY u.id LIMIT 1 OFFSET ?").get(promotion.id, packIndex) as { code: string }).code;
+  const pack = promotionPackCodes(t.world.db, promotion.id, 'production')[packIndex]!;
   const token = await productionSession(t, { promotion, packCode: pack, collectorEmail: email });
   const terms = (await t.experience('get', '/session', promotion.production_key, token)).body.terms;
   return (await t.experience('post', '/session/entry', promotion.production_key, token).send(consentFor(terms)).expect(200)).body.entry;
@@ -27,7 +30,7 @@ describe('code unlock (spec §1, decision 008)', () => {
   it('seeds a pool of as many codes as its prizes have stock (320 and 80); seeded history takes none of them', () => {
     const t = testWorld();
     expect(freeCodes(t)).toBe(400);
-    expect(testWorld({ fixture: poolOf(25) }).world.db.prepare('SELECT count(*) AS n FROM pool_codes').get()).toEqual({ n: 25 });
+    expect(poolCodes(testWorld({ fixture: poolOf(25) }))).toHaveLength(25);
   });
 
   it('every admitted entry wins one of its prizes, drawn by their odds: none is lost while the pool lasts', () => {
@@ -42,7 +45,7 @@ describe('code unlock (spec §1, decision 008)', () => {
     expect(new Set(codes).size).toBe(3);
     expect(codes.every((code) => /^NKCAFE-[A-Z0-9]{10}$/.test(code))).toBe(true);
     expect(freeCodes(t)).toBe(397);
-    const handedOut = t.world.db.prepare('SELECT code FROM pool_codes WHERE unit_id IS NOT NULL ORDER BY id').all().map((row) => (row as { code: string }).code);
+    const handedOut = poolCodes(t).filter((row) => row.unit_id !== null).map((row) => row.code);
     expect(handedOut).toEqual(codes);
   });
 

@@ -4,6 +4,9 @@
  * promotion), §2.3 and §5 rule 2 (a session only with the key that exchanged it), public reference §2
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { findBrandBySlug } from '../../emulator/store/promotions.js';
+import { listProductionScans } from '../../emulator/store/scan-reads.js';
+import { storedRows } from '../support/stored.js';
 import { type PromotionEnv, type TestWorld, VERIFIER, issueCodeFor, testWorld } from '../world.js';
 
 let t: TestWorld;
@@ -43,7 +46,7 @@ describe('one promotion\'s credentials reach only that promotion', () => {
 
   it.each(PAIRS)('an authorization code of %s cannot be exchanged with the production key of %s (400 invalid_grant)', async (from, to) => {
     const code = issueCodeFor(t, { promotion: env(from), packCode: env(from).packs[0]!.code });
-    const sessions = () => (t.world.db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
+    const sessions = () => storedRows(t.world.db, 'sessions').length;
     const before = sessions();
     const res = await t.experience('post', '/sessions', env(to).production_key).send({ authorization_code: code, code_verifier: VERIFIER });
     expect(res.status).toBe(400);
@@ -83,7 +86,8 @@ describe('one promotion\'s credentials reach only that promotion', () => {
       return;
     }
     expect(entry.status).toBe(200);
-    expect(fresh.world.db.prepare('SELECT promotion_id FROM entries WHERE id = ?').get(entry.body.entry.id)).toEqual({ promotion_id: promotion.id });
+    const stored = storedRows<{ id: number; promotion_id: number }>(fresh.world.db, 'entries').find((one) => one.id === entry.body.entry.id)!;
+    expect({ promotion_id: stored.promotion_id }).toEqual({ promotion_id: promotion.id });
   });
 });
 
@@ -93,7 +97,7 @@ describe('one company\'s reporting token reaches only its own brands', () => {
     'the token of company %i on brand %s: reached %s',
     async (company, slug, reached) => {
       const token = t.env.companies[company]!.reporting_token;
-      const scan = t.world.db.prepare('SELECT s.id FROM scans s JOIN brands b ON b.id = s.brand_id WHERE b.slug = ? AND s.tester = 0 LIMIT 1').get(slug) as { id: number };
+      const scan = listProductionScans(t.world.db, findBrandBySlug(t.world.db, slug)!.id, { limit: 1, offset: 0 })[0]!;
       for (const path of ['/scans', `/scans/${scan.id}`, '/collectors', '/redemptions', '/skus']) {
         const res = await t.api.get(`/api/v1/brands/${slug}${path}`).set('Authorization', `Bearer ${token}`);
         expect(res.status, path).toBe(reached ? 200 : 404);

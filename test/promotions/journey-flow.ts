@@ -5,6 +5,7 @@
  */
 import request from 'supertest';
 import { s256 } from '../../emulator/domain/pkce.js';
+import { findCollectorByEmail } from '../../emulator/store/collectors.js';
 import type { Db } from '../../emulator/store/db.js';
 import { csrfOf } from '../journey/support.js';
 import { type PromotionEnv, VERIFIER, consentFor } from '../world.js';
@@ -21,7 +22,7 @@ export interface JourneyEntry {
 
 export async function journeyEntry(target: { app: App | string; db: Db }, promotion: PromotionEnv, packCode: string, email = 'anna.weber@example.test'): Promise<JourneyEntry> {
   const browser = request.agent(target.app);
-  const { id } = target.db.prepare('SELECT id FROM collectors WHERE email = ?').get(email) as { id: number };
+  const { id } = findCollectorByEmail(target.db, email)!;
   const form = await browser.get('/sign-in');
   await browser.post('/sign-in').type('form').send({ csrf: csrfOf(form.text), collector_id: id, next: '/promotions' }).expect(303);
   const scan = await browser.get(`/q/${packCode}`).expect(303);

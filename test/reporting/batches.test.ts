@@ -1,11 +1,16 @@
 import { expect, test, vi } from 'vitest';
 import { createBatch } from '../../emulator/store/batches.js';
+import { findSkuByPrefix } from '../../emulator/store/skus.js';
+import { storedRows } from '../support/stored.js';
 import { BRAND, OTHER_BRAND, type ReportingWorld, reportingWorld } from './reporting.js';
 
 const skuPath = (t: ReportingWorld, prefix = 'AM-CHO') => {
-  const { id } = t.world.db.prepare('SELECT id FROM skus WHERE prefix = ?').get(prefix) as { id: number };
+  const { id } = findSkuByPrefix(t.world.db, prefix)!;
   return { id, path: `/brands/${BRAND}/skus/${id}` };
 };
+
+/** A batch's units as stored, read apart from the download so the two can be compared. */
+const unitsOfBatch = (t: ReportingWorld, batchId: number) => storedRows<{ batch_id: number; code: string }>(t.world.db, 'units').filter((unit) => unit.batch_id === batchId);
 
 async function readyBatch(t: ReportingWorld, quantity: number, purpose = 'Autumn run') {
   const sku = skuPath(t);
@@ -88,14 +93,13 @@ test('a 20,000-code batch streams as CSV with Content-Disposition: unique codes 
   expect(new Set(codes).size).toBe(20_000);
   for (const row of rows.slice(0, 50)) expect(row).toMatch(new RegExp(`^\\d+,(AM-CHO-261121-AA[A-Z2-9]{10}),${t.world.config.baseUrl}/q/\\1$`));
   expect(new Set(codes.map((code) => code.slice(14, 16))).size).toBe(10);
-  const units = t.world.db.prepare('SELECT COUNT(*) AS n FROM units WHERE batch_id = ?').get(created.id) as { n: number };
-  expect(units.n).toBe(20_000);
+  expect(unitsOfBatch(t, created.id)).toHaveLength(20_000);
 });
 
 test('codes are not guessable from each other: past the lot, consecutive codes share no more characters than chance', async () => {
   const t = reportingWorld();
   const { created } = await readyBatch(t, 2000);
-  const suffixes = (t.world.db.prepare('SELECT code FROM units WHERE batch_id = ? ORDER BY id').all(created.id) as Array<{ code: string }>).map((row) => row.code.slice(-10));
+  const suffixes = unitsOfBatch(t, created.id).map((row) => row.code.slice(-10));
   expect(suffixes.every((suffix) => /^[A-Z2-9]{10}$/.test(suffix))).toBe(true);
   let same = 0;
   for (let i = 1; i < suffixes.length; i++) for (let c = 0; c < 10; c++) if (suffixes[i]![c] === suffixes[i - 1]![c]) same++;
@@ -107,7 +111,7 @@ test('codes derive from the seed: the same seed gives the same codes, another se
   const codesOf = async (seed?: string) => {
     const t = reportingWorld({ seed });
     const { created } = await readyBatch(t, 100);
-    return (t.world.db.prepare('SELECT code FROM units WHERE batch_id = ? ORDER BY id').all(created.id) as Array<{ code: string }>).map((row) => row.code);
+    return unitsOfBatch(t, created.id).map((row) => row.code);
   };
   const first = await codesOf();
   expect(await codesOf()).toEqual(first);
@@ -118,7 +122,7 @@ test('batch.generated then batch.export_ready are put in the outbox, each carryi
   const t = reportingWorld();
   await t.api.post('/_emulator/webhooks').send({ url: 'https://crm.example/hooks', events: ['batch.generated', 'batch.export_ready'] }).expect(201);
   const { created } = await readyBatch(t, 10);
-  const events = t.world.db.prepare('SELECT type, body FROM webhook_events ORDER BY id').all() as Array<{ type: string; body: string }>;
+  const events = storedRows<{ type: string; body: string }>(t.world.db, 'webhook_events');
   expect(events.map((event) => event.type)).toEqual(['batch.generated', 'batch.export_ready']);
   const [generated, ready] = events.map((event) => JSON.parse(event.body));
   expect(generated.data).toMatchObject({ id: created.id, state: 'generated', quantity: 10 });

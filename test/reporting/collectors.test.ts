@@ -1,5 +1,11 @@
 import { expect, test } from 'vitest';
+import { createCollector, listCollectors } from '../../emulator/store/collectors.js';
+import type { Entry } from '../../emulator/store/entries.js';
+import { brandPromotionIds, findBrandBySlug } from '../../emulator/store/promotions.js';
+import { recentScansOfCollector } from '../../emulator/store/scan-reads.js';
 import { insertScan } from '../../emulator/store/scans.js';
+import { productionUnitsOfBrand } from '../../emulator/store/units.js';
+import { storedRows } from '../support/stored.js';
 import { BRAND, OTHER_BRAND, type ReportingWorld, reportingWorld } from './reporting.js';
 
 const COLLECTORS = `/brands/${BRAND}/collectors`;
@@ -15,7 +21,7 @@ test.each([
 
 test('a collector who never scanned this brand is 404, even one who scanned another brand', async () => {
   const t = reportingWorld();
-  const newcomer = t.world.db.prepare("INSERT INTO collectors (email, country, joined_at) VALUES ('new@example.test', 'DE', 0) RETURNING id").get() as { id: number };
+  const newcomer = createCollector(t.world.db, { email: 'new@example.test', country: 'DE', city: null, now: 0 });
   scan(t, OTHER_BRAND, newcomer.id);
   expect((await t.get(`${COLLECTORS}/${newcomer.id}`)).status).toBe(404);
   expect((await t.get(`/brands/${OTHER_BRAND}/collectors/${newcomer.id}`)).status).toBe(200);
@@ -24,7 +30,7 @@ test('a collector who never scanned this brand is 404, even one who scanned anot
 
 test('a tester, whose scans are all tester scans, is not part of any audience', async () => {
   const t = reportingWorld();
-  const tester = t.world.db.prepare('SELECT id FROM collectors WHERE tester = 1').get() as { id: number };
+  const tester = listCollectors(t.world.db).find((collector) => collector.tester === 1)!;
   expect((await t.get(`${COLLECTORS}/${tester.id}`)).status).toBe(404);
   const ids = (await t.get(`${COLLECTORS}?limit=1000`)).body.data.map((member: { id: number }) => member.id);
   expect(ids).not.toContain(tester.id);
@@ -58,12 +64,13 @@ test('the collector detail has the fields of spec §2.8 and its last 20 scans, n
 test('points are 10 per distinct pack scanned; items claimed count prizes won in this brand', async () => {
   const t = reportingWorld();
   const { body } = await t.get(`${COLLECTORS}/1`).expect(200);
-  const packs = t.world.db.prepare("SELECT COUNT(DISTINCT unit_id) AS n FROM scans s JOIN brands b ON b.id = s.brand_id WHERE b.slug = ? AND collector_id = 1 AND tester = 0").get(BRAND) as { n: number };
-  const won = t.world.db
-    .prepare("SELECT COUNT(*) AS n FROM entries e JOIN promotions p ON p.id = e.promotion_id JOIN brands b ON b.id = p.brand_id WHERE b.slug = ? AND e.collector_id = 1 AND e.sandbox = 0 AND e.state != 'lost'")
-    .get(BRAND) as { n: number };
-  expect(body.points).toBe(packs.n * 10);
-  expect(body.items_claimed).toBe(won.n);
+  // Counted here from the stored scans and entries, not from the audience counts the API reads.
+  const brandId = findBrandBySlug(t.world.db, BRAND)!.id;
+  const packs = new Set(recentScansOfCollector(t.world.db, brandId, 1, 1_000_000).map((scan) => scan.unit_id)).size;
+  const promotions = brandPromotionIds(t.world.db, brandId);
+  const won = storedRows<Entry>(t.world.db, 'entries').filter((entry) => promotions.includes(entry.promotion_id) && entry.collector_id === 1 && entry.sandbox === 0 && entry.state !== 'lost').length;
+  expect(body.points).toBe(packs * 10);
+  expect(body.items_claimed).toBe(won);
 });
 
 test('the collectors list is wrapped in data with the §2.8 fields except recent_scans, newest members first', async () => {
@@ -84,8 +91,6 @@ test('no email address or other personal data appears in collectors', async () =
 });
 
 function scan(t: ReportingWorld, slug: string, collectorId: number): void {
-  const unit = t.world.db
-    .prepare("SELECT u.id, k.brand_id FROM units u JOIN skus k ON k.id = u.sku_id JOIN brands b ON b.id = k.brand_id WHERE b.slug = ? AND u.kind = 'production' LIMIT 1")
-    .get(slug) as { id: number; brand_id: number };
+  const unit = productionUnitsOfBrand(t.world.db, findBrandBySlug(t.world.db, slug)!.id)[0]!;
   insertScan(t.world.db, { unitId: unit.id, brandId: unit.brand_id, collectorId, tester: false, country: 'DE', city: 'Berlin', deviceType: 'mobile', scannedAt: t.world.clock.now() });
 }

@@ -1,35 +1,43 @@
 import { expect, test } from 'vitest';
+import { countScans } from '../../emulator/store/scans.js';
+import { packCodeOfUnit } from '../../emulator/store/units.js';
+import { distinct, storedRows } from '../support/stored.js';
 import { FROZEN_AT, testWorld } from '../world.js';
 import { reportingWorld } from './reporting.js';
 
-const count = (t: ReturnType<typeof testWorld>, sql: string) => (t.world.db.prepare(sql).get() as { n: number }).n;
+interface ScanRow { id: number; unit_id: number; brand_id: number; collector_id: number | null; tester: number; country: string | null; device_type: string; scanned_at: number }
+interface EntryRow { id: number; unit_id: number; collector_id: number; sandbox: number; state: string; prize_id: number | null; codes: string; created_at: number }
+const scans = (t: ReturnType<typeof testWorld>) => storedRows<ScanRow>(t.world.db, 'scans');
+const entries = (t: ReturnType<typeof testWorld>) => storedRows<EntryRow>(t.world.db, 'entries');
 
 test('the seeded world has thousands of scans across brands, countries and devices, some by testers, with entries and redemptions', () => {
   const t = testWorld();
-  expect(count(t, 'SELECT COUNT(*) AS n FROM scans')).toBe(3000);
-  expect(count(t, 'SELECT COUNT(DISTINCT brand_id) AS n FROM scans')).toBe(3);
-  expect(count(t, 'SELECT COUNT(DISTINCT country) AS n FROM scans')).toBeGreaterThanOrEqual(6);
-  expect(count(t, 'SELECT COUNT(DISTINCT device_type) AS n FROM scans')).toBe(3);
-  expect(count(t, 'SELECT COUNT(*) AS n FROM scans WHERE tester = 1')).toBeGreaterThan(20);
-  expect(count(t, 'SELECT COUNT(*) AS n FROM scans WHERE collector_id IS NULL')).toBeGreaterThan(1000);
-  expect(count(t, "SELECT COUNT(DISTINCT state) AS n FROM entries WHERE sandbox = 0")).toBe(3);
-  expect(count(t, 'SELECT COUNT(*) AS n FROM redemptions')).toBeGreaterThan(20);
+  const seeded = scans(t);
+  expect(seeded.length).toBe(3000);
+  expect(distinct(seeded, 'brand_id')).toBe(3);
+  expect(distinct(seeded, 'country')).toBeGreaterThanOrEqual(6);
+  expect(distinct(seeded, 'device_type')).toBe(3);
+  expect(seeded.filter((scan) => scan.tester === 1).length).toBeGreaterThan(20);
+  expect(seeded.filter((scan) => scan.collector_id === null).length).toBeGreaterThan(1000);
+  expect(distinct(entries(t).filter((entry) => entry.sandbox === 0), 'state')).toBe(3);
+  expect(storedRows(t.world.db, 'redemptions').length).toBeGreaterThan(20);
 });
 
 test('history scans are spread over the 90 days before seeding and none lies in the future', () => {
   const t = testWorld();
-  const { first, last } = t.world.db.prepare('SELECT MIN(scanned_at) AS first, MAX(scanned_at) AS last FROM scans').get() as { first: number; last: number };
+  const times = scans(t).map((scan) => scan.scanned_at);
+  const [first, last] = [Math.min(...times), Math.max(...times)];
   expect(first).toBeGreaterThanOrEqual(FROZEN_AT - 90 * 86_400_000);
   expect(last).toBeLessThan(FROZEN_AT);
-  expect(count(t, `SELECT COUNT(*) AS n FROM entries WHERE created_at >= ${FROZEN_AT}`)).toBe(0);
+  expect(entries(t).filter((entry) => entry.created_at >= FROZEN_AT)).toHaveLength(0);
 });
 
 test('history derives from the seed: the same seed gives the same scans and entries, another seed others', () => {
   const rows = (seed?: string) => {
     const { world } = testWorld({ seed });
     return JSON.stringify([
-      world.db.prepare('SELECT s.*, u.code FROM scans s JOIN units u ON u.id = s.unit_id ORDER BY s.id').all(),
-      world.db.prepare('SELECT id, unit_id, collector_id, state, prize_id, codes FROM entries ORDER BY id').all(),
+      storedRows<ScanRow>(world.db, 'scans').map((scan) => ({ ...scan, code: packCodeOfUnit(world.db, scan.unit_id) })),
+      storedRows<EntryRow>(world.db, 'entries').map(({ id, unit_id, collector_id, state, prize_id, codes }) => ({ id, unit_id, collector_id, state, prize_id, codes })),
     ]);
   };
   expect(rows()).toBe(rows());
@@ -38,7 +46,7 @@ test('history derives from the seed: the same seed gives the same scans and entr
 
 test("history leaves the fixture's packs alone: the same known packs with and without it", () => {
   const quiet = testWorld({ fixture: (fixture) => ({ ...fixture, history: { scans: 0 } }) });
-  expect(count(quiet, 'SELECT COUNT(*) AS n FROM scans')).toBe(0);
+  expect(countScans(quiet.world.db)).toBe(0);
   expect(testWorld().env.packs).toEqual(quiet.env.packs);
 });
 
@@ -46,7 +54,7 @@ test('POST /_emulator/seed adds scans for scale testing; a bad count is 400 with
   const t = reportingWorld();
   const res = await t.api.post('/_emulator/seed').send({ scans: 25_000 }).expect(200);
   expect(res.body).toEqual({ scans: 25_000, milliseconds: expect.any(Number) });
-  expect(count(t, 'SELECT COUNT(*) AS n FROM scans')).toBe(28_000);
+  expect(countScans(t.world.db)).toBe(28_000);
   const bad = await t.api.post('/_emulator/seed').send({ scans: 0 }).expect(400);
   expect(bad.body.details).toEqual({ scans: ['must be at least 1'] });
   expect((await t.api.post('/_emulator/seed').send({ scans: 10_000_001 })).body.details).toEqual({ scans: ['must be at most 10000000'] });
@@ -58,5 +66,5 @@ test('POST /_emulator/seed with "progress": true answers NDJSON: the count after
   expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
   const lines = res.text.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
   expect(lines).toEqual([{ added: 20_000, total: 45_000 }, { added: 40_000, total: 45_000 }, { added: 45_000, total: 45_000 }, { scans: 45_000, milliseconds: expect.any(Number) }]);
-  expect(count(t, 'SELECT COUNT(*) AS n FROM scans')).toBe(48_000);
+  expect(countScans(t.world.db)).toBe(48_000);
 });

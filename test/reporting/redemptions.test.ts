@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { storedRows } from '../support/stored.js';
 import { productionSession, consentFor } from '../world.js';
 import { BRAND, OTHER_BRAND, reportingWorld } from './reporting.js';
 
@@ -40,7 +41,7 @@ test('status filters claimed and redeemed rewards; failed deliveries are never c
   const claimed = (await t.get(`${REDEMPTIONS}?status=claimed&limit=1000`)).body.data;
   expect(redeemed.every((item: { status: string; redeemed_at: string }) => item.status === 'redeemed' && item.redeemed_at)).toBe(true);
   expect(claimed.every((item: { status: string }) => item.status === 'claimed')).toBe(true);
-  const failed = t.world.db.prepare("SELECT id FROM entries WHERE state = 'failed'").all() as Array<{ id: number }>;
+  const failed = storedRows<{ id: number; state: string }>(t.world.db, 'entries').filter((entry) => entry.state === 'failed');
   const listed = new Set([...redeemed, ...claimed].map((item: { entry_id: number }) => item.entry_id));
   expect(failed.length).toBeGreaterThan(0);
   for (const { id } of failed) expect(listed.has(id)).toBe(false);

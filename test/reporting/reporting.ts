@@ -1,5 +1,5 @@
 /** Builders for reporting tests: the test world plus calls to `/api/v1` with the company's token. */
-import { hashSecret } from '../../emulator/domain/secrets.js';
+import { createBrand, createCompany } from '../../emulator/store/companies.js';
 import { type TestWorld, testWorld } from '../world.js';
 
 export const API = '/api/v1';
@@ -24,7 +24,7 @@ export type ReportingWorld = ReturnType<typeof reportingWorld>;
 
 /** Another company with its own token and brand, to prove one company never reaches another's data. */
 export function addRivalCompany(t: TestWorld): { slug: string } {
-  const { id } = t.world.db.prepare("INSERT INTO companies (name, token_hash) VALUES ('Rival Sweets', ?) RETURNING id").get(hashSecret(RIVAL_TOKEN)) as { id: number };
-  t.world.db.prepare("INSERT INTO brands (company_id, slug, name, prefix) VALUES (?, 'rival', 'Rival', 'RV')").run(id);
+  const company = createCompany(t.world.db, 'Rival Sweets', RIVAL_TOKEN);
+  createBrand(t.world.db, company, { slug: 'rival', name: 'Rival', prefix: 'RV' });
   return { slug: 'rival' };
 }

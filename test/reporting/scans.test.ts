@@ -1,5 +1,12 @@
 import { expect, test } from 'vitest';
+import { listCollectors } from '../../emulator/store/collectors.js';
+import type { Entry } from '../../emulator/store/entries.js';
+import { findBrandBySlug } from '../../emulator/store/promotions.js';
+import { listProductionScans } from '../../emulator/store/scan-reads.js';
 import { insertScan } from '../../emulator/store/scans.js';
+import { findSkuByPrefix } from '../../emulator/store/skus.js';
+import { unitsOfSku } from '../../emulator/store/units.js';
+import { storedRows } from '../support/stored.js';
 import { BRAND, OTHER_BRAND, type ReportingWorld, reportingWorld } from './reporting.js';
 
 const SCANS = `/brands/${BRAND}/scans`;
@@ -63,7 +70,7 @@ test('a date with an offset and a bare date are accepted as ISO 8601', async () 
 
 test('tester scans never appear in the list or the read, and tester collectors have no audience record', async () => {
   const t = reportingWorld();
-  const testerScans = t.world.db.prepare('SELECT id FROM scans WHERE tester = 1').all() as Array<{ id: number; brand_id: number }>;
+  const testerScans = storedRows<{ id: number; tester: number }>(t.world.db, 'scans').filter((scan) => scan.tester === 1);
   expect(testerScans.length).toBeGreaterThan(0);
   const listed = new Set<number>();
   for (const slug of [BRAND, OTHER_BRAND]) {
@@ -75,7 +82,7 @@ test('tester scans never appear in the list or the read, and tester collectors h
 
 test("a brand's scan list and scan read never show another brand's scans", async () => {
   const t = reportingWorld();
-  const other = t.world.db.prepare("SELECT s.id FROM scans s JOIN brands b ON b.id = s.brand_id WHERE b.slug = ? AND s.tester = 0 LIMIT 1").get(OTHER_BRAND) as { id: number };
+  const other = listProductionScans(t.world.db, findBrandBySlug(t.world.db, OTHER_BRAND)!.id, { limit: 1, offset: 0 })[0]!;
   expect((await t.get(`${SCANS}/${other.id}`)).status).toBe(404);
   const skus = (await t.get(`${SCANS}?limit=1000`)).body.data.map((item: { scan: { sku: { prefix: string } } }) => item.scan.sku.prefix);
   expect(skus.every((prefix: string) => prefix.startsWith('AM-'))).toBe(true);
@@ -83,10 +90,10 @@ test("a brand's scan list and scan read never show another brand's scans", async
 
 test('a scan read returns the outcome shape of spec §2.7 exactly', async () => {
   const t = reportingWorld();
-  const entered = t.world.db
-    .prepare(`SELECT s.id FROM scans s JOIN entries e ON e.unit_id = s.unit_id AND e.collector_id = s.collector_id
-      WHERE e.state = 'won' AND s.tester = 0 AND s.brand_id = (SELECT id FROM brands WHERE slug = ?) ORDER BY s.id LIMIT 1`)
-    .get(BRAND) as { id: number };
+  const won = new Set(storedRows<Entry>(t.world.db, 'entries').filter((entry) => entry.state === 'won').map((entry) => `${entry.unit_id}:${entry.collector_id}`));
+  const brandId = findBrandBySlug(t.world.db, BRAND)!.id;
+  const entered = storedRows<{ id: number; unit_id: number; collector_id: number | null; brand_id: number; tester: number }>(t.world.db, 'scans')
+    .find((scan) => scan.tester === 0 && scan.brand_id === brandId && won.has(`${scan.unit_id}:${scan.collector_id}`))!;
   const res = await t.get(`${SCANS}/${entered.id}`).expect(200);
   expect(res.body).toEqual({
     scan: {
@@ -121,9 +128,9 @@ test('an anonymous scan has no collector and, while the promotion is live, outco
 
 test("a scan of a pack entered by another collector does not disclose that collector's result", async () => {
   const t = reportingWorld();
-  const entry = t.world.db.prepare("SELECT unit_id, collector_id FROM entries WHERE state = 'won' AND sandbox = 0 LIMIT 1").get() as { unit_id: number; collector_id: number };
-  const other = t.world.db.prepare('SELECT id FROM collectors WHERE id != ? AND tester = 0 LIMIT 1').get(entry.collector_id) as { id: number };
-  const id = scanAt(t, t.world.clock.now(), { collectorId: other.id, unitId: entry.unit_id });
+  const entry = storedRows<Entry>(t.world.db, 'entries').find((one) => one.state === 'won' && one.sandbox === 0)!;
+  const other = listCollectors(t.world.db).find((collector) => collector.id !== entry.collector_id && collector.tester === 0)!;
+  const id = scanAt(t, t.world.clock.now(), { collectorId: other.id, unitId: entry.unit_id! });
   expect((await t.get(`${SCANS}/${id}`).expect(200)).body.eligibility).toEqual([]);
 });
 
@@ -140,8 +147,8 @@ test('no email address or other personal data appears in scans', async () => {
 });
 
 function scanAt(t: ReportingWorld, at: number, options: { collectorId?: number | null; country?: string; unitId?: number } = {}): number {
-  const unit = options.unitId ?? (t.world.db.prepare("SELECT u.id FROM units u JOIN skus s ON s.id = u.sku_id WHERE s.prefix = 'AM-CHO' AND u.kind = 'production' LIMIT 1").get() as { id: number }).id;
-  const brand = t.world.db.prepare('SELECT id FROM brands WHERE slug = ?').get(BRAND) as { id: number };
+  const unit = options.unitId ?? unitsOfSku(t.world.db, findSkuByPrefix(t.world.db, 'AM-CHO')!.id).find((one) => one.kind === 'production')!.id;
+  const brand = findBrandBySlug(t.world.db, BRAND)!;
   return insertScan(t.world.db, {
     unitId: unit, brandId: brand.id, collectorId: options.collectorId === undefined ? 1 : options.collectorId, tester: false,
     country: options.country ?? 'DE', city: 'Berlin', deviceType: 'mobile', scannedAt: at,

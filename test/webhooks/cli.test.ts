@@ -7,6 +7,7 @@ import { writeInstance } from '../../emulator/cli/instance.js';
 import { dataPaths } from '../../emulator/cli/paths.js';
 import { seedCommand } from '../../emulator/cli/seed.js';
 import { webhooksCommand } from '../../emulator/cli/webhooks.js';
+import { countScans } from '../../emulator/store/scans.js';
 import { type RunningEmulator, runningEmulator } from './emulator.js';
 
 let t: RunningEmulator;
@@ -74,8 +75,8 @@ test('`webhooks list` shows the endpoints without secrets; `remove ID` removes o
 });
 
 test('`seed --scans N` adds N scans to the running emulator', async () => {
-  const before = (t.world.db.prepare('SELECT COUNT(*) AS n FROM scans').get() as { n: number }).n;
+  const before = countScans(t.world.db);
   expect(await run(seedCommand(), ['--scans', '500'])).toMatch(/^\[emulator\] seeded 500 scans in \d+\.\d s$/);
-  expect((t.world.db.prepare('SELECT COUNT(*) AS n FROM scans').get() as { n: number }).n).toBe(before + 500);
+  expect(countScans(t.world.db)).toBe(before + 500);
   await expect(run(seedCommand(), ['--scans', '0'])).rejects.toMatchObject({ code: 'commander.invalidArgument' });
 });

@@ -6,6 +6,7 @@ import { enterHosted } from '../../emulator/journey/hosted-entry.js';
 import { scanPack } from '../../emulator/journey/scan.js';
 import { findCollectorByEmail } from '../../emulator/store/collectors.js';
 import { getPromotion, loadCampaign } from '../../emulator/store/promotions.js';
+import { lastScanId, scansAfter } from '../../emulator/store/scans.js';
 import { findUnitByCode } from '../../emulator/store/units.js';
 import { type RunningEmulator, captureReceiver, enterProduction, recordScan, runningEmulator } from './emulator.js';
 
@@ -112,7 +113,7 @@ test('seeded history is announced only when asked: `seed --webhooks` sends scan.
   await t.createSink({ name: 'crm' });
   await t.api.post('/_emulator/seed').send({ scans: 30 }).expect(200);
   await t.api.post('/_emulator/seed').send({ scans: 30, webhooks: true }).expect(200);
-  const production = t.world.db.prepare('SELECT COUNT(*) AS n FROM scans WHERE tester = 0 AND id > (SELECT MAX(id) - 30 FROM scans)').get() as { n: number };
+  const production = { n: scansAfter(t.world.db, lastScanId(t.world.db) - 30).filter((scan) => scan.tester === 0).length };
   const events = await vi.waitFor(async () => {
     const received = await t.sinkEvents('crm');
     expect(received).toHaveLength(production.n);

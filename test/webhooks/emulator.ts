@@ -10,7 +10,10 @@ import { startServer } from '../../emulator/server.js';
 import { envValues } from '../../emulator/control/env.js';
 import { s256 } from '../../emulator/domain/pkce.js';
 import { issueAuthCode } from '../../emulator/store/codes.js';
+import { findCollectorByEmail } from '../../emulator/store/collectors.js';
+import { defaultPromotionId, getPromotion } from '../../emulator/store/promotions.js';
 import { insertScan } from '../../emulator/store/scans.js';
+import { findUnitByCode, productionUnitsOfBrand } from '../../emulator/store/units.js';
 import { DEFAULT_FIXTURE, FROZEN_AT, VERIFIER, consentFor } from '../world.js';
 
 export async function runningEmulator(options: { data?: string } = {}) {
@@ -76,11 +79,10 @@ export interface SinkEvent {
 
 /** What the journey does when a pack is scanned: a scan row, then the domain event. */
 export function recordScan(world: Context, options: { code?: string; email?: string | null; tester?: boolean } = {}): number {
-  const unit = world.db
-    .prepare(`SELECT u.id, s.brand_id FROM units u JOIN skus s ON s.id = u.sku_id WHERE ${options.code ? 'u.code = ?' : "u.kind = 'production' ORDER BY u.id LIMIT 1"}`)
-    .get(...(options.code ? [options.code] : [])) as { id: number; brand_id: number };
+  // Without a code: the first production pack of the world, the default promotion's brand's.
+  const unit = options.code ? findUnitByCode(world.db, options.code)! : productionUnitsOfBrand(world.db, getPromotion(world.db, defaultPromotionId(world.db)).brand_id)[0]!;
   const email = options.email === undefined ? 'anna.weber@example.test' : options.email;
-  const collector = email === null ? undefined : (world.db.prepare('SELECT id, country, city FROM collectors WHERE email = ?').get(email) as { id: number; country: string | null; city: string | null });
+  const collector = email === null ? undefined : findCollectorByEmail(world.db, email)!;
   const scanId = insertScan(world.db, {
     unitId: unit.id, brandId: unit.brand_id, collectorId: collector?.id ?? null, tester: options.tester ?? false,
     country: collector?.country ?? 'DE', city: collector?.city ?? 'Berlin', deviceType: 'mobile', scannedAt: world.clock.now(),
@@ -92,7 +94,7 @@ export function recordScan(world: Context, options: { code?: string; email?: str
 /** A production entry through the experience API, as an agency backend makes it after the journey. */
 export async function enterProduction(t: RunningEmulator): Promise<{ id: number; state: string }> {
   const env = envValues(t.world);
-  const unit = t.world.db.prepare('SELECT id FROM units WHERE code = ?').get(env.packs.find((pack) => pack.outcome === 'won')!.code) as { id: number };
+  const unit = findUnitByCode(t.world.db, env.packs.find((pack) => pack.outcome === 'won')!.code)!;
   const code = issueAuthCode(t.world.db, t.world.seed, {
     promotionId: env.promotion_id, collectorId: 1, unitId: unit.id, country: 'DE', codeChallenge: s256(VERIFIER), now: t.world.clock.now(),
   });

@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, expect, test } from 'vitest';
 import { openDb } from '../../emulator/store/db.js';
 import { MIGRATIONS } from '../../emulator/store/schema.js';
+import { sinkEventsAfter } from '../../emulator/store/sinks.js';
 import type { SinkDelivery } from '../../emulator/webhooks/sink.js';
 import { signatureHeader } from '../../emulator/webhooks/signing.js';
+import { oldDatabase } from '../support/raw-storage.js';
 import { type CreatedSink, type RunningEmulator, recordScan, runningEmulator } from './emulator.js';
 
 let t: RunningEmulator;
@@ -98,16 +99,12 @@ test('sink events kept before headers were recorded get a verdict from what was 
   const folder = mkdtempSync(join(tmpdir(), 'sink-migration-'));
   temp.push(folder);
   const path = join(folder, 'emulator.sqlite');
-  const old = new Database(path);
   const before = MIGRATIONS.indexOf(MIGRATIONS.find((migration) => migration.includes('ADD COLUMN headers'))!);
-  for (const migration of MIGRATIONS.slice(0, before)) old.exec(migration);
-  old.pragma(`user_version = ${before}`);
-  old.exec(`INSERT INTO webhook_endpoints (id, url, events, secret_serial, created_at) VALUES (1, '/_emulator/sink/crm', '[]', 1, 0);
+  oldDatabase(path, before, `INSERT INTO webhook_endpoints (id, url, events, secret_serial, created_at) VALUES (1, '/_emulator/sink/crm', '[]', 1, 0);
     INSERT INTO sinks (id, name, endpoint_id, created_at) VALUES (1, 'crm', 1, 0);
     INSERT INTO sink_events (sink_id, received_at, verified, problem, body) VALUES (1, 0, 1, NULL, '{}'), (1, 0, 0, 't is more than 300 seconds from now', '{}'), (1, 0, 0, 'no X-Service-Signature header', '{}');`);
-  old.close();
   const db = openDb(path);
-  expect(db.prepare('SELECT verdict, headers FROM sink_events ORDER BY id').all()).toEqual([
+  expect(sinkEventsAfter(db, 1, 0, 10).map(({ verdict, headers }) => ({ verdict, headers }))).toEqual([
     { verdict: 'valid', headers: '{}' }, { verdict: 'too_old', headers: '{}' }, { verdict: 'invalid', headers: '{}' },
   ]);
   db.close();

@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { watchTableWrites } from '../../support/raw-storage.js';
+import { storedRows } from '../../support/stored.js';
 import type { TestWorld } from '../../world.js';
 import { checkAnswer, checkUnchanged } from './check.js';
 import type { HeaderMap, Payload } from './hostile.js';
@@ -81,7 +83,7 @@ export async function startFuzzServer(t: TestWorld): Promise<FuzzServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-  const journal = changeJournal(t);
+  const journal = watchTableWrites(t.world.db);
   const uncaught: string[] = [];
   const onUncaught = (error: Error) => uncaught.push(`uncaught: ${error.stack ?? error.message}`);
   process.on('uncaughtExceptionMonitor', onUncaught);
@@ -174,28 +176,9 @@ function raw(port: number, bytes: Buffer | string): Promise<string> {
   });
 }
 
-/**
- * Temporary triggers on every table record which tables a request wrote: cheaper than a digest
- * of the whole database after each of ten thousand requests, and exact about updates.
- */
-function changeJournal(t: TestWorld): { take(): string[] } {
-  const { db } = t.world;
-  db.exec('CREATE TEMP TABLE IF NOT EXISTS fuzz_changes (tbl TEXT NOT NULL)');
-  const tables = db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>;
-  for (const { name } of tables) {
-    for (const operation of ['INSERT', 'UPDATE', 'DELETE']) {
-      db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS "fuzz_${name}_${operation}" AFTER ${operation} ON main."${name}" BEGIN INSERT INTO fuzz_changes VALUES ('${name}'); END`);
-    }
-  }
-  const read = db.prepare('SELECT DISTINCT tbl FROM fuzz_changes ORDER BY tbl').pluck();
-  const clear = db.prepare('DELETE FROM fuzz_changes');
-  return {
-    take() {
-      const changed = read.all() as string[];
-      clear.run();
-      return changed;
-    },
-  };
+/** The values of one column of a table, every row, as text: the real ids a fuzzer mixes into its paths. */
+export function storedValues(t: TestWorld, table: string, column: string, keep: (row: Record<string, unknown>) => boolean = () => true): string[] {
+  return storedRows(t.world.db, table).filter(keep).map((row) => String(row[column]));
 }
 
 /**
