@@ -99,14 +99,23 @@ test('start prints the connection values, env reads them, the API answers, and s
 
   expect((await it.campaign(env.sandbox_key!)).status).toBe(200);
   expect((await it.campaign('pk_sandbox_unknown')).status).toBe(401);
-  // The built CLI requires iconv-lite from node_modules rather than bundling it (scripts/bundle-cli.mjs);
-  // the control plane's JSON parser decodes other charsets with it (the APIs take UTF-8 only).
+  // The control plane reads bodies as the APIs do: UTF-8 JSON only.
   const utf16 = await fetch(`${it.baseUrl}/_emulator/clock`, {
     method: 'POST',
     headers: { 'content-type': 'application/json; charset=utf-16le' },
     body: Buffer.from(JSON.stringify({ unfreeze: true }), 'utf16le'),
   });
-  expect(utf16.status).toBe(200);
+  expect(utf16.status).toBe(415);
+  expect(((await utf16.json()) as { error: string }).error).toBe('unsupported_media_type');
+  // The built CLI requires iconv-lite from node_modules rather than bundling it (scripts/bundle-cli.mjs);
+  // the pages' form parser decodes every form body with it, Latin-1 as well.
+  const latin1 = await fetch(`${it.baseUrl}/sign-in`, {
+    method: 'POST', redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded; charset=iso-8859-1' },
+    body: Buffer.from('email=j%FCrgen%40example.test', 'latin1'),
+  });
+  expect(latin1.status).toBeGreaterThanOrEqual(200);
+  expect(latin1.status).toBeLessThan(500);
 
   const again = await it.start();
   expect(again.code).toBe(0);

@@ -2,11 +2,11 @@
  * The control plane `/_emulator` as one route table (DESIGN.md, control plane): for tools and
  * tests, on loopback or behind the control token. The order matters where it says so.
  */
-import express, { Router } from 'express';
+import { Router } from 'express';
 import type { Context } from '../context.js';
 import { errorWriter } from '../errors.js';
 import type { Fixture } from '../fixture.js';
-import { MAX_BODY_BYTES, lazy, noOptions, notFound } from '../http.js';
+import { jsonBody, lazy, noOptions, notFound } from '../http.js';
 import { faultsRouter } from './faults-routes.js';
 import { controlGuard } from './guard.js';
 import { stateOf } from './plane-state.js';
@@ -20,9 +20,8 @@ export function controlPlane(ctx: Context & { fixture: Fixture; resetLimits(): v
   // The sink verifies signatures on the bytes as they came: before the JSON body reader.
   router.use('/sink', lazy(async () => (await import('../webhooks/sink.js')).sinkReceiver(ctx)));
   router.use('/api-docs', lazy(async () => (await import('../openapi/reference.js')).apiReferenceRouter()));
-  // Unlike the APIs (UTF-8 only, http.ts), the control plane decodes a JSON body in any charset
-  // express knows: tools are not held to the spec. The same 100 KB limit.
-  router.use(express.json({ limit: MAX_BODY_BYTES }));
+  // The APIs' body reader (http.ts): UTF-8 JSON up to 100 KB, the same refusals.
+  router.use(jsonBody);
   router.use('/console', lazy(async () => (await import('../console/api-routes.js')).consoleApiRouter(ctx)), notFound);
   // health, env, promotions, clock, reset, interactions
   router.use(controlRouter(ctx));
