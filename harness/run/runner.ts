@@ -4,9 +4,10 @@
  * alone, after the others, and so do those that edit terms other journeys share.
  */
 import { NoPackKind } from '../emulator/packs.js';
-import type { Scenario } from '../scenarios/schema.js';
+import type { Scenario, Step } from '../scenarios/schema.js';
 import type { ScenarioOutcome } from './facts.js';
 import { type RunEnv, ScenarioRun } from './scenario-run.js';
+import { STEPS } from './steps.js';
 
 export interface RunnerHooks {
   onScenarioBegin?(scenario: Scenario): void;
@@ -63,7 +64,7 @@ async function runOne(run: ScenarioRun, env: RunEnv, hooks: RunnerHooks): Promis
   const started = performance.now();
   let error: string | undefined;
   try {
-    await run.run();
+    await playSteps(run);
   } catch (caught) {
     error = caught instanceof Error ? caught.message : String(caught);
   } finally {
@@ -74,6 +75,18 @@ async function runOne(run: ScenarioRun, env: RunEnv, hooks: RunnerHooks): Promis
   };
   env.facts.outcomes.set(scenario.id, outcome);
   hooks.onScenarioEnd?.(outcome);
+}
+
+/** The scenario's steps in order; the first that throws ends it, named by its number. */
+async function playSteps(run: ScenarioRun): Promise<void> {
+  for (const [index, step] of run.scenario.steps.entries()) {
+    try {
+      await (STEPS[step.do] as (run: ScenarioRun, step: Step) => Promise<void>)(run, step);
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new Error(`step ${index + 1} (${step.do}${'journey' in step && step.journey !== 'main' ? ` ${step.journey}` : ''}): ${message}`);
+    }
+  }
 }
 
 export function skipScenarios(scenarios: readonly Scenario[], reason: string, env: RunEnv, hooks: RunnerHooks): void {

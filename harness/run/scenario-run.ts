@@ -10,10 +10,9 @@ import type { Config } from '../config.js';
 import type { EmulatorClient, ObservedCall } from '../emulator/client.js';
 import type { PackPool } from '../emulator/packs.js';
 import { AgencyPage, recognisedSelectors } from '../pages/agency.js';
-import type { Scenario, Step } from '../scenarios/schema.js';
+import type { Scenario } from '../scenarios/schema.js';
 import type { Capturer } from './capture.js';
 import type { JourneyFacts, PageSeen, RunFacts } from './facts.js';
-import { STEPS } from './steps.js';
 
 export interface RunEnv {
   browser: Browser;
@@ -50,17 +49,6 @@ export class ScenarioRun {
       // One collector per country for the harness: entries are per pack, so journeys may share one.
       const email = `harness.${world.country.toLowerCase()}@example.test`;
       this.facts.journeys.push({ scenario: this.scenario.id, journey, pack: packs[index]!, country: world.country, email, consent: [], submissions: [] });
-    }
-  }
-
-  async run(): Promise<void> {
-    for (const [index, step] of this.scenario.steps.entries()) {
-      try {
-        await (STEPS[step.do] as (run: ScenarioRun, step: Step) => Promise<void>)(this, step);
-      } catch (error) {
-        const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        throw new Error(`step ${index + 1} (${step.do}${'journey' in step && step.journey !== 'main' ? ` ${step.journey}` : ''}): ${message}`);
-      }
     }
   }
 
