@@ -103,11 +103,10 @@ export function writeError(res: Response, error: HttpError, shape: ErrorShape = 
   res.status(error.status).set(error.headers).json(shape(error));
 }
 
-/** Maps what express's body parsers (the control plane's JSON, the sink's raw bytes) pass on to the shared codes. */
+/** Maps what express's raw body parser (the webhook sink's: the JSON areas read with http.ts) passes on to the shared codes. */
 function fromBodyParser(error: { type?: string; status?: number }): HttpError | undefined {
   if (error.type === 'entity.too.large') return new PlumbingError('payload_too_large');
-  if (error.type === 'entity.parse.failed') return new PlumbingError('invalid_request', { message: 'The body is not valid JSON.', details: { '(body)': ['must be valid JSON'] } });
-  if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') return new PlumbingError('unsupported_media_type', { message: 'Send the body as UTF-8 JSON.' });
+  if (error.type === 'encoding.unsupported') return new PlumbingError('unsupported_media_type', { message: 'Send the body as it is, or with Content-Encoding gzip, deflate or br.' });
   return error.status && error.status < 500 ? new PlumbingError('invalid_request', { message: 'The request could not be read.' }) : undefined;
 }
 

@@ -192,18 +192,22 @@ export function lazy(build: () => Promise<RequestHandler>): RequestHandler {
 
 type ExpressJson = Response['json'];
 
+/** Statuses whose answer Express sends without content (RFC 9110 §15.3.5, §15.3.6, §15.4.5). */
+const NO_CONTENT = new Set([204, 205, 304]);
+
 /**
  * Express's `res.json` answers through `res.send`, which parses and formats the Content-Type it has
  * just set, on every answer, and checks freshness for an ETag the emulator never sends. This one
  * writes the same bytes and headers directly. Express's own still answers what it handles
- * differently: a type already set, a body JSON has no text for, a conditional request, a 204 or 304.
+ * differently: a type already set, a body JSON has no text for, a conditional request, a status
+ * that carries no content.
  */
 export function directJson(express: ExpressJson): ExpressJson {
   return function json(this: Response, body: unknown) {
     const text = JSON.stringify(body) as string | undefined;
     const { headers } = this.req;
     const conditional = headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined;
-    if (text === undefined || conditional || this.hasHeader('Content-Type') || this.statusCode === 204 || this.statusCode === 304) {
+    if (text === undefined || conditional || this.hasHeader('Content-Type') || NO_CONTENT.has(this.statusCode)) {
       return express.call(this, body);
     }
     this.setHeader('Content-Type', 'application/json; charset=utf-8');

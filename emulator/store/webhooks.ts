@@ -98,11 +98,12 @@ export function findDelivery(db: Db, publicId: string): Delivery | undefined {
   return db.prepare(`${SELECT_DELIVERY} WHERE d.public_id = ?`).get(publicId) as Delivery | undefined;
 }
 
-/** Newest first, optionally of one endpoint. */
+/** How many deliveries are in this state, over every endpoint. */
 export function countDeliveries(db: Db, state: DeliveryState): number {
   return db.prepare('SELECT count(*) FROM webhook_deliveries WHERE state = ?').pluck().get(state) as number;
 }
 
+/** Newest first, optionally of one endpoint. */
 export function listDeliveries(db: Db, filter: { endpointId?: number; limit: number }): Delivery[] {
   const where = filter.endpointId === undefined ? '' : 'WHERE d.endpoint_id = ?';
   const params = filter.endpointId === undefined ? [filter.limit] : [filter.endpointId, filter.limit];

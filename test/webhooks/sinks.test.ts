@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { signatureHeader } from '../../emulator/webhooks/signing.js';
 import { type RunningEmulator, recordScan, runningEmulator } from './emulator.js';
 
 const started: RunningEmulator[] = [];
@@ -43,6 +44,17 @@ test('a delivery whose signature does not verify is kept with the reason and ans
   const [last, first] = await t.sinkEvents('crm');
   expect(first).toMatchObject({ verified: false, problem: expect.stringContaining('does not match'), payload: { forged: true } });
   expect(last).toMatchObject({ verified: false, problem: 'no X-Service-Signature header', payload: { unsigned: true } });
+});
+
+test('a sink answering 205 sends no content, as HTTP wants of a 205', async () => {
+  const t = await start();
+  const sink = await t.createSink({ name: 'resetter', respond_with: 205 });
+  const body = JSON.stringify({ delivered: true });
+  const answer = await t.api.post('/_emulator/sink/resetter').set('Content-Type', 'application/json')
+    .set('X-Service-Signature', signatureHeader(sink.endpoint.secret, Math.floor(t.world.clock.now() / 1000), body)).send(body);
+  expect(answer.status).toBe(205);
+  expect(answer.headers['content-length']).toBe('0');
+  expect(answer.text ?? '').toBe('');
 });
 
 test('the sink page escapes everything it shows and loads nothing from elsewhere', async () => {
