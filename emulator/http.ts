@@ -141,7 +141,7 @@ export const noOptions: RequestHandler = (req, res, next) => (req.method === 'OP
  * turn's shared transaction and its answer waits for the commit, neither of which an `await` would
  * survive. An async handler is refused here, when the path is built, not found out in production.
  */
-export function assertSynchronous(handler: (...args: never[]) => unknown, where: string): void {
+function assertSynchronous(handler: (...args: never[]) => unknown, where: string): void {
   if (handler.constructor.name === 'AsyncFunction') {
     throw new TypeError(`${where}: the handler ${handler.name || '(anonymous)'} is async, and the experience API's handlers must answer synchronously (decisions/013).`);
   }

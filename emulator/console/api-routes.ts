@@ -4,7 +4,7 @@
  * answer says which (`promotion`). Mutations require `Content-Type: application/json`, which
  * another website cannot send without a CORS preflight that this API never answers.
  */
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { ConsoleError } from './errors.js';
@@ -21,8 +21,6 @@ const KeyId = z.coerce.number().int().positive();
 
 export function consoleApiRouter(ctx: Context): Router {
   const router = Router();
-  router.post(/.*/, requireJson);
-
   /** The promotion the call names (404 for an unknown one) and how answers name it. */
   const promotionOf = (req: Request) => {
     const id = promotionParam(ctx, req.query);
@@ -88,10 +86,6 @@ export function consoleApiRouter(ctx: Context): Router {
 
   return router;
 }
-
-const requireJson: RequestHandler = (req, _res, next) => {
-  next((req.get('content-type') ?? '').startsWith('application/json') ? undefined : new ConsoleError('unsupported_media_type', { message: 'Send console changes with Content-Type: application/json.' }));
-};
 
 /** Details as one line, so a client that shows only the message still says everything. */
 function listed(details: Record<string, string[]>): string {

@@ -11,7 +11,7 @@ import { EXPERIENCE_ERRORS, type ErrorCode } from '../experience/errors.js';
 import { SANDBOX_SCENARIOS } from '../experience/schemas.js';
 import { recordInteraction } from '../store/interactions.js';
 
-export const EXPERIENCE_PREFIX = '/api/experience/v1';
+const EXPERIENCE_PREFIX = '/api/experience/v1';
 
 const FaultSpec = z
   .strictObject({

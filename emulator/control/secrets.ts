@@ -12,7 +12,7 @@ import type { Context } from '../context.js';
 import { issueSecret } from '../domain/secrets.js';
 import { validate } from '../validation.js';
 import { listCounters } from '../store/db.js';
-import { type Environment, keyIdOfSecret, keySecret } from '../store/keys.js';
+import { type Environment, findKeyBySecret, keySecret } from '../store/keys.js';
 
 /** At most this many session tokens per answer; ask again with a later `after_session`. */
 const TOKENS_PER_ANSWER = 5000;
@@ -40,7 +40,7 @@ function agencyKeys(ctx: Context, lastSerial: number): Array<{ id: number; envir
   for (let serial = 1; serial <= lastSerial; serial += 1) {
     for (const environment of ['sandbox', 'production'] as const) {
       const secret = keySecret(ctx.seed, environment, serial);
-      const id = keyIdOfSecret(ctx.db, secret);
+      const id = findKeyBySecret(ctx.db, secret)?.id;
       if (id !== undefined) keys.push({ id, environment, secret });
     }
   }

@@ -36,8 +36,10 @@ export function resumeBatchJobs(ctx: Context): void {
 
 function announceBatch(ctx: Context, batchId: number, event: 'batch.generated' | 'batch.export_ready'): void {
   const batch = getBatch(ctx.db, batchId);
-  const sku = getSku(ctx.db, batch.sku_id);
-  const brand = getBrand(ctx.db, sku.brand_id);
-  enqueueEvent(ctx, event, () => ({ brandId: brand.id, data: batchJson(batch, sku, brand, ctx.config.baseUrl) }));
+  enqueueEvent(ctx, event, () => {
+    const sku = getSku(ctx.db, batch.sku_id);
+    const brand = getBrand(ctx.db, sku.brand_id);
+    return { brandId: brand.id, data: batchJson(batch, sku, brand, ctx.config.baseUrl) };
+  });
   ctx.logger.info({ batch: batchId, quantity: batch.quantity }, event);
 }

@@ -7,8 +7,6 @@ import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { type Details, type ErrorShape, HttpError, errorWriter } from '../errors.js';
 
-export type { Details };
-
 export const REPORTING_ERRORS = {
   /** No bearer token, or not a company's. */
   unauthorized: 401,

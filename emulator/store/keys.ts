@@ -54,11 +54,6 @@ export function revokeKey(db: Db, id: number, now: number): boolean {
   return db.prepare('UPDATE agency_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes === 1;
 }
 
-/** The id of the key with this secret, revoked or expired alike. */
-export function keyIdOfSecret(db: Db, secret: string): number | undefined {
-  return (db.prepare('SELECT id FROM agency_keys WHERE key_hash = ?').get(hashSecret(secret)) as { id: number } | undefined)?.id;
-}
-
 export type KeyStatus = 'active' | 'revoked' | 'expired';
 
 /** The agency keys of one promotion as the brand's console sees them: never the service's own key. */

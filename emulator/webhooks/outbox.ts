@@ -14,7 +14,6 @@ import { type Delivery, type WebhookEvent, insertDelivery, insertEvent, listEndp
 
 type Outbox = Pick<Context, 'db' | 'seed' | 'clock' | 'events'>;
 
-/** Stores the event for its subscribers; the payload is built only when someone subscribes. */
 /**
  * Stores the event and a delivery per subscribed endpoint. `subject` (the event's brand and data,
  * or nothing when there is no event after all) is read only once some endpoint subscribes, so an
