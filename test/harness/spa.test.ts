@@ -10,7 +10,7 @@ import { SPA_DEFECTS } from '../../fixtures/agency-spa/defects.js';
 import type { Report } from '../../harness/report/types.js';
 import { useChromium } from '../support/chromium.js';
 import { expectEveryCheckPassed, verifyRuns } from './runs.js';
-import { type HarnessWorld, harnessWorld } from './world.js';
+import { type HarnessWorld, defectVerdict, harnessWorld } from './world.js';
 
 const browser = useChromium();
 
@@ -30,13 +30,9 @@ describe('the single-page agency', () => {
   });
 });
 
-// A real browser on a shared 2-core machine: a run that could not read a page gets one more try on a fresh world; a defect its check misses fails both.
 describe.concurrent('with one of its defects switched on, its check fails', () => {
-  test.for(SPA_DEFECTS.map((defect) => [defect.name, defect.check] as const))('--defect %s fails %s', { timeout: 180_000, retry: 1 }, async ([name, check], { onTestFinished }) => {
-    const world = await harnessWorld({ kind: 'spa', defects: [name], approved: true, config: { trace: 'off', concurrency: 4 } });
-    onTestFinished(() => world.close());
-    const report = await world.verify({ only: [check], browser: browser() });
-    const verdict = report.checks.find((candidate) => candidate.id === check);
+  test.for(SPA_DEFECTS.map((defect) => [defect.name, defect.check] as const))('--defect %s fails %s', { timeout: 360_000 }, async ([name, check]) => {
+    const verdict = await defectVerdict({ kind: 'spa', defects: [name] }, check, browser());
     expect(verdict?.status, `${check}: ${verdict?.reason}`).toBe('fail');
   });
 });

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import type { Browser } from 'playwright-core';
 import { pino } from 'pino';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
 import { envValues } from '../../emulator/control/env.js';
@@ -91,4 +92,22 @@ export type HarnessWorld = Awaited<ReturnType<typeof harnessWorld>>;
 
 export function quiet(): Writable {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
+}
+
+/**
+ * The verdict on `check` with one defect switched on, each run in a fresh world. A real browser on
+ * a shared 2-core machine may fail to read a page in time, which the harness rightly calls
+ * inconclusive: only then is the check run once more. A `pass` is never run again, so a check
+ * that misses its defect even once fails its test.
+ */
+export async function defectVerdict(options: HarnessWorldOptions & { defects: string[] }, check: string, browser: Browser) {
+  for (let attempt = 1; ; attempt++) {
+    const world = await harnessWorld({ ...options, approved: true, config: { trace: 'off', concurrency: 4 } });
+    try {
+      const verdict = (await world.verify({ only: [check], browser })).checks.find((candidate) => candidate.id === check);
+      if (verdict?.status !== 'inconclusive' || attempt === 2) return verdict;
+    } finally {
+      await world.close();
+    }
+  }
 }
