@@ -5,7 +5,7 @@ import { controlRouter } from '../emulator/control/routes.js';
 import { errorWriter } from '../emulator/errors.js';
 import { testWorld } from './world.js';
 import { getMeta } from '../emulator/store/db.js';
-import { storedRows } from './support/stored.js';
+import { storedCount } from './support/stored.js';
 
 describe('control plane /_emulator', () => {
   it('answers health', async () => {
@@ -36,7 +36,7 @@ describe('control plane /_emulator', () => {
 
   it('reset brings back the fixture world and the same keys', async () => {
     const t = testWorld();
-    const sessions = () => ({ n: storedRows(t.world.db, 'sessions').length });
+    const sessions = () => ({ n: storedCount(t.world.db, 'sessions') });
     const seeded = sessions();
     const created = await t.experience('post', '/sessions').send({ scenario: 'won' });
     await t.api.post('/_emulator/reset').type('json').send().expect(200);
@@ -72,7 +72,7 @@ describe('control plane /_emulator', () => {
   it('refuses a state change that is not JSON, so a page on another origin cannot reset the emulator', async () => {
     const t = testWorld();
     await t.experience('post', '/sessions').send({ scenario: 'won' });
-    const sessions = () => ({ n: storedRows(t.world.db, 'sessions').length });
+    const sessions = () => ({ n: storedCount(t.world.db, 'sessions') });
     const before = sessions();
     const res = await t.api.post('/_emulator/reset').set('Content-Type', 'application/x-www-form-urlencoded').send('x=1');
     expect(res.status).toBe(415);

@@ -11,6 +11,8 @@ import { s256 } from '../emulator/domain/pkce.js';
 import { envValues } from '../emulator/control/env.js';
 import { findCollectorByEmail } from '../emulator/store/collectors.js';
 import { findUnitByCode } from '../emulator/store/units.js';
+import { findBrandBySlug, getPromotion } from '../emulator/store/promotions.js';
+import { seedPromotion } from '../emulator/store/world.js';
 
 export const FROZEN_AT = Date.parse('2026-11-21T10:00:00.000Z');
 export const DEFAULT_FIXTURE = loadFixture(new URL('../fixtures/default.json', import.meta.url).pathname);
@@ -36,6 +38,15 @@ export function testWorld(options: { fixture?: (fixture: Fixture) => Fixture; co
 }
 
 export type TestWorld = ReturnType<typeof testWorld>;
+
+/** A second promotion of the default one's content, with one Mug prize, on the brand given (the default's when omitted); its id. */
+export function anotherPromotion(t: TestWorld, options: { slug: string; name: string; brand?: string }): number {
+  const { db, seed } = t.world;
+  const ours = getPromotion(db, t.env.promotion_id);
+  const mug = { name: 'Mug', odds: 0.5, stock: 5, face_value: 3, reward_type: 'physical', tier: 'standard', delivery: 'instant' } as const;
+  const brandId = options.brand ? findBrandBySlug(db, options.brand)!.id : ours.brand_id;
+  return seedPromotion(db, seed, { ...ours.content, slug: options.slug, name: options.name, ...(options.brand ? { brand: options.brand } : {}), prizes: [mug] }, brandId);
+}
 
 export type PromotionEnv = TestWorld['env']['promotions'][number];
 

@@ -11,14 +11,13 @@ import { describe, expect, test } from 'vitest';
 import type { Fixture } from '../../emulator/fixture.js';
 import { updatePromotionContent } from '../../emulator/store/promotions.js';
 import type { SpaDefectName } from '../../fixtures/agency-spa/defects.js';
+import type { Teardown } from '../support/agency-world.js';
 import { useChromium } from '../support/chromium.js';
 import { ANNA, MARCO, type SpaWorld, type SpaWorldOptions, entries, issuedSessionTokens, packOf, spaWorld } from './world.js';
 
 const browser = useChromium();
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-
-type Teardown = (teardown: () => Promise<void>) => void;
 
 /** A world, and a phone's browser context whose page timers run on a clock the test moves. */
 async function session(options: SpaWorldOptions, onFinished: Teardown) {

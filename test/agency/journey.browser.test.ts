@@ -7,6 +7,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { SANDBOX_SCENARIOS } from '../../fixtures/agency-reference/preview.js';
+import type { Teardown } from '../support/agency-world.js';
 import { useChromium } from '../support/chromium.js';
 import { type AgencyWorld, type WorldOptions, agencyWorld, issuedSessionTokens } from './world.js';
 
@@ -15,7 +16,7 @@ const browser = useChromium();
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /** A world and a fresh browser context recording every request, both closed after the test. */
-async function session(options: WorldOptions, onFinished: (teardown: () => Promise<void>) => void) {
+async function session(options: WorldOptions, onFinished: Teardown) {
   const w = await agencyWorld(options, onFinished);
   const context: BrowserContext = await browser().newContext(PHONE);
   context.setDefaultTimeout(10_000);

@@ -15,7 +15,7 @@ import { serviceKeyId } from '../../emulator/store/keys.js';
 import { createSession } from '../../emulator/store/sessions.js';
 import { findUnitByCode } from '../../emulator/store/units.js';
 import type { Fixture, Terms } from '../../emulator/fixture.js';
-import { storedRows } from '../support/stored.js';
+import { storedCount, storedRows } from '../support/stored.js';
 import { FROZEN_AT, VERIFIER, issueCodeFor, testWorld } from '../world.js';
 
 const RUNS = 1000;
@@ -110,7 +110,7 @@ describe('one admission rule (issue 13)', () => {
           ...(r.consent.ageConfirmed === undefined ? {} : { age_confirmed: r.consent.ageConfirmed }),
           terms_version: r.consent.staleVersion ? `${terms.version}-old` : terms.version,
         };
-        const entries = () => storedRows(db, 'entries').length;
+        const entries = () => storedCount(db, 'entries');
         const before = entries();
         const entry = await t.experience('post', '/session/entry', t.env.production_key, token).send(consent ? { consent } : {});
 

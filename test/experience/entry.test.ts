@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../../emulator/fixture.js';
-import { storedRows } from '../support/stored.js';
+import { storedCount, storedRows } from '../support/stored.js';
 import { type TestWorld, consentFor, productionSession, testWorld } from '../world.js';
 
 const DE_CONSENT = consentFor({ version: 'de-2026-03' });
@@ -11,7 +11,7 @@ async function enter(t: TestWorld, token: string, body: object = DE_CONSENT) {
 
 const packOf = (t: TestWorld, outcome: string) => t.env.packs.find((pack) => pack.outcome === outcome)!.code;
 const withPromotion = (change: Partial<Fixture['promotion']>) => (f: Fixture) => ({ ...f, promotion: { ...f.promotion, ...change } });
-const entryCount = (t: TestWorld) => storedRows(t.world.db, 'entries').length;
+const entryCount = (t: TestWorld) => storedCount(t.world.db, 'entries');
 
 describe('production entry: consent (spec §2.4, §2.6, §4.2 422)', () => {
   it('enters with accepted terms, confirmed age and the session terms_version', async () => {

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAgencyKey, listPromotionKeys, revokeKey } from '../../emulator/store/keys.js';
-import { getPromotion } from '../../emulator/store/promotions.js';
-import { seedPromotion } from '../../emulator/store/world.js';
 import { storedRows } from '../support/stored.js';
-import { testWorld } from '../world.js';
+import { anotherPromotion, testWorld } from '../world.js';
 
 const DAY = 86_400_000;
 
@@ -51,9 +49,7 @@ describe('agency keys (spec §2.1, §5)', () => {
   it('reaches exactly one promotion: a key of another promotion sees only its own campaign', async () => {
     const t = testWorld();
     const { db, seed, clock } = t.world;
-    const ours = getPromotion(db, 1);
-    const mug = { name: 'Mug', odds: 0.5, stock: 5, face_value: 3, reward_type: 'physical', tier: 'standard', delivery: 'instant' } as const;
-    const other = { id: seedPromotion(db, seed, { ...ours.content, slug: 'autumn-draw', name: 'Autumn Draw', prizes: [mug] }, ours.brand_id) };
+    const other = { id: anotherPromotion(t, { slug: 'autumn-draw', name: 'Autumn Draw' }) };
     const key = createAgencyKey(db, seed, { promotionId: other.id, environment: 'sandbox', now: clock.now() });
     const res = await t.experience('get', '/campaign', key.secret);
     expect(res.body.campaign).toMatchObject({ id: other.id, name: 'Autumn Draw', prizes: [{ name: 'Mug' }] });

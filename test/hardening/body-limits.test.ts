@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envValues } from '../../emulator/control/env.js';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';
-import { storedRows } from '../support/stored.js';
+import { storedCount } from '../support/stored.js';
 import { DEFAULT_FIXTURE, FROZEN_AT } from '../world.js';
 
 /** Far below any default, so the test waits a moment only; the emulator's own is 10 s. */
@@ -92,7 +92,7 @@ describe('request bodies (issue 14, defect 6)', () => {
   });
 
   it('answers a body that stops arriving with 408 after a short wait, and stores nothing', async () => {
-    const sessions = () => storedRows(emulator.world.db, 'sessions').length;
+    const sessions = () => storedCount(emulator.world.db, 'sessions');
     const before = sessions();
     const stalled = await openExchange(['POST /api/experience/v1/sessions HTTP/1.1', `Authorization: Bearer ${keys.sandbox}`, 'Content-Type: application/json', 'Content-Length: 100'], '{"scenario":');
     expect(stalled.status).toBe(408);

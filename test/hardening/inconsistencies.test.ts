@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';
 import { countScans, lastScanId } from '../../emulator/store/scans.js';
-import { storedRows } from '../support/stored.js';
+import { storedCount, storedRows } from '../support/stored.js';
 import { approvedWorld, packCode, signedIn } from '../journey/support.js';
 import { DEFAULT_FIXTURE, FROZEN_AT, VERIFIER, issueCodeFor, testWorld } from '../world.js';
 import { instanceWritten, runCli, scratchFolder, startEmulator } from './processes.js';
@@ -65,7 +65,7 @@ describe('small inconsistencies (issue 14, defect 7)', () => {
   it('records no scan and issues no request token for HEAD /q/<code>, which GET still does', async () => {
     const t = await approvedWorld();
     const browser = await signedIn(t);
-    const count = () => ({ scans: countScans(t.world.db), tokens: storedRows(t.world.db, 'request_tokens').length });
+    const count = () => ({ scans: countScans(t.world.db), tokens: storedCount(t.world.db, 'request_tokens') });
     const before = count();
     const head = await browser.head(`/q/${packCode(t)}`);
     expect(head.status).toBe(200);
@@ -105,7 +105,7 @@ describe('small inconsistencies (issue 14, defect 7)', () => {
 
   it('refuses webhook URLs to link-local and metadata addresses (169.254.0.0/16, fe80::/10) unless started with --allow-link-local-webhooks', async () => {
     const t = testWorld();
-    const endpoints = () => storedRows(t.world.db, 'webhook_endpoints').length;
+    const endpoints = () => storedCount(t.world.db, 'webhook_endpoints');
     const before = endpoints();
     for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://169.254.0.1:8080/hook', 'http://2852039166/', 'http://0xa9.0xfe.0xa9.0xfe/', 'http://[fe80::1]/hook', 'http://[febf::1]/hook', 'http://[::ffff:169.254.169.254]/']) {
       const res = await t.api.post('/_emulator/webhooks').send({ url });

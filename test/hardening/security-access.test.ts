@@ -10,18 +10,17 @@ import { issueAuthCode } from '../../emulator/store/codes.js';
 import { type Environment, createAgencyKey, revokeKey } from '../../emulator/store/keys.js';
 import { batchesOfSku, createBatch } from '../../emulator/store/batches.js';
 import { createCollector, findCollectorByEmail } from '../../emulator/store/collectors.js';
-import { findBrandBySlug, getPromotion } from '../../emulator/store/promotions.js';
+import { findBrandBySlug } from '../../emulator/store/promotions.js';
 import { listProductionScans } from '../../emulator/store/scan-reads.js';
 import { listSkus } from '../../emulator/store/skus.js';
 import { productionUnitsOfBrand, unitsOfSku } from '../../emulator/store/units.js';
-import { seedPromotion } from '../../emulator/store/world.js';
 import { insertScan } from '../../emulator/store/scans.js';
 import { createSession } from '../../emulator/store/sessions.js';
-import { storedRows } from '../support/stored.js';
+import { storedCount } from '../support/stored.js';
 import { BRAND, OTHER_BRAND, RIVAL_TOKEN, addRivalCompany, reportingWorld } from '../reporting/reporting.js';
-import { type TestWorld, VERIFIER, consentFor, productionSession, testWorld } from '../world.js';
+import { type TestWorld, VERIFIER, anotherPromotion, consentFor, productionSession, testWorld } from '../world.js';
 
-const count = (t: TestWorld, table: string) => storedRows(t.world.db, table).length;
+const count = (t: TestWorld, table: string) => storedCount(t.world.db, table);
 
 /** Our promotion (alpenmilch) and a rival promotion of the other brand (nordkakao), with keys and sessions of each kind. */
 async function twoPromotions() {
@@ -29,8 +28,7 @@ async function twoPromotions() {
   const { db, seed, clock } = t.world;
   const now = clock.now();
   const ours = t.env.promotion_id;
-  const mug = { name: 'Mug', odds: 0.5, stock: 5, face_value: 3, reward_type: 'physical', tier: 'standard', delivery: 'instant' } as const;
-  const rival = seedPromotion(db, seed, { ...getPromotion(db, ours).content, slug: 'dark-draw', brand: OTHER_BRAND, name: 'Dark Draw', prizes: [mug] }, findBrandBySlug(db, OTHER_BRAND)!.id);
+  const rival = anotherPromotion(t, { slug: 'dark-draw', name: 'Dark Draw', brand: OTHER_BRAND });
   const key = (promotionId: number, environment: Environment, at = now) => createAgencyKey(db, seed, { promotionId, environment, now: at });
   const unitOf = (slug: string) => productionUnitsOfBrand(db, findBrandBySlug(db, slug)!.id)[0]!.id;
   const anna = findCollectorByEmail(db, 'anna.weber@example.test')!.id;

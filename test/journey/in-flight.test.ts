@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { createKey, keys, revokeKey, setCallbacks, setRouting } from '../../emulator/console/lifecycle.js';
 import { s256 } from '../../emulator/domain/pkce.js';
-import { storedRows } from '../support/stored.js';
+import { storedCount } from '../support/stored.js';
 import { type TestWorld, VERIFIER, consentFor, promotionEnv } from '../world.js';
 import { CALLBACK, type Browser, approveIntegration, approvedWorld, csrfOf, packCode, serviceRequestOf, signedIn } from './support.js';
 
@@ -31,8 +31,8 @@ async function continued(browser: Browser, requestToken: string) {
   return { page, answer: await browser.post('/authorize').type('form').send({ csrf: csrfOf(page.text), ...authorize(requestToken) }) };
 }
 
-const codesIssued = (t: TestWorld) => storedRows(t.world.db, 'auth_codes').length;
-const sessionsOf = (t: TestWorld) => storedRows(t.world.db, 'sessions').length;
+const codesIssued = (t: TestWorld) => storedCount(t.world.db, 'auth_codes');
+const sessionsOf = (t: TestWorld) => storedCount(t.world.db, 'sessions');
 
 describe('journeys under way when the brand moves routing (spec §1 rules)', () => {
   it.each(CHANGES)('when %s, a request token issued before sends no service_code to the callback (410)', async (_name, change) => {

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findBrandBySlug } from '../../emulator/store/promotions.js';
 import { listProductionScans } from '../../emulator/store/scan-reads.js';
-import { storedRows } from '../support/stored.js';
+import { storedCount, storedRows } from '../support/stored.js';
 import { type PromotionEnv, type TestWorld, VERIFIER, issueCodeFor, testWorld } from '../world.js';
 
 let t: TestWorld;
@@ -46,7 +46,7 @@ describe('one promotion\'s credentials reach only that promotion', () => {
 
   it.each(PAIRS)('an authorization code of %s cannot be exchanged with the production key of %s (400 invalid_grant)', async (from, to) => {
     const code = issueCodeFor(t, { promotion: env(from), packCode: env(from).packs[0]!.code });
-    const sessions = () => storedRows(t.world.db, 'sessions').length;
+    const sessions = () => storedCount(t.world.db, 'sessions');
     const before = sessions();
     const res = await t.experience('post', '/sessions', env(to).production_key).send({ authorization_code: code, code_verifier: VERIFIER });
     expect(res.status).toBe(400);

@@ -1,14 +1,13 @@
 import { expect, test } from 'vitest';
-import { countScans } from '../../emulator/store/scans.js';
+import type { Entry } from '../../emulator/store/entries.js';
+import { type Scan, countScans } from '../../emulator/store/scans.js';
 import { packCodeOfUnit } from '../../emulator/store/units.js';
-import { distinct, storedRows } from '../support/stored.js';
+import { distinct, storedCount, storedRows } from '../support/stored.js';
 import { FROZEN_AT, testWorld } from '../world.js';
 import { reportingWorld } from './reporting.js';
 
-interface ScanRow { id: number; unit_id: number; brand_id: number; collector_id: number | null; tester: number; country: string | null; device_type: string; scanned_at: number }
-interface EntryRow { id: number; unit_id: number; collector_id: number; sandbox: number; state: string; prize_id: number | null; codes: string; created_at: number }
-const scans = (t: ReturnType<typeof testWorld>) => storedRows<ScanRow>(t.world.db, 'scans');
-const entries = (t: ReturnType<typeof testWorld>) => storedRows<EntryRow>(t.world.db, 'entries');
+const scans = (t: ReturnType<typeof testWorld>) => storedRows<Scan>(t.world.db, 'scans');
+const entries = (t: ReturnType<typeof testWorld>) => storedRows<Entry>(t.world.db, 'entries');
 
 test('the seeded world has thousands of scans across brands, countries and devices, some by testers, with entries and redemptions', () => {
   const t = testWorld();
@@ -20,7 +19,7 @@ test('the seeded world has thousands of scans across brands, countries and devic
   expect(seeded.filter((scan) => scan.tester === 1).length).toBeGreaterThan(20);
   expect(seeded.filter((scan) => scan.collector_id === null).length).toBeGreaterThan(1000);
   expect(distinct(entries(t).filter((entry) => entry.sandbox === 0), 'state')).toBe(3);
-  expect(storedRows(t.world.db, 'redemptions').length).toBeGreaterThan(20);
+  expect(storedCount(t.world.db, 'redemptions')).toBeGreaterThan(20);
 });
 
 test('history scans are spread over the 90 days before seeding and none lies in the future', () => {
@@ -36,8 +35,8 @@ test('history derives from the seed: the same seed gives the same scans and entr
   const rows = (seed?: string) => {
     const { world } = testWorld({ seed });
     return JSON.stringify([
-      storedRows<ScanRow>(world.db, 'scans').map((scan) => ({ ...scan, code: packCodeOfUnit(world.db, scan.unit_id) })),
-      storedRows<EntryRow>(world.db, 'entries').map(({ id, unit_id, collector_id, state, prize_id, codes }) => ({ id, unit_id, collector_id, state, prize_id, codes })),
+      storedRows<Scan>(world.db, 'scans').map((scan) => ({ ...scan, code: packCodeOfUnit(world.db, scan.unit_id) })),
+      storedRows<Entry>(world.db, 'entries').map(({ id, unit_id, collector_id, state, prize_id, codes }) => ({ id, unit_id, collector_id, state, prize_id, codes })),
     ]);
   };
   expect(rows()).toBe(rows());

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from '../../harness/browser/chromium.js';
 
-export { CHROMIUM_ARGS, chromiumPath, findChromium, launchChromium } from '../../harness/browser/chromium.js';
+export { chromiumPath } from '../../harness/browser/chromium.js';
 
 /**
  * One Chromium for the enclosing file or describe block: launched before its tests (the finder may

@@ -11,6 +11,11 @@ export function storedRows<Row = Record<string, unknown>>(db: Db, table: string)
   return rows.sort((a, b) => Number(a.id) - Number(b.id)) as Row[];
 }
 
+/** How many rows the table holds. */
+export function storedCount(db: Db, table: string): number {
+  return snapshotTables(db, [table])[table]!.length;
+}
+
 /** How many distinct values a column holds across the rows, nulls left out (as SQL's COUNT(DISTINCT)). */
 export function distinct<Row>(rows: Row[], column: keyof Row): number {
   return new Set(rows.map((row) => row[column]).filter((value) => value !== null)).size;
