@@ -2,6 +2,10 @@
  * The advisory part of each state the agency's pages show: axe-core's violations, and a mobile
  * and a desktop screenshot for the brand's visual review. Each state (page kind, entry state,
  * error, environment) is captured once per run, the first time a scenario reaches it.
+ *
+ * axe runs in its legacy mode, in the page itself: the default opens a second page per analysis to
+ * merge the frames' results, which doubled its cost (decisions/014). Only violations are reported,
+ * so axe gathers only those.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,9 +13,12 @@ import type { BrowserSession } from '../browser/session.js';
 import { DESKTOP_VIEWPORT, MOBILE } from '../browser/session.js';
 import type { PageSeen, RunFacts } from './facts.js';
 
-type AxeBuilderClass = new (options: { page: import('playwright-core').Page }) => {
+interface AxeBuilder {
+  setLegacyMode(legacy: boolean): AxeBuilder;
+  options(options: { resultTypes: Array<'violations'> }): AxeBuilder;
   analyze(): Promise<{ violations: Array<{ id: string; impact?: string | null; help: string; nodes: unknown[] }> }>;
-};
+}
+type AxeBuilderClass = new (options: { page: import('playwright-core').Page }) => AxeBuilder;
 
 /** One state of the agency's pages: what it was recognised as showing, in which environment (else its title). */
 export function stateKey(seen: PageSeen): string {
@@ -42,7 +49,7 @@ export class Capturer {
       const AxeBuilder = await this.axeBuilder();
       if (AxeBuilder) {
         try {
-          const { violations } = await new AxeBuilder({ page }).analyze();
+          const { violations } = await new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] }).analyze();
           Object.assign(capture, { axe: violations.map((violation) => ({ id: violation.id, impact: violation.impact ?? null, help: violation.help, nodes: violation.nodes.length })) });
         } catch (error) {
           this.facts.axeProblem ??= `axe-core could not analyse ${seen.url}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
