@@ -2,6 +2,10 @@
  * Runs scenarios side by side, each in its own browser contexts: the longest first (the polling
  * watches), so the run takes about as long as its longest scenario. `exclusive` scenarios run
  * alone, after the others, and so do those that edit terms other journeys share.
+ *
+ * A run is CPU-bound (Chromium), so the scenarios that then watch for seconds (the watchers) get
+ * the machine to themselves until they watch: the others start once every watcher has reached its
+ * watch or ended. Started together, all of them shared the cores, and the watches began late.
  */
 import { NoPackKind } from '../emulator/packs.js';
 import type { Scenario, Step } from '../scenarios/schema.js';
@@ -14,11 +18,24 @@ export interface RunnerHooks {
   onScenarioEnd?(outcome: ScenarioOutcome): void;
 }
 
+/** Seconds a step waits, leaving the CPU to others; undefined for a step that works. */
+function waitSeconds(scenario: Scenario, step: Step): number | undefined {
+  if (step.do === 'wait' || step.do === 'watch_polling') return step.seconds;
+  if (step.do !== 'wait_retry_after') return undefined;
+  return Math.max(0, ...scenario.steps.map((other) => (other.do === 'fault' ? (other.retry_after ?? 0) : 0)));
+}
+
 /** Rough seconds a scenario takes: its waits and watches, plus a little per step. */
 export function estimateSeconds(scenario: Scenario): number {
-  const retryAfter = Math.max(0, ...scenario.steps.map((step) => (step.do === 'fault' ? (step.retry_after ?? 0) : 0)));
-  const seconds = (step: Scenario['steps'][number]) => (step.do === 'wait' || step.do === 'watch_polling' ? step.seconds : step.do === 'wait_retry_after' ? retryAfter : 0.3);
-  return scenario.steps.reduce((total, step) => total + seconds(step), 0);
+  return scenario.steps.reduce((total, step) => total + (waitSeconds(scenario, step) ?? 0.3), 0);
+}
+
+/** A wait this long is worth giving its scenario a head start, so that the others' work fills it. */
+const WATCH_SECONDS = 5;
+
+/** The scenarios that wait for seconds, each gets the machine first until its first such wait. */
+export function isWatcher(scenario: Scenario): boolean {
+  return scenario.steps.some((step) => (waitSeconds(scenario, step) ?? 0) >= WATCH_SECONDS);
 }
 
 export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, concurrency: number, hooks: RunnerHooks): Promise<Map<string, ScenarioRun>> {
@@ -41,8 +58,19 @@ export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, 
     runs.set(scenario.id, run);
   }
   const queue = shared.filter((scenario) => runs.has(scenario.id));
+  // Only watchers already started are waited for: with fewer workers than watchers, one may be queued.
+  const watchersStarted: Array<Promise<void>> = [];
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await runOne(runs.get(next.id)!, env, hooks);
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      if (!isWatcher(next)) {
+        await Promise.all(watchersStarted);
+        await runOne(runs.get(next.id)!, env, hooks);
+        continue;
+      }
+      let watches = () => {};
+      watchersStarted.push(new Promise<void>((resolve) => (watches = resolve)));
+      await runOne(runs.get(next.id)!, env, hooks, watches).finally(watches);
+    }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
   for (const scenario of alone.filter((candidate) => runs.has(candidate.id))) await runOne(runs.get(scenario.id)!, env, hooks);
@@ -58,13 +86,13 @@ function editsSharedTerms(scenario: Scenario, env: RunEnv): boolean {
   return scenario.steps.some((step) => step.do === 'edit_terms' && !own[scenario.world.journeys[step.journey]?.country ?? '']);
 }
 
-async function runOne(run: ScenarioRun, env: RunEnv, hooks: RunnerHooks): Promise<void> {
+async function runOne(run: ScenarioRun, env: RunEnv, hooks: RunnerHooks, watches?: () => void): Promise<void> {
   const { scenario } = run;
   hooks.onScenarioBegin?.(scenario);
   const started = performance.now();
   let error: string | undefined;
   try {
-    await playSteps(run);
+    await playSteps(run, watches);
   } catch (caught) {
     error = caught instanceof Error ? caught.message : String(caught);
   } finally {
@@ -77,9 +105,10 @@ async function runOne(run: ScenarioRun, env: RunEnv, hooks: RunnerHooks): Promis
   hooks.onScenarioEnd?.(outcome);
 }
 
-/** The scenario's steps in order; the first that throws ends it, named by its number. */
-async function playSteps(run: ScenarioRun): Promise<void> {
+/** The scenario's steps in order; the first that throws ends it, named by its number. `watches` is told when a long wait begins. */
+async function playSteps(run: ScenarioRun, watches?: () => void): Promise<void> {
   for (const [index, step] of run.scenario.steps.entries()) {
+    if ((waitSeconds(run.scenario, step) ?? 0) >= WATCH_SECONDS) watches?.();
     try {
       await (STEPS[step.do] as (run: ScenarioRun, step: Step) => Promise<void>)(run, step);
     } catch (error) {

@@ -6,7 +6,7 @@ import { afterEach, expect, test } from 'vitest';
 import { CHECK_IDS } from '../../harness/checks/registry.js';
 import { HarnessError } from '../../harness/errors.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from '../../harness/scenarios/load.js';
-import { estimateSeconds } from '../../harness/run/runner.js';
+import { estimateSeconds, isWatcher } from '../../harness/run/runner.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -76,4 +76,12 @@ test('invalid JSON and duplicate ids within the same source are refused too', ()
 test('the runner starts the longest scenarios first: the polling watches', () => {
   const scenarios = loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS).scenarios.sort((a, b) => estimateSeconds(b) - estimateSeconds(a));
   expect(scenarios.slice(0, 4).map((scenario) => scenario.id).sort()).toEqual(['polling-schedule', 'polling-stops-delivered', 'polling-stops-expired', 'polling-stops-failed']);
+});
+
+test('the watchers, which get the machine first until they watch, are the scenarios that wait five seconds or more', () => {
+  const scenarios = loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS).scenarios;
+  expect(scenarios.filter(isWatcher).map((scenario) => scenario.id).sort()).toEqual(['entry-rate-limited', 'polling-schedule', 'polling-stops-delivered', 'polling-stops-expired', 'polling-stops-failed']);
+  const waitsBriefly = scenarios.find((scenario) => scenario.id === 'exchange-interrupted')!;
+  expect(waitsBriefly.steps.some((step) => step.do === 'wait')).toBe(true);
+  expect(isWatcher(waitsBriefly)).toBe(false);
 });
