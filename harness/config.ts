@@ -13,6 +13,8 @@ export const DEFAULT_OUT = 'harness-report';
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const Impact = z.enum(['critical', 'serious', 'moderate', 'minor']);
+const TraceModeSchema = z.enum(['on-failure', 'on-failure-with-snapshots', 'off']);
+export type TraceMode = z.infer<typeof TraceModeSchema>;
 
 const Selector = z.string().min(1).max(500);
 
@@ -59,8 +61,8 @@ export const ConfigSchema = z.strictObject({
   concurrency: z.number().int().min(1).max(16).default(10),
   /** axe-core violations of these impacts fail `a11y.axe`; any other violation is a warning. */
   a11y: z.strictObject({ fail_on: z.array(Impact).default(['critical']) }).default({ fail_on: ['critical'] }),
-  /** Keep a Playwright trace of the scenarios behind failed checks. */
-  trace: z.enum(['on-failure', 'off']).default('on-failure'),
+  /** Keep a Playwright trace of the scenarios behind failed checks; `on-failure-with-snapshots` adds the DOM at each action. */
+  trace: TraceModeSchema.default('on-failure'),
   /**
    * Where the agency's pages show what they are. Hints only: the harness also recognises the
    * consent form by its boxes and a result by what the service answered. `page` and `state` are

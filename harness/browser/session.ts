@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
+import type { TraceMode } from '../config.js';
 import type { AgencyPage, ShownMark } from '../pages/agency.js';
 import type { Environment, PageSeen, RunFacts } from '../run/facts.js';
 import { readPage, recordShown, shownMark } from './in-page.js';
@@ -46,18 +47,21 @@ export class BrowserSession {
   ) {}
 
   /**
-   * `clock`: the pages' timers run on Playwright's clock, which a step can run ahead in virtual
-   * time. `recorded`: the selectors every page records its changes of (`recordShown`).
+   * `trace`: the config's; a trace holds the actions, network and console, and the DOM at each
+   * action only `with-snapshots` (those cost a verify about a tenth of its CPU). `clock`: the pages'
+   * timers run on Playwright's clock, which a step can run ahead in virtual time. `recorded`: the
+   * selectors every page records its changes of (`recordShown`).
    */
-  static async open(browser: Browser, facts: RunFacts, scenario: string, journey: string, options: { trace: boolean; clock?: boolean; recorded: string[]; timeoutMs?: number }): Promise<BrowserSession> {
+  static async open(browser: Browser, facts: RunFacts, scenario: string, journey: string, options: { trace: TraceMode; clock?: boolean; recorded: string[]; timeoutMs?: number }): Promise<BrowserSession> {
     const context = await browser.newContext(MOBILE);
     // A cap, not a wait: a loaded machine can take seconds for one click.
     context.setDefaultTimeout(options.timeoutMs ?? 20_000);
-    if (options.trace) await context.tracing.start({ snapshots: true, screenshots: false });
+    const tracing = options.trace !== 'off';
+    if (tracing) await context.tracing.start({ snapshots: options.trace === 'on-failure-with-snapshots', screenshots: false });
     if (options.clock) await context.clock.install();
     await context.addInitScript(recordShown, options.recorded);
     const page = await context.newPage();
-    const session = new BrowserSession(context, page, facts, scenario, journey, options.trace);
+    const session = new BrowserSession(context, page, facts, scenario, journey, tracing);
     session.record();
     return session;
   }

@@ -63,7 +63,7 @@ export class ScenarioRun {
     let session = this.sessions.get(name);
     if (!session) {
       const clock = this.scenario.steps.some((step) => step.do === 'watch_polling' && step.journey === name);
-      session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, name, { trace: this.env.config.trace !== 'off', clock, recorded: recognisedSelectors(this.env.config.markers) });
+      session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, name, { trace: this.env.config.trace, clock, recorded: recognisedSelectors(this.env.config.markers) });
       this.sessions.set(name, session);
     }
     return session;
@@ -84,7 +84,7 @@ export class ScenarioRun {
 
   /** Another browser with no cookies: the place an attacker or a second device opens a link. */
   async fresh(label: string): Promise<BrowserSession> {
-    const session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace !== 'off', recorded: recognisedSelectors(this.env.config.markers) });
+    const session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace, recorded: recognisedSelectors(this.env.config.markers) });
     this.extras.push(session);
     return session;
   }
