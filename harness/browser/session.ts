@@ -48,7 +48,7 @@ export class BrowserSession {
 
   /**
    * `trace`: the config's; a trace holds the actions, network and console, and the DOM at each
-   * action only `with-snapshots` (those cost a verify about a tenth of its CPU). `clock`: the pages'
+   * action only with `on-failure-with-snapshots` (that costs a verify a tenth of its CPU). `clock`: the pages'
    * timers run on Playwright's clock, which a step can run ahead in virtual time. `recorded`: the
    * selectors every page records its changes of (`recordShown`).
    */
