@@ -40,11 +40,13 @@ export function keySecret(seed: string, environment: Environment, serial: number
   return issueSecret(seed, environment === 'sandbox' ? 'sandbox_key' : 'production_key', serial);
 }
 
+const SELECT_KEY = 'SELECT id, promotion_id, environment, masked, created_at, expires_at, revoked_at FROM agency_keys';
+
 /** Every request looks its key up: found keys are kept in memory until any key is written (revoked, reset). */
 export function findKeyBySecret(db: Db, secret: string): AgencyKey | undefined {
   return cached(db, 'keys', secret, () => {
     const key = db
-      .prepare('SELECT id, promotion_id, environment, masked, created_at, expires_at, revoked_at FROM agency_keys WHERE key_hash = ?')
+      .prepare(`${SELECT_KEY} WHERE key_hash = ?`)
       .get(hashSecret(secret)) as AgencyKey | undefined;
     return key && Object.freeze(key);
   });
@@ -59,14 +61,13 @@ export type KeyStatus = 'active' | 'revoked' | 'expired';
 /** The agency keys of one promotion as the brand's console sees them: never the service's own key. */
 export function listPromotionKeys(db: Db, promotionId: number): AgencyKey[] {
   return db
-    .prepare(`SELECT id, promotion_id, environment, masked, created_at, expires_at, revoked_at FROM agency_keys
-      WHERE promotion_id = ? AND id NOT IN (SELECT key_id FROM service_keys) ORDER BY id`)
+    .prepare(`${SELECT_KEY} WHERE promotion_id = ? AND id NOT IN (SELECT key_id FROM service_keys) ORDER BY id`)
     .all(promotionId) as AgencyKey[];
 }
 
 /** Every key of every promotion, the service's own included, oldest first. */
 export function listAgencyKeys(db: Db): AgencyKey[] {
-  return db.prepare('SELECT id, promotion_id, environment, masked, created_at, expires_at, revoked_at FROM agency_keys ORDER BY id').all() as AgencyKey[];
+  return db.prepare(`${SELECT_KEY} ORDER BY id`).all() as AgencyKey[];
 }
 
 export function keyStatus(key: AgencyKey, now: number): KeyStatus {

@@ -7,9 +7,14 @@ import type { Db } from './db.js';
 
 export type Snapshot = Record<string, string[]>;
 
+/** The names of the database's own tables, SQLite's internal ones left out, in order. */
+export function tableNames(db: Db): string[] {
+  return db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+}
+
 /** The rows of `tables` (every table when omitted); an unknown table name throws. */
 export function snapshotTables(db: Db, tables?: readonly string[]): Snapshot {
-  const known = db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+  const known = tableNames(db);
   const unknown = (tables ?? []).filter((table) => !known.includes(table));
   if (unknown.length > 0) throw new Error(`snapshotTables: no table named ${unknown.join(', ')}`);
   return Object.fromEntries(

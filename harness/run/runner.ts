@@ -62,14 +62,10 @@ export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, 
   const watchersStarted: Array<Promise<void>> = [];
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      if (!isWatcher(next)) {
-        await Promise.all(watchersStarted);
-        await runOne(runs.get(next.id)!, env, hooks);
-        continue;
-      }
-      let watches = () => {};
-      watchersStarted.push(new Promise<void>((resolve) => (watches = resolve)));
-      await runOne(runs.get(next.id)!, env, hooks, watches).finally(watches);
+      let watches: (() => void) | undefined;
+      if (isWatcher(next)) watchersStarted.push(new Promise<void>((resolve) => (watches = resolve)));
+      else await Promise.all(watchersStarted);
+      await runOne(runs.get(next.id)!, env, hooks, watches);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
@@ -86,6 +82,7 @@ function editsSharedTerms(scenario: Scenario, env: RunEnv): boolean {
   return scenario.steps.some((step) => step.do === 'edit_terms' && !own[scenario.world.journeys[step.journey]?.country ?? '']);
 }
 
+/** `watches` is told when the scenario's first long wait begins, or when it ends without one. */
 async function runOne(run: ScenarioRun, env: RunEnv, hooks: RunnerHooks, watches?: () => void): Promise<void> {
   const { scenario } = run;
   hooks.onScenarioBegin?.(scenario);
@@ -96,6 +93,7 @@ async function runOne(run: ScenarioRun, env: RunEnv, hooks: RunnerHooks, watches
   } catch (caught) {
     error = caught instanceof Error ? caught.message : String(caught);
   } finally {
+    watches?.();
     await run.close();
   }
   const outcome: ScenarioOutcome = {

@@ -63,7 +63,7 @@ export class ScenarioRun {
     let session = this.sessions.get(name);
     if (!session) {
       const clock = this.scenario.steps.some((step) => step.do === 'watch_polling' && step.journey === name);
-      session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, name, { trace: this.env.config.trace, clock, recorded: recognisedSelectors(this.env.config.markers) });
+      session = await this.open(name, clock);
       this.sessions.set(name, session);
     }
     return session;
@@ -84,9 +84,13 @@ export class ScenarioRun {
 
   /** Another browser with no cookies: the place an attacker or a second device opens a link. */
   async fresh(label: string): Promise<BrowserSession> {
-    const session = await BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace, recorded: recognisedSelectors(this.env.config.markers) });
+    const session = await this.open(label, false);
     this.extras.push(session);
     return session;
+  }
+
+  private open(label: string, clock: boolean): Promise<BrowserSession> {
+    return BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace, clock, recorded: recognisedSelectors(this.env.config.markers) });
   }
 
   /** After a step: what the page shows, its storage, and the state's axe run and screenshots. */

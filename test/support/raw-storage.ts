@@ -8,6 +8,7 @@
 import Database from 'better-sqlite3';
 import type { Db } from '../../emulator/store/db.js';
 import { MIGRATIONS } from '../../emulator/store/schema.js';
+import { tableNames } from '../../emulator/store/snapshot.js';
 
 /**
  * Temporary triggers on every table record which tables a request wrote: cheaper than a snapshot
@@ -16,8 +17,7 @@ import { MIGRATIONS } from '../../emulator/store/schema.js';
  */
 export function watchTableWrites(db: Db): { take(): string[] } {
   db.exec('CREATE TEMP TABLE IF NOT EXISTS fuzz_changes (tbl TEXT NOT NULL)');
-  const tables = db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
-  for (const name of tables) {
+  for (const name of tableNames(db)) {
     for (const operation of ['INSERT', 'UPDATE', 'DELETE']) {
       db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS "fuzz_${name}_${operation}" AFTER ${operation} ON main."${name}" BEGIN INSERT INTO fuzz_changes VALUES ('${name}'); END`);
     }
