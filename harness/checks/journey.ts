@@ -88,7 +88,7 @@ export const JOURNEY_CHECKS: Check[] = [
         return { scenario, session_created: sessions.length > 0, entry_submitted: entries.some((call) => accepted(call, scenario)), entries_refused: entries.filter((call) => !accepted(call, scenario)).map((call) => `${call.status} ${call.answer?.error ?? ''}`.trim()) };
       });
       const missing = rows.flatMap((row) => [
-        ...(row.session_created ? [] : [`${row.scenario}: no session`]),
+        ...(row.session_created ? [] : [`${row.scenario}: no session${facts.previewed.includes(row.scenario) ? '' : ' (no link to it found on the preview)'}`]),
         ...(row.entry_submitted ? [] : [`${row.scenario}: no entry${row.entries_refused.length ? ` the service accepted (refused: ${row.entries_refused.join(', ')})` : ''}`]),
       ]);
       const evidence = [{ label: 'sandbox calls seen through the preview', data: rows }, ...(facts.checklist ? [{ label: "the brand's checklist", data: facts.checklist }] : [])];

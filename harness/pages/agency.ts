@@ -147,14 +147,21 @@ export class PreviewPage {
     private readonly markers: MarkerConfig,
   ) {}
 
-  /** The configured link, else a link or button named after the scenario, else a link whose address names it. */
-  link(scenario: string): Promise<Locator | undefined> {
+  /**
+   * The configured link, else a link or button named after the scenario, else a link whose address
+   * names it. A client-rendered preview draws its links after `load`, so this waits up to
+   * `timeoutMs` for any of them to appear.
+   */
+  async link(scenario: string, timeoutMs: number): Promise<Locator | undefined> {
     const name = new RegExp(`\\b${scenario.replace('_', '[ _-]?')}\\b`, 'i');
-    return firstFound([
+    const candidates = [
       this.page.locator(this.markers.preview_link.replaceAll('{scenario}', scenario)),
       this.page.getByRole('link', { name }),
       this.page.getByRole('button', { name }),
       this.page.locator(`a[href*="${scenario}"]`),
-    ]);
+    ];
+    const any = candidates.reduce((all, candidate) => all.or(candidate));
+    await any.first().waitFor({ state: 'attached', timeout: timeoutMs }).catch(() => undefined);
+    return firstFound(candidates);
   }
 }

@@ -293,7 +293,7 @@ export const STEPS: Steps = {
 /** One sandbox scenario through the preview: its link, the sandbox entry the service saw, then the state its page shows. */
 async function openPreview(run: ScenarioRun, session: BrowserSession, preview: string, scenario: StateName): Promise<void> {
   await session.goto(preview);
-  const link = await new PreviewPage(session.page, run.env.config.markers).link(scenario);
+  const link = await new PreviewPage(session.page, run.env.config.markers).link(scenario, PREVIEW_WAIT_MS);
   const expectation: Expectation = { scenario: run.scenario.id, journey: 'preview', environment: 'sandbox', wanted: 'result', state: scenario, met: false, page: undefined };
   if (!link) {
     expectation.page = await run.observe(session);

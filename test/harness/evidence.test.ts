@@ -70,6 +70,15 @@ describe('the rules, on made-up facts', () => {
     expect([verdict!.status, verdict!.reason]).toEqual(['inconclusive', 'S256 on 1 journey(s), but no exchange presented a verifier to compare with']);
   });
 
+  test('coverage.sandbox_calls names the scenarios whose link the preview did not show apart from those it opened without a call', () => {
+    const facts = emptyRun();
+    facts.previewed.push('won', 'lost', 'failed', 'ineligible', 'already_entered');
+    const [verdict] = evaluateChecks(facts, [CHECKS.find((check) => check.id === 'coverage.sandbox_calls')!], scenarios);
+    expect(verdict!.status).toBe('fail');
+    expect(verdict!.reason).toContain('won: no session; won: no entry; lost: no session;');
+    expect(verdict!.reason).toContain('pending: no session (no link to it found on the preview); pending: no entry;');
+  });
+
   test('exit codes: 0 with warnings and manual reviews, 3 with an inconclusive check, 1 with a failed one', () => {
     const summary = { pass: 40, fail: 0, warn: 1, manual: 1, inconclusive: 0 };
     expect(exitCodeOf(summary)).toBe(0);

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
 import { ConfigSchema } from '../../harness/config.js';
-import { AgencyPage, ConsentPage, selectorFor } from '../../harness/pages/agency.js';
+import { AgencyPage, ConsentPage, PreviewPage, selectorFor } from '../../harness/pages/agency.js';
 import { packageRoot } from '../../harness/paths.js';
 import { useChromium } from '../support/chromium.js';
 
@@ -66,6 +66,15 @@ test('after a 429, the way back to the entry is found by its words (English or G
   await page.setContent('<main><p>Bitte warte.</p><a href="#r" data-retry>Weiter</a></main>');
   expect(await new AgencyPage(page, spa).tryAgain()).toBeUndefined();
   expect(await (await new AgencyPage(page, { ...spa, try_again: 'a[data-retry]' }).tryAgain())?.textContent()).toBe('Weiter');
+});
+
+test("a client-rendered preview's links are found once its script has drawn them, by the configured marker first", async () => {
+  await page.setContent(`<ul id="app"></ul><script>setTimeout(() => {
+    document.getElementById('app').innerHTML = '<li><a href="/p/1">Ausstehend</a></li><li><a href="/vorschau/pending" data-szenario="pending">Gewonnen, Zustellung läuft</a></li>';
+  }, 700)</script>`);
+  const preview = new PreviewPage(page, ConfigSchema.parse({ markers: { preview_link: 'a[data-szenario="{scenario}"]' } }).markers);
+  expect(await (await preview.link('pending', 5000))?.textContent()).toBe('Gewonnen, Zustellung läuft');
+  expect(await preview.link('already_entered', 200)).toBeUndefined();
 });
 
 test('a page with no box accepting the terms shows no consent form', async () => {
