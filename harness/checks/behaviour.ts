@@ -2,7 +2,7 @@
 import type { ObservedCall } from '../emulator/client.js';
 import { showsState } from '../intents.js';
 import type { PollWatch, RequestSeen, RunFacts } from '../run/facts.js';
-import { POLL_SCHEDULE_S, intervals, isTerminalPoll, scheduleViolation } from '../run/polling.js';
+import { POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, scheduleViolation } from '../run/polling.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
 
@@ -25,13 +25,6 @@ function pagePolls(facts: RunFacts, watch: PollWatch, from: number): Array<Reque
     .filter((request) => request.scenario === watch.scenario && request.journey === watch.journey && POLLING_TYPES.has(request.resourceType) && facts.isAgency(request.url))
     .map((request) => ({ ...request, on: facts.onEmulatorClock(request.at) }))
     .filter((request) => request.on >= from);
-}
-
-/** The page a settled delivery must end on, by what the service answered. */
-function finalState(terminal: ObservedCall): 'won' | 'failed' | undefined {
-  if (terminal.answer?.delivery_state === 'delivered') return 'won';
-  if (terminal.answer?.delivery_state === 'failed') return 'failed';
-  return undefined;
 }
 
 export const BEHAVIOUR_CHECKS: Check[] = [

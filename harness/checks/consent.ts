@@ -1,6 +1,6 @@
 /** The entry body, the terms and the consent form. @see spec §2.4, §2.6, §4.1 rule 1, §4.2 422 */
 import type { ObservedCall } from '../emulator/client.js';
-import type { ConsentView, JourneyFacts, RunFacts } from '../run/facts.js';
+import { type ConsentView, type JourneyFacts, type RunFacts, showsTerms } from '../run/facts.js';
 import { isEntry, isSessionRead, productionEntries, where } from './observed.js';
 import { type Check, type Evidence, fail, pass } from './types.js';
 
@@ -183,7 +183,7 @@ export const CONSENT_CHECKS: Check[] = [
         const reread = facts.callsOf(journey.pack.code).some((call) => isSessionRead(call) && call.seq > refused.seq);
         const after = journey.consent.find((view) => facts.onEmulatorClock(view.at) > refused.at);
         const current = edit?.set.version ?? termsFor(facts, journey.country)?.version;
-        const shows = Boolean(after && (after.termsVersion === current || (edit?.set.text && after.termsText.includes(edit.set.text))));
+        const shows = Boolean(after && (after.termsVersion === current || (edit && showsTerms(after, edit.set))));
         const unticked = Boolean(after && after.boxes.every((box) => !box.checked));
         results.push({ label: `${where(journey)}: 422 answered; session read again: ${reread ? 'yes' : 'no'}; the form then shows version ${after?.termsVersion ?? '?'} (current ${current}), boxes unticked: ${unticked ? 'yes' : 'no'}` });
         if (!reread) problems.push(`${where(journey)}: after the 422 the session was not read again`);

@@ -182,6 +182,11 @@ export interface TermsEdit {
   set: { text?: string; url?: string; links?: Array<{ label: string; url: string }>; version?: string };
 }
 
+/** Whether a consent form shows the terms an edit set: its version, or its text. */
+export function showsTerms(view: Pick<ConsentView, 'termsVersion' | 'termsText'>, set: TermsEdit['set']): boolean {
+  return (set.version !== undefined && view.termsVersion === set.version) || (set.text !== undefined && view.termsText.includes(set.text));
+}
+
 export interface ArmedFault {
   scenario: string;
   journey: string;

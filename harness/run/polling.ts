@@ -28,6 +28,13 @@ export function scheduleViolation(entryAt: number, polls: readonly ObservedCall[
   return intervals(entryAt, polls).find((interval) => interval.seconds * 1000 + SLACK_MS < interval.expected * 1000);
 }
 
+/** The state a page should end on after a terminal poll: won once delivered, failed once delivery failed. */
+export function finalState(terminal: ObservedCall): 'won' | 'failed' | undefined {
+  if (terminal.answer?.delivery_state === 'delivered') return 'won';
+  if (terminal.answer?.delivery_state === 'failed') return 'failed';
+  return undefined;
+}
+
 /** A poll whose answer ends polling: delivery settled, session gone, integration unavailable. */
 export function isTerminalPoll(call: ObservedCall): boolean {
   return ['delivered', 'failed'].includes(call.answer?.delivery_state ?? '') || [401, 409, 410].includes(call.status);

@@ -9,11 +9,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
 import type { ObservedCall } from '../emulator/client.js';
 import { type Shown, type StateName, showsState, statesShown } from '../intents.js';
-import { ConsentPage, PreviewPage } from '../pages/agency.js';
+import { ConsentPage, PreviewPage, selectorFor } from '../pages/agency.js';
 import { AuthorizePage, SignInPage } from '../pages/emulator.js';
 import type { Step } from '../scenarios/schema.js';
-import { type Expectation, redactUrl } from './facts.js';
-import { isTerminalPoll, scheduleViolation } from './polling.js';
+import { type Expectation, redactUrl, showsTerms } from './facts.js';
+import { finalState, isTerminalPoll, scheduleViolation } from './polling.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
 import type { ScenarioRun } from './scenario-run.js';
 import {
@@ -31,6 +31,10 @@ const FAULT_TARGETS = {
 
 /** How long a preview scenario may take to make its calls and show its state (a slow single-page app on a loaded machine). */
 const PREVIEW_WAIT_MS = 15_000;
+/** How long a page may take to draw what it shows after it loaded: a single-page app draws after its own fetches. */
+const PAGE_WAIT_MS = 10_000;
+/** Waiting for the consent form: up to PAGE_WAIT_MS, or a moment once the page settled on something else (a state, an error). */
+const CONSENT_WAIT = { timeoutMs: PAGE_WAIT_MS, other: (shown: Shown[]) => shown.some((item) => item !== 'page:consent'), graceMs: 1500 };
 /** After Retry-After, a little more: the agency times the wait from when its answer arrived. */
 const RETRY_AFTER_MARGIN_MS = 300;
 /** How far the page's timers run ahead, in virtual time, once polling should have stopped. */
@@ -46,6 +50,11 @@ export const STEPS: Steps = {
     const session = await run.session('landing');
     await session.goto(run.facts.origins.callback);
     await session.act(async () => undefined);
+    // A client-rendered landing page draws itself after its own fetch: its marker, the campaign's name or an error.
+    const { markers } = run.env.config;
+    const drawn = [selectorFor(markers, 'page', 'landing'), selectorFor(markers, 'page', 'error')].map((selector) => session.page.locator(selector));
+    if (run.facts.campaignName) drawn.push(session.page.getByText(run.facts.campaignName));
+    await drawn.reduce((all, one) => all.or(one)).first().waitFor({ state: 'attached', timeout: PAGE_WAIT_MS }).catch(() => undefined);
     const page = await run.observe(session);
     run.facts.expectations.push({ scenario: run.scenario.id, journey: 'landing', environment: 'production', wanted: 'landing', met: page?.shows.includes('page:landing') ?? false, page });
   },
@@ -150,15 +159,19 @@ export const STEPS: Steps = {
   async inspect_consent(run, step) {
     const journey = run.journey(step.journey);
     const session = await run.session(step.journey);
-    await run.view(session).waitFor((shown) => shown.includes('page:consent'), { timeoutMs: 5000 });
-    const view = await new ConsentPage(session.page, run.env.config.markers).read();
+    await run.view(session).waitFor((shown) => shown.includes('page:consent'), CONSENT_WAIT);
+    const consent = new ConsentPage(session.page, run.env.config.markers);
+    // After the harness changed the terms, a page that fetches them again draws them a moment later.
+    const edit = run.facts.termsEdits.filter((candidate) => candidate.scenario === run.scenario.id && candidate.journey === step.journey).at(-1);
+    let view = await consent.read();
+    for (const deadline = Date.now() + PAGE_WAIT_MS; edit && !showsTerms(view, edit.set) && Date.now() < deadline; view = await consent.read().catch(() => view)) await sleep(250);
     journey.consent.push({ label: step.label, at: Date.now(), url: session.page.url(), ...view });
     await run.observe(session);
   },
 
   async enter(run, step) {
     const session = await run.session(step.journey);
-    await run.view(session).waitFor((shown) => shown.includes('page:consent'), { timeoutMs: 5000 });
+    await run.view(session).waitFor((shown) => shown.includes('page:consent'), CONSENT_WAIT);
     await submitConsent(run, session, step);
   },
 
@@ -171,7 +184,10 @@ export const STEPS: Steps = {
     const view = run.view(session);
     if (!(await view.shows()).includes('page:consent')) {
       const back = await view.tryAgain();
-      if (back) await session.act(() => back.click());
+      if (back) {
+        await session.act(() => back.click());
+        await view.waitFor((shown) => shown.includes('page:consent'), CONSENT_WAIT);
+      }
     }
     if ((await view.shows()).includes('page:consent')) await submitConsent(run, session, { accept_terms: true, confirm_age: true, marketing: false, bypass_validation: false });
     if (!step.until_entered) return;
@@ -244,6 +260,7 @@ export const STEPS: Steps = {
     const entry = await entryCall(run, journey);
     // The window runs from the entry, or from the last change the harness made (a settled delivery, a fault), whichever is later.
     let until = Math.max(entry.at, journey.changedAt === undefined ? 0 : run.facts.onEmulatorClock(journey.changedAt)) + step.seconds * 1000;
+    let terminal: ObservedCall | undefined;
     for (;;) {
       await sleep(300);
       const { now, data } = await run.env.client.observed(run.env.baseline.calls, { pack: journey.pack.code });
@@ -252,7 +269,7 @@ export const STEPS: Steps = {
         if (scheduleViolation(entry.at, polls)) until = Math.min(until, now);
         if (polls.length >= step.polls) until = Math.min(until, polls[step.polls - 1]!.at);
       } else {
-        const terminal = polls.find(isTerminalPoll);
+        terminal = polls.find(isTerminalPoll);
         if (terminal) until = Math.min(until, terminal.at + step.quiet_seconds * 1000);
       }
       if (now >= until) break;
@@ -263,6 +280,9 @@ export const STEPS: Steps = {
       await session.context.clock.runFor(VIRTUAL_AFTER_END_MS).catch(() => undefined);
       await sleep(AFTER_VIRTUAL_MS);
       await session.act(async () => undefined);
+      // A page that draws the settled state after one more fetch of its own gets the time to.
+      const settled = terminal && finalState(terminal);
+      if (settled) await run.view(session).waitFor((shown) => showsState(shown, settled), { timeoutMs: PAGE_WAIT_MS, other: settledElsewhere(settled), graceMs: 1500 });
       Object.assign(watch, { finalPage: await run.observe(session), virtualMs: VIRTUAL_AFTER_END_MS });
     }
     run.facts.polls.push(watch);

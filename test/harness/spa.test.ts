@@ -2,8 +2,8 @@
  * The single-page agency (fixtures/agency-spa): client-rendered, German, its own page and state
  * names, its entry a `fetch` with a CSRF header, a wait page that retries by itself after a 429.
  * Configured only by its own harness.config.json (its markers; no entry endpoint, no form), it
- * passes every check three runs in a row against one emulator, reset between them, and each of
- * its defects fails the check tied to it.
+ * passes every check three runs in a row against one emulator, reset between them, and once more
+ * drawing as slowly as an old phone; each of its defects fails the check tied to it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SPA_DEFECTS } from '../../fixtures/agency-spa/defects.js';
@@ -28,6 +28,14 @@ describe('the single-page agency', () => {
   test('passes every check three runs in a row against one emulator, reset between them: exit 0 each time', () => {
     expectEveryCheckPassed(reports);
   });
+});
+
+describe('drawn slowly, each view 600 ms after its data arrived (longer than the quiet the harness waits for after an action)', () => {
+  test('it still passes every check: the harness waits for what a page draws, it does not read it once', async ({ onTestFinished }) => {
+    const world = await harnessWorld({ kind: 'spa', spa: { renderDelayMs: 600 }, config: { trace: 'off' } });
+    onTestFinished(() => world.close());
+    expectEveryCheckPassed([await world.verify({ browser: browser() })]);
+  }, 300_000);
 });
 
 describe.concurrent('with one of its defects switched on, its check fails', () => {

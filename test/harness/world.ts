@@ -23,7 +23,7 @@ import { createAgencyLogger } from '../../fixtures/agency-reference/logger.js';
 import { type AgencyOptions, startAgency } from '../../fixtures/agency-reference/server.js';
 import type { SpaDefectName } from '../../fixtures/agency-spa/defects.js';
 import { createSpaLogger } from '../../fixtures/agency-spa/log.js';
-import { startSpaAgency } from '../../fixtures/agency-spa/server.js';
+import { type SpaAgencyOptions, startSpaAgency } from '../../fixtures/agency-spa/server.js';
 import type { Report } from '../../harness/report/types.js';
 import { type VerifyOptions, verify } from '../../harness/verify.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
@@ -39,6 +39,8 @@ export interface HarnessWorldOptions {
   fixture?: (fixture: Fixture) => Fixture;
   /** How the reference agency is built where the spec leaves it open, e.g. what it offers after a 429. */
   agency?: Pick<AgencyOptions, 'afterRateLimit'>;
+  /** How the single-page agency draws, e.g. as slowly as on an old phone. */
+  spa?: Pick<SpaAgencyOptions, 'renderDelayMs'>;
   /** The promotion (slug) whose keys the agency holds and which `approved` approves; default: the default one. */
   promotion?: string;
 }
@@ -57,7 +59,7 @@ export async function harnessWorld(options: HarnessWorldOptions = {}) {
   const keys = { sandbox: env.sandbox_key, production: env.production_key };
   const destination = pino.destination({ dest: agencyLog, sync: true });
   const agency = options.kind === 'spa'
-    ? await startSpaAgency({ port: 0, emulatorUrl: emulator.baseUrl, defects: (options.defects ?? []) as SpaDefectName[], keys, logger: createSpaLogger(destination) })
+    ? await startSpaAgency({ port: 0, emulatorUrl: emulator.baseUrl, defects: (options.defects ?? []) as SpaDefectName[], keys, logger: createSpaLogger(destination), ...options.spa })
     : await startAgency({ ...options.agency, port: 0, emulatorUrl: emulator.baseUrl, defects: (options.defects ?? []) as DefectName[], keys, logger: createAgencyLogger(destination) });
   const config = join(folder, 'harness.config.json');
   writeFileSync(config, JSON.stringify({ ...(options.kind === 'spa' ? { markers: SPA_CONFIG.markers } : {}), agency_log: agencyLog, ...options.config }));
