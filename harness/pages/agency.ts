@@ -94,6 +94,13 @@ export class AgencyPage {
     }
   }
 
+  /** Waits up to `timeoutMs` until the page draws a landing page: its marker, the campaign's name, or an error. */
+  async landingDrawn(campaignName: string | undefined, timeoutMs: number): Promise<void> {
+    const drawn = [selectorFor(this.markers, 'page', 'landing'), selectorFor(this.markers, 'page', 'error')].map((selector) => this.page.locator(selector));
+    if (campaignName) drawn.push(this.page.getByText(campaignName));
+    await untilAnyAttached(drawn, timeoutMs);
+  }
+
   /** A link or button back to the entry after a refusal ("try again"), when the page offers one. */
   tryAgain(): Promise<Locator | undefined> {
     const name = /try again|again|retry|back to (the )?(entry|form)|erneut|nochmal|noch einmal|wiederholen|zurück zu[rm] (teilnahme|formular|eingabe)/i;
@@ -101,11 +108,18 @@ export class AgencyPage {
   }
 }
 
+/** Waits up to `timeoutMs` until any of the candidates is on the page: a client-rendered page draws after `load`. */
+async function untilAnyAttached(candidates: Locator[], timeoutMs: number): Promise<void> {
+  await candidates.reduce((all, candidate) => all.or(candidate)).first().waitFor({ state: 'attached', timeout: timeoutMs }).catch(() => undefined);
+}
+
 /** The first candidate, in the order given, that is on the page. */
 async function firstFound(candidates: Locator[]): Promise<Locator | undefined> {
   for (const candidate of candidates) if ((await candidate.count()) > 0) return candidate.first();
   return undefined;
 }
+
+type ConsentForm = Awaited<ReturnType<typeof readConsent>>;
 
 /** The production consent form: the terms, the boxes and the button that sends it. */
 export class ConsentPage {
@@ -121,6 +135,17 @@ export class ConsentPage {
   /** The form now (and marks it for the locators below). */
   read() {
     return this.page.evaluate(readConsent, { form: this.markers.entry_form, termsText: this.markers.terms_text, termsVersion: this.markers.terms_version, terms: TERMS_LABEL });
+  }
+
+  /** The form once `wanted` holds of it, read every 250 ms, or as it is after `timeoutMs`: a page that fetches its terms again redraws a moment later. */
+  async readWhen(wanted: (form: ConsentForm) => boolean, timeoutMs: number): Promise<ConsentForm> {
+    const deadline = Date.now() + timeoutMs;
+    let form = await this.read();
+    while (!wanted(form) && Date.now() < deadline) {
+      await sleep(250);
+      form = await this.read().catch(() => form);
+    }
+    return form;
   }
 
   /** Ticks the boxes whose role is wanted, unticks every other one. */
@@ -160,8 +185,7 @@ export class PreviewPage {
       this.page.getByRole('button', { name }),
       this.page.locator(`a[href*="${scenario}"]`),
     ];
-    const any = candidates.reduce((all, candidate) => all.or(candidate));
-    await any.first().waitFor({ state: 'attached', timeout: timeoutMs }).catch(() => undefined);
+    await untilAnyAttached(candidates, timeoutMs);
     return firstFound(candidates);
   }
 }

@@ -33,9 +33,12 @@ export function estimateSeconds(scenario: Scenario): number {
 /** A wait this long is worth giving its scenario a head start, so that the others' work fills it. */
 const WATCH_SECONDS = 5;
 
+/** A step that waits long enough to be worth a head start. */
+const isWatch = (scenario: Scenario, step: Step) => (waitSeconds(scenario, step) ?? 0) >= WATCH_SECONDS;
+
 /** The scenarios that wait for seconds, each gets the machine first until its first such wait. */
 export function isWatcher(scenario: Scenario): boolean {
-  return scenario.steps.some((step) => (waitSeconds(scenario, step) ?? 0) >= WATCH_SECONDS);
+  return scenario.steps.some((step) => isWatch(scenario, step));
 }
 
 export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, concurrency: number, hooks: RunnerHooks): Promise<Map<string, ScenarioRun>> {
@@ -106,7 +109,7 @@ async function runOne(run: ScenarioRun, env: RunEnv, hooks: RunnerHooks, watches
 /** The scenario's steps in order; the first that throws ends it, named by its number. `watches` is told when a long wait begins. */
 async function playSteps(run: ScenarioRun, watches?: () => void): Promise<void> {
   for (const [index, step] of run.scenario.steps.entries()) {
-    if ((waitSeconds(run.scenario, step) ?? 0) >= WATCH_SECONDS) watches?.();
+    if (isWatch(run.scenario, step)) watches?.();
     try {
       await (STEPS[step.do] as (run: ScenarioRun, step: Step) => Promise<void>)(run, step);
     } catch (error) {

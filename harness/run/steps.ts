@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
 import type { ObservedCall } from '../emulator/client.js';
 import { type Shown, type StateName, showsState, statesShown } from '../intents.js';
-import { ConsentPage, PreviewPage, selectorFor } from '../pages/agency.js';
+import { ConsentPage, PreviewPage } from '../pages/agency.js';
 import { AuthorizePage, SignInPage } from '../pages/emulator.js';
 import type { Step } from '../scenarios/schema.js';
 import { type Expectation, redactUrl, showsTerms } from './facts.js';
@@ -50,11 +50,7 @@ export const STEPS: Steps = {
     const session = await run.session('landing');
     await session.goto(run.facts.origins.callback);
     await session.act(async () => undefined);
-    // A client-rendered landing page draws itself after its own fetch: its marker, the campaign's name or an error.
-    const { markers } = run.env.config;
-    const drawn = [selectorFor(markers, 'page', 'landing'), selectorFor(markers, 'page', 'error')].map((selector) => session.page.locator(selector));
-    if (run.facts.campaignName) drawn.push(session.page.getByText(run.facts.campaignName));
-    await drawn.reduce((all, one) => all.or(one)).first().waitFor({ state: 'attached', timeout: PAGE_WAIT_MS }).catch(() => undefined);
+    await run.view(session).landingDrawn(run.facts.campaignName, PAGE_WAIT_MS);
     const page = await run.observe(session);
     run.facts.expectations.push({ scenario: run.scenario.id, journey: 'landing', environment: 'production', wanted: 'landing', met: page?.shows.includes('page:landing') ?? false, page });
   },
@@ -160,11 +156,9 @@ export const STEPS: Steps = {
     const journey = run.journey(step.journey);
     const session = await run.session(step.journey);
     await run.view(session).waitFor((shown) => shown.includes('page:consent'), CONSENT_WAIT);
-    const consent = new ConsentPage(session.page, run.env.config.markers);
-    // After the harness changed the terms, a page that fetches them again draws them a moment later.
+    // After the harness changed the terms, the form is read once it shows them.
     const edit = run.facts.termsEdits.filter((candidate) => candidate.scenario === run.scenario.id && candidate.journey === step.journey).at(-1);
-    let view = await consent.read();
-    for (const deadline = Date.now() + PAGE_WAIT_MS; edit && !showsTerms(view, edit.set) && Date.now() < deadline; view = await consent.read().catch(() => view)) await sleep(250);
+    const view = await new ConsentPage(session.page, run.env.config.markers).readWhen((form) => !edit || showsTerms(form, edit.set), PAGE_WAIT_MS);
     journey.consent.push({ label: step.label, at: Date.now(), url: session.page.url(), ...view });
     await run.observe(session);
   },
