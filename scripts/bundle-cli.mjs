@@ -1,7 +1,11 @@
-// `npm run build`, after tsc: the emulator CLI as one small entry plus chunks loaded on demand, written
-// over tsc's dist/emulator/cli.js. Resolving and reading express's and zod's few hundred files took a
-// third of start-up. The rest of dist/ stays tsc's output, which the tests and the harness import.
-import { rmSync } from 'node:fs';
+// `npm run build`, after tsc: the emulator CLI as a handful of files written over tsc's dist/emulator/cli.js
+// (decisions/006). Resolving, reading and compiling express's and zod's few hundred files took a third
+// of start-up, and one file per module costs time of its own. The rest of dist/ stays tsc's output,
+// which the tests and the harness import.
+//   cli.js                  the entry: the heap flag (cli/heap.ts), then the program, parsed only after it
+//   cli-program.js          emulator/ as one ES module; a module it imports on demand runs on first import
+//   cli-vendor/<name>.cjs   each package of VENDORED, required when the first module importing it runs
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +13,7 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = join(root, 'dist', 'emulator');
-const chunks = join(outdir, 'cli-chunks');
+const vendorDir = join(outdir, 'cli-vendor');
 
 /**
  * Required from node_modules at run time instead of bundled: a native addon, what only a terminal
@@ -17,38 +21,80 @@ const chunks = join(outdir, 'cli-chunks');
  * charset) and mime-db (as JSON it parses faster and takes less memory than as a script).
  */
 const FROM_NODE_MODULES = ['better-sqlite3', 'pino-pretty', 'iconv-lite', 'mime-db'];
+/**
+ * Bundled apart from the program, one file each. V8's parser takes memory in proportion to the file
+ * it parses, and much of it stays resident: all in one 800 KB file, the idle emulator held 3 MB
+ * more. Apart, chokidar and qrcode-generator are not even parsed until a watch or a QR code needs them.
+ */
+const VENDORED = ['zod', 'express', 'pino', 'commander', 'chokidar', 'qrcode-generator'];
 
-rmSync(chunks, { recursive: true, force: true });
-await build({
-  entryPoints: [join(root, 'emulator', 'cli.ts')],
-  outdir,
-  // Modules the CLI imports on demand (each command, each lazy router) stay in chunks of their own.
-  splitting: true,
-  chunkNames: 'cli-chunks/[name]-[hash]',
-  allowOverwrite: true,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  // CommonJS dependencies call require(); an ES module has none of its own.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  minify: true,
-  keepNames: true,
-  plugins: [fromNodeModules(FROM_NODE_MODULES), zodEnglishOnly()],
-  logLevel: 'warning',
-});
+const common = { bundle: true, platform: 'node', target: 'node20', minify: true, keepNames: true, allowOverwrite: true, logLevel: 'warning' };
+// CommonJS dependencies call require(); an ES module has none of its own.
+const withRequire = { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" };
 
-/** Leaves `names` external, once sure the chunks will require the very copy their importer would. */
-function fromNodeModules(names) {
-  const atRunTime = createRequire(join(chunks, 'chunk.js'));
+rmSync(join(outdir, 'cli-chunks'), { recursive: true, force: true });
+rmSync(vendorDir, { recursive: true, force: true });
+await Promise.all([
+  ...VENDORED.map((name) =>
+    build({
+      ...common,
+      format: 'cjs',
+      stdin: { contents: vendorEntry(name), resolveDir: root, sourcefile: `${name}.js` },
+      outfile: join(vendorDir, `${name}.cjs`),
+      plugins: [fromNodeModules(FROM_NODE_MODULES, vendorDir), zodEnglishOnly()],
+    }),
+  ),
+  build({ ...common, format: 'esm', entryPoints: [join(root, 'emulator', 'cli.ts')], outfile: join(outdir, 'cli.js'), plugins: [programApart()] }),
+  build({
+    ...common,
+    format: 'esm',
+    banner: withRequire,
+    entryPoints: [join(root, 'emulator', 'cli', 'program.ts')],
+    outfile: join(outdir, 'cli-program.js'),
+    external: ['./cli-vendor/*'],
+    plugins: [fromNodeModules(FROM_NODE_MODULES, outdir), vendored(VENDORED)],
+  }),
+]);
+
+/** The entry imports the program as a file of its own, so the heap flag is set before V8 parses it. */
+function programApart() {
+  return {
+    name: 'program-apart',
+    setup(builder) {
+      builder.onResolve({ filter: /^\.\/cli\/program\.js$/ }, () => ({ path: './cli-program.js', external: true }));
+    },
+  };
+}
+
+/** A package's whole export as one CommonJS module: an ES module package keeps its named and default exports. */
+function vendorEntry(name) {
+  const { type } = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'));
+  return type === 'module' ? `export * from '${name}'; export { default } from '${name}';` : `module.exports = require('${name}');`;
+}
+
+/** The program's imports of `names` become requires of their vendor files, which esbuild's interop reads as the packages. */
+function vendored(names) {
+  const filter = new RegExp(`^(${names.map(escape).join('|')})$`);
+  return {
+    name: 'vendored',
+    setup(builder) {
+      builder.onResolve({ filter }, ({ path }) => ({ path, namespace: 'vendored' }));
+      builder.onLoad({ filter: /.*/, namespace: 'vendored' }, ({ path }) => ({ contents: `module.exports = require('./cli-vendor/${path}.cjs');` }));
+    },
+  };
+}
+
+/** Leaves `names` external, once sure the files written to `dir` will require the very copy their importer would. */
+function fromNodeModules(names, dir) {
+  const atRunTime = createRequire(join(dir, 'file.js'));
   return {
     name: 'from-node-modules',
     setup(builder) {
-      const filter = new RegExp(`^(${names.map((name) => name.replace(/[.-]/g, '\\$&')).join('|')})$`);
+      const filter = new RegExp(`^(${names.map(escape).join('|')})$`);
       builder.onResolve({ filter }, ({ path, importer }) => {
         const wanted = createRequire(importer).resolve(path);
         if (atRunTime.resolve(path) !== wanted) {
-          return { errors: [{ text: `${path} from dist/emulator would not be the copy ${importer} uses (${wanted}); bundle it or hoist it` }] };
+          return { errors: [{ text: `${path} from ${dir} would not be the copy ${importer} uses (${wanted}); bundle it or hoist it` }] };
         }
         return { external: true };
       });
@@ -67,4 +113,8 @@ function zodEnglishOnly() {
       builder.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({ contents: "export { default as en } from 'zod/v4/locales/en.js';", resolveDir: root }));
     },
   };
+}
+
+function escape(name) {
+  return name.replace(/[.-]/g, '\\$&');
 }
