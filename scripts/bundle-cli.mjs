@@ -32,6 +32,7 @@ const common = { bundle: true, platform: 'node', target: 'node20', minify: true,
 // CommonJS dependencies call require(); an ES module has none of its own.
 const withRequire = { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" };
 
+// cli-chunks/ held the code-split layout of earlier builds.
 rmSync(join(outdir, 'cli-chunks'), { recursive: true, force: true });
 rmSync(vendorDir, { recursive: true, force: true });
 await Promise.all([
