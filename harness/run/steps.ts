@@ -33,8 +33,10 @@ const FAULT_TARGETS = {
 const PREVIEW_WAIT_MS = 15_000;
 /** How long a page may take to draw what it shows after it loaded: a single-page app draws after its own fetches. */
 const PAGE_WAIT_MS = 10_000;
+/** How long a wait goes on once the page settled on something other than what it waits for: it may still be redrawing. */
+const SETTLED_GRACE_MS = 1500;
 /** Waiting for the consent form: up to PAGE_WAIT_MS, or a moment once the page settled on something else (a state, an error). */
-const CONSENT_WAIT = { timeoutMs: PAGE_WAIT_MS, other: (shown: Shown[]) => shown.some((item) => item !== 'page:consent'), graceMs: 1500 };
+const CONSENT_WAIT = { timeoutMs: PAGE_WAIT_MS, other: (shown: Shown[]) => shown.some((item) => item !== 'page:consent'), graceMs: SETTLED_GRACE_MS };
 /** After Retry-After, a little more: the agency times the wait from when its answer arrived. */
 const RETRY_AFTER_MARGIN_MS = 300;
 /** How far the page's timers run ahead, in virtual time, once polling should have stopped. */
@@ -276,7 +278,7 @@ export const STEPS: Steps = {
       await session.act(async () => undefined);
       // A page that draws the settled state after one more fetch of its own gets the time to.
       const settled = terminal && finalState(terminal);
-      if (settled) await run.view(session).waitFor((shown) => showsState(shown, settled), { timeoutMs: PAGE_WAIT_MS, other: settledElsewhere(settled), graceMs: 1500 });
+      if (settled) await run.view(session).waitFor((shown) => showsState(shown, settled), { timeoutMs: PAGE_WAIT_MS, other: settledElsewhere(settled), graceMs: SETTLED_GRACE_MS });
       Object.assign(watch, { finalPage: await run.observe(session), virtualMs: VIRTUAL_AFTER_END_MS });
     }
     run.facts.polls.push(watch);
@@ -319,7 +321,7 @@ async function openPreview(run: ScenarioRun, session: BrowserSession, preview: s
   // The concrete signal: the service saw the preview's entry (or, without one, the page settles on its own).
   const entry = await sandboxEntry(run, scenario, PREVIEW_WAIT_MS);
   expectation.answer = answerOf(entry);
-  expectation.met = (await run.view(session).waitFor((shown) => showsState(shown, scenario), { timeoutMs: PREVIEW_WAIT_MS, other: settledElsewhere(scenario), graceMs: 1500 })).met;
+  expectation.met = (await run.view(session).waitFor((shown) => showsState(shown, scenario), { timeoutMs: PREVIEW_WAIT_MS, other: settledElsewhere(scenario), graceMs: SETTLED_GRACE_MS })).met;
   expectation.page = await run.observe(session);
   run.facts.expectations.push(expectation);
 }
