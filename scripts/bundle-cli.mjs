@@ -28,6 +28,8 @@ const FROM_NODE_MODULES = ['better-sqlite3', 'pino-pretty', 'iconv-lite', 'mime-
  * more. Apart, chokidar and qrcode-generator are not even parsed until a watch or a QR code needs them.
  */
 const VENDORED = ['zod', 'express', 'pino', 'commander', 'chokidar', 'qrcode-generator'];
+/** The packages of VENDORED that are ES modules (`"type": "module"`); the others are CommonJS. */
+const MODULES = new Set(VENDORED.filter((name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).type === 'module'));
 
 const common = { bundle: true, platform: 'node', target: 'node20', minify: true, keepNames: true, allowOverwrite: true, logLevel: 'warning' };
 // CommonJS dependencies call require(); an ES module has none of its own.
@@ -40,7 +42,7 @@ await Promise.all([
   ...VENDORED.map((name) =>
     build({
       ...common,
-      format: isModule(name) ? 'esm' : 'cjs',
+      format: MODULES.has(name) ? 'esm' : 'cjs',
       stdin: { contents: vendorEntry(name), resolveDir: root, sourcefile: `${name}.js` },
       outfile: join(vendorDir, vendorFile(name)),
       plugins: [fromNodeModules(FROM_NODE_MODULES, vendorDir), zodEnglishOnly()],
@@ -68,17 +70,13 @@ function programApart() {
   };
 }
 
-function isModule(name) {
-  return JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).type === 'module';
-}
-
 /** A package's whole export as one module of its own kind: an ES module package keeps its named and default exports. */
 function vendorEntry(name) {
-  return isModule(name) ? `export * from '${name}'; export { default } from '${name}';` : `module.exports = require('${name}');`;
+  return MODULES.has(name) ? `export * from '${name}'; export { default } from '${name}';` : `module.exports = require('${name}');`;
 }
 
 function vendorFile(name) {
-  return isModule(name) ? `${name}.js` : `${name}.cjs`;
+  return MODULES.has(name) ? `${name}.js` : `${name}.cjs`;
 }
 
 /**
@@ -88,11 +86,11 @@ function vendorFile(name) {
  * of the namespace, a getter per export (zod: 260 exports, 22 importers, a megabyte of idle heap).
  */
 function vendored(names) {
-  const filter = new RegExp(`^(${names.map(escape).join('|')})$`);
+  const filter = exactly(names);
   return {
     name: 'vendored',
     setup(builder) {
-      builder.onResolve({ filter }, ({ path }) => (isModule(path) ? { path: `./cli-vendor/${vendorFile(path)}`, external: true } : { path, namespace: 'vendored' }));
+      builder.onResolve({ filter }, ({ path }) => (MODULES.has(path) ? { path: `./cli-vendor/${vendorFile(path)}`, external: true } : { path, namespace: 'vendored' }));
       builder.onLoad({ filter: /.*/, namespace: 'vendored' }, ({ path }) => ({ contents: `module.exports = require('./cli-vendor/${vendorFile(path)}');` }));
     },
   };
@@ -104,8 +102,7 @@ function fromNodeModules(names, dir) {
   return {
     name: 'from-node-modules',
     setup(builder) {
-      const filter = new RegExp(`^(${names.map(escape).join('|')})$`);
-      builder.onResolve({ filter }, ({ path, importer }) => {
+      builder.onResolve({ filter: exactly(names) }, ({ path, importer }) => {
         const wanted = createRequire(importer).resolve(path);
         if (atRunTime.resolve(path) !== wanted) {
           return { errors: [{ text: `${path} from ${dir} would not be the copy ${importer} uses (${wanted}); bundle it or hoist it` }] };
@@ -129,6 +126,7 @@ function zodEnglishOnly() {
   };
 }
 
-function escape(name) {
-  return name.replace(/[.-]/g, '\\$&');
+/** An esbuild filter matching exactly the package names `names`. */
+function exactly(names) {
+  return new RegExp(`^(${names.map((name) => name.replace(/[.-]/g, '\\$&')).join('|')})$`);
 }
