@@ -1,17 +1,18 @@
 /**
  * Proof that the checks can fail: for every defect of the reference agency, the harness run with
- * `--only` the check tied to it reports that check failed. Runs side by side, one browser shared.
+ * `--only` the check tied to it reports that check failed: one run each, one browser and an emulator
+ * per core shared (useDefectMatrix).
  */
 import { describe, expect, test } from 'vitest';
 import { DEFECTS } from '../../fixtures/agency-reference/defects.js';
 import { useChromium } from '../support/chromium.js';
-import { defectVerdict } from './world.js';
+import { useDefectMatrix } from './world.js';
 
-const browser = useChromium();
+const verdictOf = useDefectMatrix(useChromium());
 
 describe.concurrent('with one defect switched on, its check fails', () => {
   test.for(DEFECTS.map((defect) => [defect.name, defect.check] as const))('--defect %s fails %s', { timeout: 240_000 }, async ([name, check]) => {
-    const verdict = await defectVerdict({ defects: [name] }, check, browser());
+    const verdict = await verdictOf({ defects: [name] }, check);
     expect(verdict?.status, `${check}: ${verdict?.reason}`).toBe('fail');
     expect(verdict?.evidence.length).toBeGreaterThan(0);
   });

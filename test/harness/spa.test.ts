@@ -10,9 +10,10 @@ import { SPA_DEFECTS } from '../../fixtures/agency-spa/defects.js';
 import type { Report } from '../../harness/report/types.js';
 import { useChromium } from '../support/chromium.js';
 import { expectEveryCheckPassed, verifyRuns } from './runs.js';
-import { type HarnessWorld, defectVerdict, harnessWorld } from './world.js';
+import { type HarnessWorld, harnessWorld, useDefectMatrix } from './world.js';
 
 const browser = useChromium();
+const verdictOf = useDefectMatrix(browser);
 
 describe('the single-page agency', () => {
   let world: HarnessWorld;
@@ -40,7 +41,7 @@ describe('drawn slowly, each view 600 ms after its data arrived (longer than the
 
 describe.concurrent('with one of its defects switched on, its check fails', () => {
   test.for(SPA_DEFECTS.map((defect) => [defect.name, defect.check] as const))('--defect %s fails %s', { timeout: 360_000 }, async ([name, check]) => {
-    const verdict = await defectVerdict({ kind: 'spa', defects: [name] }, check, browser());
+    const verdict = await verdictOf({ kind: 'spa', defects: [name] }, check);
     expect(verdict?.status, `${check}: ${verdict?.reason}`).toBe('fail');
   });
 });

@@ -7,16 +7,17 @@
  * straight to the production journeys.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Browser } from 'playwright-core';
 import { pino } from 'pino';
+import { afterAll } from 'vitest';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
 import { envValues } from '../../emulator/control/env.js';
 import type { Fixture } from '../../emulator/fixture.js';
 import { createLogger } from '../../emulator/logger.js';
-import { startServer } from '../../emulator/server.js';
+import { type Running, startServer } from '../../emulator/server.js';
 import { findPromotion } from '../../emulator/store/promotions.js';
 import type { DefectName } from '../../fixtures/agency-reference/defects.js';
 import { createAgencyLogger } from '../../fixtures/agency-reference/logger.js';
@@ -43,6 +44,8 @@ export interface HarnessWorldOptions {
   spa?: Pick<SpaAgencyOptions, 'renderDelayMs'>;
   /** The promotion (slug) whose keys the agency holds and which `approved` approves; default: the default one. */
   promotion?: string;
+  /** An emulator already running on the default fixture (a defect matrix's lane): reset first, left running on close. */
+  emulator?: Running;
 }
 
 /** The single-page agency's own harness.config.json: all the harness is told about it. */
@@ -51,7 +54,9 @@ const SPA_CONFIG = JSON.parse(readFileSync(new URL('../../fixtures/agency-spa/ha
 export async function harnessWorld(options: HarnessWorldOptions = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'harness-world-'));
   const fixture = options.fixture ? options.fixture(structuredClone(DEFAULT_FIXTURE)) : DEFAULT_FIXTURE;
-  const emulator = await startServer({ fixture, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
+  if (options.emulator && options.fixture) throw new Error('harnessWorld: a shared emulator runs the default fixture only');
+  const emulator = options.emulator ?? (await startServer({ fixture, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) }));
+  if (options.emulator) await resetEmulator(emulator);
   const promotionId = options.promotion === undefined ? undefined : findPromotion(emulator.world.db, options.promotion)!.id;
   const env = envValues(emulator.world, promotionId);
   const agencyLog = join(folder, 'agency.log');
@@ -78,13 +83,10 @@ export async function harnessWorld(options: HarnessWorldOptions = {}) {
       return verify({ ...this.target, reporters: [], stderr: quiet(), ...more });
     },
     /** `emulator reset`, through the control plane as the CLI sends it: the same emulator, its world seeded again. */
-    async reset(): Promise<void> {
-      const answer = await fetch(`${emulator.baseUrl}/_emulator/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      if (!answer.ok) throw new Error(`reset answered ${answer.status}`);
-    },
+    reset: () => resetEmulator(emulator),
     async close() {
       await agency.close();
-      await emulator.close();
+      if (!options.emulator) await emulator.close();
       rmSync(folder, { recursive: true, force: true });
     },
   };
@@ -96,20 +98,51 @@ export function quiet(): Writable {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
 
+/** `emulator reset`, through the control plane as the CLI sends it: the same emulator, its world seeded again. */
+async function resetEmulator(emulator: Running): Promise<void> {
+  const answer = await fetch(`${emulator.baseUrl}/_emulator/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  if (!answer.ok) throw new Error(`reset answered ${answer.status}`);
+}
+
 /**
- * The verdict on `check` with one defect switched on, each run in a fresh world. A real browser on
- * a shared 2-core machine may fail to read a page in time, which the harness rightly calls
- * inconclusive: only then is the check run once more. A `pass` is never run again, so a check
- * that misses its defect even once fails its test.
+ * A defect matrix: `verdict` gives the verdict on `check` with one defect switched on, one run,
+ * never retried (a miss fails its test at once). The runs share the file's browser and take one
+ * lane each: an emulator per core, reset between the defects it runs; the agency starts afresh
+ * for each (its defects are fixed when it starts). More runs at once than cores only made them
+ * slower, and a page read too late made a check inconclusive.
  */
-export async function defectVerdict(options: HarnessWorldOptions & { defects: string[] }, check: string, browser: Browser) {
-  for (let attempt = 1; ; attempt++) {
-    const world = await harnessWorld({ ...options, approved: true, config: { trace: 'off', concurrency: 4 } });
-    try {
-      const verdict = (await world.verify({ only: [check], browser })).checks.find((candidate) => candidate.id === check);
-      if (verdict?.status !== 'inconclusive' || attempt === 2) return verdict;
-    } finally {
-      await world.close();
+export function useDefectMatrix(browser: () => Browser, lanes = availableParallelism()) {
+  const idle: Running[] = [];
+  const waiting: Array<(lane: Running) => void> = [];
+  let started = 0;
+  const take = async (): Promise<Running> => {
+    const lane = idle.pop();
+    if (lane) return lane;
+    if (started < lanes) {
+      started += 1;
+      return startServer({ fixture: DEFAULT_FIXTURE, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
     }
-  }
+    return new Promise((handed) => waiting.push(handed));
+  };
+  const give = (lane: Running) => {
+    const next = waiting.shift();
+    if (next) next(lane);
+    else idle.push(lane);
+  };
+  afterAll(async () => {
+    await Promise.all(idle.splice(0).map((lane) => lane.close()));
+  });
+  return async function verdict(options: HarnessWorldOptions & { defects: string[] }, check: string) {
+    const lane = await take();
+    try {
+      const world = await harnessWorld({ ...options, emulator: lane, approved: true, config: { trace: 'off', concurrency: 4 } });
+      try {
+        return (await world.verify({ only: [check], browser: browser() })).checks.find((candidate) => candidate.id === check);
+      } finally {
+        await world.close();
+      }
+    } finally {
+      give(lane);
+    }
+  };
 }
