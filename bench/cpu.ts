@@ -4,7 +4,7 @@
  * processes compete for the 2 cores, so it stays comparable when requests per second do not; the
  * share the others took says how noisy a row was.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 /** Linux reports process and machine CPU time in USER_HZ ticks, 100 per second on every usual build. */
 const TICK_MS = 10;
@@ -65,6 +65,84 @@ export async function waitForQuiet(cores: number, maxMs: number): Promise<number
     const used = others();
     if (used < cores || performance.now() >= until) return used;
   }
+}
+
+export interface TreeCpu {
+  /** This process's CPU time (in the verify bench: the harness, the emulator and the agency). */
+  nodeMs: number;
+  /** Its descendants' (Chromium's processes), by Chromium's --type (its browser process has none: `browser`). */
+  chromiumMs: number;
+  chromiumByType: Record<string, number>;
+  /** The whole machine's busy time meanwhile (/proc/stat): the others' share says how noisy it was. */
+  machineMs: number;
+  totalMs: number;
+}
+
+/**
+ * The CPU time of this process and of every Chromium process below it, from a start to `stop()`. Chromium's
+ * renderers are children of its zygote, which does not leave their time to its parent when they
+ * exit, so the exited children's counts of /proc/self/stat miss most of it: the descendants are
+ * read every `everyMs` instead, each counted at the last reading it was alive for (a process that
+ * lived less than that is missed, and one that exits loses at most its last `everyMs`).
+ */
+export function processTreeMeter(everyMs = 200): { stop(): TreeCpu } {
+  const start = { machine: machineBusyMs(), self: process.cpuUsage() };
+  // By pid and start time: a pid the kernel hands out again is another process.
+  const seen = new Map<string, { type: string; ms: number }>();
+  const before = new Map<string, number>();
+  const read = (initial: boolean) => {
+    for (const [pid, proc] of descendants(process.pid)) {
+      const key = `${pid}@${proc.startTicks}`;
+      if (initial) before.set(key, proc.ms);
+      seen.set(key, { type: proc.type, ms: Math.max(proc.ms, seen.get(key)?.ms ?? 0) });
+    }
+  };
+  read(true);
+  const timer = setInterval(() => read(false), everyMs);
+  return {
+    stop() {
+      read(false);
+      clearInterval(timer);
+      const used = process.cpuUsage(start.self);
+      const chromiumByType: Record<string, number> = {};
+      for (const [key, proc] of seen) chromiumByType[proc.type] = (chromiumByType[proc.type] ?? 0) + proc.ms - (before.get(key) ?? 0);
+      const nodeMs = (used.user + used.system) / 1000;
+      const chromiumMs = Object.values(chromiumByType).reduce((total, ms) => total + ms, 0);
+      return { nodeMs, chromiumMs, chromiumByType, machineMs: machineBusyMs() - start.machine, totalMs: nodeMs + chromiumMs };
+    },
+  };
+}
+
+/** Every Chromium process below `root`, with its CPU time and its --type. */
+function descendants(root: number): Map<number, { type: string; ms: number; startTicks: number }> {
+  const all = new Map<number, { parent: number; ms: number; startTicks: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      all.set(Number(entry), { parent: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS, startTicks: Number(fields[19]) });
+    } catch {
+      // It exited meanwhile.
+    }
+  }
+  const below = new Map<number, { type: string; ms: number; startTicks: number }>();
+  const isBelow = (pid: number): boolean => {
+    for (let at = all.get(pid)?.parent; at !== undefined && at > 1; at = all.get(at)?.parent) if (at === root) return true;
+    return false;
+  };
+  for (const [pid, proc] of all) {
+    if (!isBelow(pid)) continue;
+    let command = '';
+    try {
+      command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      // It exited meanwhile.
+    }
+    // Only Chromium's: not the processes a bench row starts to keep cores busy.
+    if (/chrom/i.test(command)) below.set(pid, { type: /--type=([a-z-]+)/.exec(command)?.[1] ?? 'browser', ms: proc.ms, startTicks: proc.startTicks });
+  }
+  return below;
 }
 
 function familyMs(): number {

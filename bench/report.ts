@@ -1,5 +1,6 @@
 /** The printed tables and the JSON file under bench-results/. */
 import type { VerifyMeasurement } from './verify.js';
+import type { CiRun } from './ci.js';
 import type { ReportingFigures } from './reporting.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,10 @@ export interface BenchReport {
   reporting?: ReportingFigures & { machine: Machine };
   reportingReads?: ReportingRead[];
   verify?: VerifyMeasurement & { machine: Machine };
+  /** The same verify with busy cores beside it. */
+  verifyUnderLoad?: VerifyMeasurement;
+  /** The last `.ci/run` of this checkout: information. */
+  ci?: CiRun;
   targets: TargetResult[];
 }
 
@@ -38,6 +43,10 @@ export function formatReport(report: BenchReport): string {
     ...(report.startup || report.startupError ? [startupLines(report), ''] : []),
     ...(report.reporting ? [reportingLines(report.reporting), ''] : []),
     ...(report.targets.length === 0 ? [] : [targetTable(report.targets)]),
+    '',
+    report.ci
+      ? `CI suite (information, not a target): .ci/run took ${(report.ci.seconds / 60).toFixed(1)} min on ${report.ci.cpus} cores, ${report.ci.passed} passed, ${report.ci.failed} failed (${report.ci.commit}, ${report.ci.at}); issue 25 asks ≤ 10 min on 2 cores`
+      : 'CI suite (information): no .ci/run on this checkout yet (it writes bench-results/ci-run.json)',
   ];
   const flagged = report.rows.filter((row) => row.flags.length > 0);
   lines.push('', flagged.length === 0 ? 'every measured response was 2xx; no connection errors' : `FLAGGED: ${flagged.length} row(s) had errors, see the flag column`);

@@ -1,5 +1,5 @@
 /**
- * The targets (issue 17), each judged as a ratio measured in this run, so the same code gets the
+ * The targets (issue 25, which reset issue 17's), each judged as a ratio measured in this run, so the same code gets the
  * same verdict on any machine: the emulator over a baseline measured alongside it, or, for the few
  * limits that are times by nature, the time over its limit as it applies on this machine
  * (machine.ts). The absolute figures behind each ratio are printed as information only.
@@ -38,24 +38,29 @@ export interface TargetResult {
 
 /**
  * One reporting read at scale, p99 over sequential requests. The scan list comes from reporting.ts;
- * the reporting-at-scale module (issue 14: collectors?limit=1000 and every other reporting read)
- * hands its reads to run.ts in this shape, and each is judged by `reportingReadTargets`.
+ * every other read (reporting-reads.ts: the collectors list and detail among them, and health
+ * while eight clients read the collectors) is handed to run.ts in this shape, and each is judged by
+ * `reportingReadTargets`.
  */
 export interface ReportingRead {
   read: string;
   scans: number;
-  p50Ms: number;
+  p50Ms?: number;
   p99Ms: number;
   /** The p99 limit on the reference machine when stricter than issue 17's 50 ms for every read. */
   limitMs?: number;
 }
 
-/** Throughput targets: emulator req/s over the named baseline's, in the same run. */
+/**
+ * Throughput guards: emulator req/s over the named baseline's, in the same run. The service's own
+ * ceiling is 3,000 requests a minute per key, so these keep what the emulator reached (GET /campaign
+ * at 2.3× plain Express, a production entry at 1.03× Express + SQLite) rather than ask for more.
+ */
 const THROUGHPUT: Array<{ case: CaseId; baseline: ServerKind; atLeast: number; target: string }> = [
-  { case: 'campaign', baseline: 'node-http', atLeast: 0.8, target: 'GET /campaign ÷ bare node:http' },
-  { case: 'production-entry', baseline: 'express-sqlite', atLeast: 1.2, target: 'production entry ÷ Express + SQLite insert per request' },
-  { case: 'sandbox-session', baseline: 'express', atLeast: 1.0, target: 'sandbox POST /sessions ÷ plain Express, same JSON' },
-  { case: 'mixed', baseline: 'express-sqlite', atLeast: 1.2, target: 'mixed load ÷ Express + SQLite flow' },
+  { case: 'campaign', baseline: 'express', atLeast: 2.0, target: 'GET /campaign ÷ plain Express, same JSON' },
+  { case: 'production-entry', baseline: 'express-sqlite', atLeast: 1.0, target: 'production entry ÷ Express + SQLite insert per request' },
+  { case: 'sandbox-session', baseline: 'express', atLeast: 0.8, target: 'sandbox POST /sessions ÷ plain Express, same JSON' },
+  { case: 'mixed', baseline: 'express-sqlite', atLeast: 1.0, target: 'mixed load ÷ Express + SQLite flow' },
 ];
 
 /**
@@ -67,7 +72,7 @@ const THROUGHPUT: Array<{ case: CaseId; baseline: ServerKind; atLeast: number; t
  * figures, to show a start that would wait rather than compute. Throughput targets keep req/s,
  * the figure the issue names: their rows take turns, which shares a busy machine out fairly.
  */
-const START = { existing: 1.0, fresh: 1.2 };
+const START = { existing: 1.5, fresh: 2.0 };
 /**
  * Idle RSS over the Express + SQLite baseline's, both after the same idle seconds: issue 2's 70 MB
  * over the 60 MB the baseline holds on the 2-core machine, rounded down.
@@ -80,8 +85,9 @@ const LIMITS = {
   readP99Ms: 50,
   /** Issue 4: a 1M-code batch, from POST to a downloadable CSV. */
   batchReadySeconds: 15,
-  /** Issue 17: harness verify on the reference agency, every scenario. */
-  verifySeconds: 30,
+  /** Issue 25: harness verify on the reference agency, every scenario, wall time and the CPU time of its processes. */
+  verifySeconds: 15,
+  verifyCpuSeconds: 30,
 };
 /** Issue 4: the CSV download streams: the emulator's peak RSS while serving it over its RSS before. */
 const DOWNLOAD_RSS = 1.2;
@@ -133,11 +139,38 @@ export function reportingReadTargets(reads: ReportingRead[], machine: Machine): 
     withinTime(`reporting read p99: ${read.read}, ${read.scans.toLocaleString('en')} scans`, read.p99Ms, read.limitMs ?? LIMITS.readP99Ms, 'ms', machine));
 }
 
-/** A full `harness verify` on the reference agency; a run with stopped scenarios does not count. */
-export function verifyTarget(run: VerifyMeasurement, machine: Machine): TargetResult {
-  const target = withinTime(`harness verify, ${run.scenarios} scenarios, wall time`, run.wallMs / 1000, LIMITS.verifySeconds, 's', machine);
-  if (run.stopped.length === 0) return target;
-  return { ...target, pass: false, figures: `${target.figures}; ${run.stopped.length} scenario(s) stopped early: not comparable` };
+/**
+ * A full `harness verify` on the reference agency: its wall time, and the CPU time of its processes
+ * (this one, which runs the emulator and the agency too, and Chromium's); a run with stopped
+ * scenarios does not count.
+ */
+export function verifyTargets(run: VerifyMeasurement, machine: Machine): TargetResult[] {
+  const stopped = (target: TargetResult): TargetResult =>
+    run.stopped.length === 0 ? target : { ...target, pass: false, figures: `${target.figures}; ${run.stopped.length} scenario(s) stopped early: not comparable` };
+  const cpu = withinTime(`harness verify, ${run.scenarios} scenarios, CPU time of its processes`, run.cpu.totalMs / 1000, LIMITS.verifyCpuSeconds, 'CPU-s', machine);
+  return [
+    stopped(withinTime(`harness verify, ${run.scenarios} scenarios, wall time`, run.wallMs / 1000, LIMITS.verifySeconds, 's', machine)),
+    stopped({ ...cpu, figures: `${cpu.figures}; ${cpuSplit(run.cpu)}` }),
+  ];
+}
+
+/** The verify beside busy cores gives the quiet run's verdict: every check the same status. */
+export function verifyUnderLoadTarget(quiet: VerifyMeasurement, loaded: VerifyMeasurement, busyCores: number): TargetResult {
+  const moved = Object.entries(loaded.statuses).filter(([id, status]) => quiet.statuses[id] !== status).map(([id, status]) => `${id} ${quiet.statuses[id] ?? 'absent'} → ${status}`);
+  const same = moved.length === 0 && Object.keys(quiet.statuses).length === Object.keys(loaded.statuses).length;
+  return {
+    target: `harness verify beside ${busyCores} busy cores: the quiet run's verdict`, ratio: same ? 1 : 0, needed: 'same', pass: same,
+    figures: `${same ? 'same statuses' : `moved: ${moved.join(', ') || 'other checks'}`} (${summaryLine(loaded)}); wall ${(loaded.wallMs / 1000).toFixed(1)} s vs ${(quiet.wallMs / 1000).toFixed(1)} s quiet; ${cpuSplit(loaded.cpu)}`,
+  };
+}
+
+function summaryLine(run: VerifyMeasurement): string {
+  return Object.entries(run.summary).filter(([, count]) => count > 0).map(([status, count]) => `${count} ${status}`).join(', ');
+}
+
+function cpuSplit(cpu: VerifyMeasurement['cpu']): string {
+  const part = (ms: number) => `${(ms / 1000).toFixed(1)}`;
+  return `CPU-s: Node ${part(cpu.nodeMs)}, Chromium ${part(cpu.chromiumMs)} (${Object.entries(cpu.chromiumByType).map(([type, ms]) => `${type} ${part(ms)}`).join(', ')}); the whole machine ${part(cpu.machineMs)}`;
 }
 
 /** A time over its limit on this machine (the limit scaled by how much slower than the reference the machine measured). */
