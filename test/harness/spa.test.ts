@@ -13,7 +13,6 @@ import { expectEveryCheckPassed, verifyRuns } from './runs.js';
 import { type HarnessWorld, harnessWorld, useDefectMatrix } from './world.js';
 
 const browser = useChromium();
-const verdictOf = useDefectMatrix(browser);
 
 describe('the single-page agency', () => {
   let world: HarnessWorld;
@@ -39,9 +38,10 @@ describe('drawn slowly, each view 600 ms after its data arrived (longer than the
   }, 300_000);
 });
 
-describe.concurrent('with one of its defects switched on, its check fails', () => {
-  test.for(SPA_DEFECTS.map((defect) => [defect.name, defect.check] as const))('--defect %s fails %s', { timeout: 360_000 }, async ([name, check]) => {
-    const verdict = await verdictOf({ kind: 'spa', defects: [name] }, check);
+describe('with one of its defects switched on, its check fails', () => {
+  const verdictOf = useDefectMatrix(browser, SPA_DEFECTS.map(({ name, check }) => ({ name, check, options: { kind: 'spa', defects: [name] } })));
+  test.for(SPA_DEFECTS.map((defect) => [defect.name, defect.check] as const))('--defect %s fails %s', ([name, check]) => {
+    const verdict = verdictOf(name);
     expect(verdict?.status, `${check}: ${verdict?.reason}`).toBe('fail');
   });
 });

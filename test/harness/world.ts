@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Browser } from 'playwright-core';
 import { pino } from 'pino';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
 import { envValues } from '../../emulator/control/env.js';
 import type { Fixture } from '../../emulator/fixture.js';
@@ -25,6 +25,7 @@ import { type AgencyOptions, startAgency } from '../../fixtures/agency-reference
 import type { SpaDefectName } from '../../fixtures/agency-spa/defects.js';
 import { createSpaLogger } from '../../fixtures/agency-spa/log.js';
 import { type SpaAgencyOptions, startSpaAgency } from '../../fixtures/agency-spa/server.js';
+import type { CheckReport } from '../../harness/checks/evaluate.js';
 import type { Report } from '../../harness/report/types.js';
 import { type VerifyOptions, verify } from '../../harness/verify.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
@@ -104,45 +105,46 @@ async function resetEmulator(emulator: Running): Promise<void> {
   if (!answer.ok) throw new Error(`reset answered ${answer.status}`);
 }
 
+/** One row of a defect matrix: the world with the defect switched on, and the check tied to it. */
+export interface DefectCase {
+  name: string;
+  check: string;
+  options: HarnessWorldOptions & { defects: string[] };
+}
+
 /**
- * A defect matrix: `verdict` gives the verdict on `check` with one defect switched on, one run,
- * never retried (a miss fails its test at once). The runs share the file's browser and take one
- * lane each: an emulator per core, reset between the defects it runs; the agency starts afresh
- * for each (its defects are fixed when it starts). More runs at once than cores only made them
- * slower, and a page read too late made a check inconclusive.
+ * A defect matrix: before its tests, the verdict on each case's check with its defect switched on,
+ * one run each, never retried (a miss fails its test). The runs share the file's browser and take
+ * turns on lanes, an emulator per core, reset between the defects it runs; the agency starts afresh
+ * for each (its defects are fixed when it starts). Five fresh worlds at once on 2 cores only made
+ * each run slower, and a page read too late made a check inconclusive. The runs happen in the
+ * matrix's `beforeAll`, so a run waiting for its lane never counts against a test's timeout.
  */
-export function useDefectMatrix(browser: () => Browser, lanes = availableParallelism()) {
-  const idle: Running[] = [];
-  const waiting: Array<(lane: Running) => void> = [];
-  let started = 0;
-  const take = async (): Promise<Running> => {
-    const lane = idle.pop();
-    if (lane) return lane;
-    if (started < lanes) {
-      started += 1;
-      return startServer({ fixture: DEFAULT_FIXTURE, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
-    }
-    return new Promise((handed) => waiting.push(handed));
-  };
-  const give = (lane: Running) => {
-    const next = waiting.shift();
-    if (next) next(lane);
-    else idle.push(lane);
-  };
-  afterAll(async () => {
-    await Promise.all(idle.splice(0).map((lane) => lane.close()));
-  });
-  return async function verdict(options: HarnessWorldOptions & { defects: string[] }, check: string) {
-    const lane = await take();
-    try {
-      const world = await harnessWorld({ ...options, emulator: lane, approved: true, config: { trace: 'off', concurrency: 4 } });
-      try {
-        return (await world.verify({ only: [check], browser: browser() })).checks.find((candidate) => candidate.id === check);
-      } finally {
-        await world.close();
+export function useDefectMatrix(browser: () => Browser, cases: DefectCase[], lanes = availableParallelism()) {
+  const verdicts = new Map<string, CheckReport | undefined>();
+  const emulators: Running[] = [];
+  beforeAll(async () => {
+    const queue = [...cases];
+    const lane = async () => {
+      const emulator = await startServer({ fixture: DEFAULT_FIXTURE, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
+      emulators.push(emulator);
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const world = await harnessWorld({ ...next.options, emulator, approved: true, config: { trace: 'off', concurrency: 4 } });
+        try {
+          const check = next.check;
+          verdicts.set(next.name, (await world.verify({ only: [check], browser: browser() })).checks.find((candidate) => candidate.id === check));
+        } finally {
+          await world.close();
+        }
       }
-    } finally {
-      give(lane);
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(lanes, cases.length) }, lane));
+  }, 60 * 60_000);
+  afterAll(async () => {
+    await Promise.all(emulators.map((emulator) => emulator.close()));
+  });
+  return (name: string) => {
+    if (!verdicts.has(name)) throw new Error(`no run for defect ${name}`);
+    return verdicts.get(name);
   };
 }
