@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { HarnessError } from './errors.js';
 import { PAGES, STATES } from './intents.js';
+import { CATEGORIES, type Category } from './vocabulary.js';
 
 export const DEFAULT_EMULATOR = 'http://127.0.0.1:4010';
 export const DEFAULT_OUT = 'harness-report';
@@ -30,9 +31,24 @@ const Markers = z.strictObject({
   terms_version: Selector.default('[data-terms-version]'),
   /** A preview scenario's link; without it, a link or button naming the scenario. */
   preview_link: Selector.default('a[data-scenario="{scenario}"]'),
-  /** The way back to the entry after a 429; without it, a link or button such as "try again". */
+  /** The way back to the entry after a 429; without it, a link to the consent form, the only action, or one named like "try again". */
   try_again: Selector.optional(),
+  /** The consent form's boxes; without them, found by what the page requires, the minimum age and the vocabulary. */
+  consent_boxes: z.strictObject({ terms: Selector.optional(), age: Selector.optional(), marketing: Selector.optional() }).default({}),
 });
+
+/** A vocabulary entry: a regular expression, matched case-insensitively at the start of a word. */
+const Word = z.string().min(1).max(200).refine((word) => {
+  try {
+    new RegExp(word, 'iu');
+    return true;
+  } catch {
+    return false;
+  }
+}, 'not a valid regular expression');
+
+/** More words for the harness/vocabulary.ts categories, added to the built-in ones. */
+const VocabularySchema = z.strictObject(Object.fromEntries(CATEGORIES.map((category) => [category, z.array(Word).optional()])) as Record<Category, z.ZodOptional<z.ZodArray<typeof Word>>>);
 
 export const ConfigSchema = z.strictObject({
   callback: HttpUrl.optional(),
@@ -70,6 +86,8 @@ export const ConfigSchema = z.strictObject({
    * the template) or a selector of their own (anything else, e.g. `text=/Gewonnen/`).
    */
   markers: Markers.default(Markers.parse({})),
+  /** Words in your language the built-in vocabulary lacks, by category (`terms`, `accept`, `age`, `marketing`, `try_again`, `submit`). */
+  vocabulary: VocabularySchema.default({}),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

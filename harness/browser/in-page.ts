@@ -65,14 +65,11 @@ export function shownSince(mark: { document: number; at: number }): number[] {
   return [...new Set<number>(record.seen.slice(record.document === mark.document ? mark.at : 0).flat())];
 }
 
-/** The label text that marks the box accepting the terms (English and German), shared by the functions below. */
-export const TERMS_LABEL = 'terms|conditions|bedingungen|\\bagb\\b|akzeptier|einverstanden|accept';
-
 /**
  * For each selector: whether it matches, or null when it is not CSS (a Playwright selector such as
- * `text=/x/`); and whether a checkbox on the page is labelled as accepting the terms.
+ * `text=/x/`).
  */
-export function recognise(input: { selectors: string[]; terms: string }): { matches: Array<boolean | null>; termsBox: boolean } {
+export function recognise(input: { selectors: string[] }): { matches: Array<boolean | null> } {
   const matches = input.selectors.map((selector) => {
     try {
       return document.querySelector(selector) !== null;
@@ -80,28 +77,43 @@ export function recognise(input: { selectors: string[]; terms: string }): { matc
       return null;
     }
   });
-  const terms = new RegExp(input.terms, 'i');
-  const termsBox = [...document.querySelectorAll('input[type=checkbox], [role=checkbox]')].some((box: any) => {
-    const labels = [...(box.labels ?? [])].map((label: any) => String(label.textContent ?? '')).join(' ');
-    return terms.test(`${labels} ${box.getAttribute('aria-label') ?? ''} ${labels.trim() ? '' : String(box.closest('label, li, p, div')?.textContent ?? '')}`);
-  });
-  return { matches, termsBox };
+  return { matches };
+}
+
+/** What the harness reads a consent form by: its markers (all optional), the vocabulary's patterns, the minimum age the terms set. */
+export interface ConsentHints {
+  form: string;
+  termsText: string;
+  termsVersion: string;
+  boxes: { terms?: string; age?: string; marketing?: string };
+  /** Pattern sources (harness/vocabulary.ts), compiled here with the `iu` flags. */
+  words: { terms: string; accept: string; age: string; marketing: string };
+  minimumAge?: number;
+  /** Mark the form and its boxes (`data-harness-consent`, `data-harness-box`) for the page object's locators. */
+  mark: boolean;
 }
 
 /**
- * The consent form: the configured one, else the form (or the section with a button) holding the
- * box whose label accepts the terms. Its root is marked `data-harness-consent` and its boxes
- * `data-harness-box`, for the page object's locators. Each box comes with its label and role:
- * terms acceptance, age confirmation, marketing, or other. A label is the box's <label>, its ARIA
- * name, or failing those the text around it, so an unlabelled box is still understood (and axe
- * reports it). English and German wordings are recognised.
+ * The consent form, found by structure and behaviour before words. Its root: the configured form;
+ * else the form (or the section with a button) whose boxes look most like consent: a box the
+ * config names, a box the page requires, a box whose label names the terms, then one that accepts
+ * something; a form whose boxes are all marketing opt-ins is not one. Each box's role, and how it
+ * was found (`by`):
+ * - `marker`: `markers.consent_boxes.*` names it;
+ * - `words`: its label names the terms (terms, even when it also offers marketing: the check judges that);
+ * - `age`: its label holds the minimum age the terms set (`by: 'age'`), or age words;
+ * - `required`: the page requires it (`required`, `aria-required`) and it is not the age box: the terms;
+ * - marketing by `words` (it offers news or offers) or `optional` (an optional box beside a required terms box);
+ * - a box that only accepts something is the terms; the only box left of a form without one is the
+ *   terms (`structure`); anything else is `other`, which the checks call inconclusive.
+ * A label is the box's <label>, its ARIA name, or failing those the text around it.
  */
-export function readConsent(selectors: { form: string; termsText: string; termsVersion: string; terms: string }): {
+export function readConsent(input: ConsentHints): {
   hasForm: boolean; boxes: ConsentBox[]; hidden: Array<[string, string]>; termsText: string; termsVersion: string | undefined; probeElements: number; unsafeLinks: string[];
 } {
-  const TERMS = new RegExp(selectors.terms, 'i');
-  const AGE = /\bage\b|years? old|old enough|\bjahre\b|volljährig|\b1[0-9]\+?\b|\b2[01]\+?\b/i;
-  const MARKETING = /news|offers|marketing|newsletter|promotional|advertis|angebot|werbung|neuigkeit/i;
+  const words = {
+    terms: new RegExp(input.words.terms, 'iu'), accept: new RegExp(input.words.accept, 'iu'), age: new RegExp(input.words.age, 'iu'), marketing: new RegExp(input.words.marketing, 'iu'),
+  };
   const BOX = 'input[type=checkbox], [role=checkbox]';
   const labelOf = (box: any): string => {
     const texts = [...(box.labels ?? [])].map((label: any) => String(label.textContent ?? ''));
@@ -111,37 +123,78 @@ export function readConsent(selectors: { form: string; termsText: string; termsV
     if (!texts.join('').trim()) texts.push(String(box.closest('label, li, p, div')?.textContent ?? ''));
     return texts.join(' ').replace(/\s+/g, ' ').trim();
   };
+  const named = (box: any, role: 'terms' | 'age' | 'marketing'): boolean => {
+    try {
+      return Boolean(input.boxes[role]) && box.matches(input.boxes[role]);
+    } catch {
+      return false;
+    }
+  };
+  const requiredOf = (box: any): boolean => Boolean(box.required) || box.getAttribute('aria-required') === 'true';
+  const age = input.minimumAge === undefined ? undefined : new RegExp(`(?<!\\d)${input.minimumAge}(?!\\d)`);
   const withButton = (element: any): any => {
     for (let node = element.parentElement; node; node = node.parentElement) if (node.querySelector('button, [type=submit], [role=button]')) return node;
     return undefined;
   };
-  let root = document.querySelector(selectors.form);
+  /** How much a container looks like the consent form, 0 when it is not one. */
+  const score = (boxes: any[]): number => {
+    const labels = boxes.map(labelOf);
+    if (boxes.some((box) => named(box, 'terms'))) return 5;
+    if (boxes.some(requiredOf)) return 4;
+    if (labels.some((label) => words.terms.test(label))) return 3;
+    if (labels.some((label) => words.accept.test(label) && !words.marketing.test(label))) return 2;
+    return labels.every((label) => words.marketing.test(label)) ? 0 : 1;
+  };
+  let root = document.querySelector(input.form);
   if (!root) {
-    const terms = [...document.querySelectorAll(BOX)].find((box: any) => TERMS.test(labelOf(box)));
-    root = terms ? (terms.closest('form') ?? withButton(terms)) : undefined;
+    const containers = new Map<any, any[]>();
+    for (const box of document.querySelectorAll(BOX)) {
+      const container = box.closest('form') ?? withButton(box);
+      if (container) containers.set(container, [...(containers.get(container) ?? []), box]);
+    }
+    let best = 0;
+    for (const [container, boxes] of containers) {
+      const value = score(boxes);
+      if (value > best) [root, best] = [container, value];
+    }
   }
-  for (const marked of document.querySelectorAll('[data-harness-consent], [data-harness-box]')) {
-    marked.removeAttribute('data-harness-consent');
-    marked.removeAttribute('data-harness-box');
+  if (input.mark) {
+    for (const marked of document.querySelectorAll('[data-harness-consent], [data-harness-box]')) {
+      marked.removeAttribute('data-harness-consent');
+      marked.removeAttribute('data-harness-box');
+    }
+    if (root) root.setAttribute('data-harness-consent', '');
   }
-  const found = root ? [...root.querySelectorAll(BOX)] : [];
-  if (root) root.setAttribute('data-harness-consent', '');
-  const boxes: ConsentBox[] = found.map((box: any, index: number) => {
-    box.setAttribute('data-harness-box', String(index));
-    const label = labelOf(box);
-    const role = TERMS.test(label) ? 'terms' : AGE.test(label) ? 'age' : MARKETING.test(label) ? 'marketing' : 'other';
+  const found: any[] = root ? [...root.querySelectorAll(BOX)] : [];
+  const read = found.map((box) => ({ box, label: labelOf(box), required: requiredOf(box) }));
+  const isAge = (label: string): boolean => Boolean(age?.test(label)) || words.age.test(label);
+  const requiredTerms = read.some(({ box, label, required }) => required && !isAge(label) && !named(box, 'age') && !named(box, 'marketing'));
+  const roles = read.map(({ box, label, required }): Pick<ConsentBox, 'role' | 'by'> => {
+    for (const role of ['terms', 'age', 'marketing'] as const) if (named(box, role)) return { role, by: 'marker' };
+    if (words.terms.test(label)) return { role: 'terms', by: 'words' };
+    if (isAge(label)) return { role: 'age', by: age?.test(label) ? 'age' : 'words' };
+    if (required) return { role: 'terms', by: 'required' };
+    if (words.marketing.test(label)) return { role: 'marketing', by: 'words' };
+    if (requiredTerms) return { role: 'marketing', by: 'optional' };
+    if (words.accept.test(label)) return { role: 'terms', by: 'words' };
+    return { role: 'other', by: 'structure' };
+  });
+  const others = roles.filter((role) => role.role === 'other');
+  if (others.length === 1 && !roles.some((role) => role.role === 'terms')) others[0]!.role = 'terms';
+  const boxes: ConsentBox[] = read.map(({ box, label, required }, index) => {
+    if (input.mark) box.setAttribute('data-harness-box', String(index));
     const checked = box.matches('input') ? Boolean(box.checked) : box.getAttribute('aria-checked') === 'true';
-    return { role, label, checked, required: Boolean(box.required) || box.getAttribute('aria-required') === 'true' };
+    return { ...roles[index]!, label, checked, required };
   });
   const unsafeLinks = [...document.querySelectorAll('a[href]')]
     .map((link: any) => String(link.getAttribute('href') ?? ''))
     .filter((href: string) => /^\s*(javascript|data|vbscript):/i.test(href));
-  const version = document.querySelector(selectors.termsVersion);
+  const version = document.querySelector(input.termsVersion);
   return {
     hasForm: Boolean(root),
     boxes,
-    hidden: root ? [...root.querySelectorAll('input[type=hidden]')].map((input: any) => [String(input.name), String(input.value)] as [string, string]) : [],
-    termsText: String((document.querySelector(selectors.termsText) ?? document.body)?.innerText ?? ''),
+    hidden: root ? [...root.querySelectorAll('input[type=hidden]')].map((field: any) => [String(field.name), String(field.value)] as [string, string]) : [],
+    termsText: String((document.querySelector(input.termsText) ?? document.body)?.innerText ?? ''),
     termsVersion: version ? (version.getAttribute('data-terms-version') ?? String(version.textContent ?? '')) : undefined,
     probeElements: document.querySelectorAll('[data-harness-probe]').length,
     unsafeLinks,

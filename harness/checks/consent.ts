@@ -1,12 +1,14 @@
 /** The entry body, the terms and the consent form. @see spec §2.4, §2.6, §4.1 rule 1, §4.2 422 */
 import type { ObservedCall } from '../emulator/client.js';
-import { type ConsentView, type JourneyFacts, type RunFacts, showsTerms } from '../run/facts.js';
+import { type ConsentBox, type ConsentView, type JourneyFacts, type RunFacts, showsTerms, termsOf } from '../run/facts.js';
+import { patternOf, vocabularyOf } from '../vocabulary.js';
 import { isEntry, isSessionRead, productionEntries, where } from './observed.js';
-import { type Check, type Evidence, fail, pass } from './types.js';
+import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
 
 const CONSENT_FIELDS = new Set(['accepted', 'age_confirmed', 'terms_version']);
-const MARKETING = /news|offers|marketing|newsletter|promotional|advertis/i;
 const PROBE_MARKUP = 'data-harness-probe';
+const TERMS_BOX = 'markers.consent_boxes.terms (the box that accepts the terms), or its words in `vocabulary`';
+const AGE_BOX = 'markers.consent_boxes.age (the box that confirms the minimum age), or its words in `vocabulary`';
 
 interface EntryBody {
   consent?: { accepted?: unknown; age_confirmed?: unknown; terms_version?: unknown };
@@ -31,8 +33,9 @@ function entriesAfter(facts: RunFacts, journey: JourneyFacts, index: number): Ob
   return facts.callsOf(journey.pack.code).filter((call) => isEntry(call) && call.at >= from - 50 && call.at < to);
 }
 
-function termsFor(facts: RunFacts, country: string) {
-  return facts.terms?.by_country[country] ?? facts.terms?.default;
+/** A form's boxes as the harness read them: each role and how it was found. */
+function describe(boxes: ConsentBox[]): string {
+  return boxes.map((box) => `${box.role} (${box.by}): "${box.label.slice(0, 80)}"`).join('; ') || 'no boxes';
 }
 
 export const CONSENT_CHECKS: Check[] = [
@@ -135,13 +138,26 @@ export const CONSENT_CHECKS: Check[] = [
     evaluate(facts) {
       const views = firstViews(facts);
       if (views.length === 0) return undefined;
-      const problems: Evidence[] = [];
+      const vocabulary = vocabularyOf(facts.config.vocabulary);
+      const [marketing, known] = [patternOf(vocabulary.marketing), patternOf([...vocabulary.terms, ...vocabulary.accept])];
+      const bundled: Evidence[] = [];
+      const unknown: Evidence[] = [];
+      const separate: Evidence[] = [];
       for (const { journey, view } of views) {
         const terms = view.boxes.filter((box) => box.role === 'terms');
-        if (terms.length === 0) problems.push({ label: `${where(journey)}: no box accepts the terms` });
-        for (const box of terms) if (MARKETING.test(box.label)) problems.push({ label: `${where(journey)}: "${box.label}"` });
+        const apart = view.boxes.filter((box) => box.role === 'marketing');
+        if (terms.length === 0) unknown.push({ label: `${where(journey)}: no box could be told to accept the terms (${describe(view.boxes)})` });
+        for (const box of terms) {
+          const label = `${where(journey)}: "${box.label}"`;
+          // Whether a label also offers marketing is read in words; one in no language the vocabulary knows is not judged, unless marketing has its own box.
+          if (marketing.test(box.label)) bundled.push({ label });
+          else if (known.test(box.label) || apart.length > 0) separate.push({ label: `${label}${apart.length ? `; marketing apart: "${apart[0]!.label}"` : ''}` });
+          else unknown.push({ label: `${label}: no word of the vocabulary, so whether it also asks for marketing is unknown` });
+        }
       }
-      return problems.length ? fail(`the terms box also asks for marketing consent: ${problems[0]!.label}`, [problems[0]!, ...problems.slice(1)]) : pass(views.length, 'a box of its own for the terms; marketing, if asked, separately');
+      if (bundled.length) return fail(`the terms box also asks for marketing consent: ${bundled[0]!.label}`, [bundled[0]!, ...bundled.slice(1)]);
+      if (unknown.length) return inconclusive(`the terms box could not be judged: ${unknown[0]!.label}`, TERMS_BOX, unknown);
+      return pass(views.length, 'a box of its own for the terms; marketing, if asked, separately', separate);
     },
   },
   {
@@ -159,10 +175,15 @@ export const CONSENT_CHECKS: Check[] = [
     spec: '§2.4 minimum_age, §2.6',
     kind: 'can_fail',
     evaluate(facts) {
-      const views = firstViews(facts).filter(({ journey }) => termsFor(facts, journey.country)?.minimum_age !== undefined);
+      const views = firstViews(facts).filter(({ journey }) => termsOf(facts, journey.country)?.minimum_age !== undefined);
       const missing = views.filter(({ view }) => !view.boxes.some((box) => box.role === 'age'));
+      // A box the harness could not classify may be the age box: no failure then, only what to configure.
+      const unsure = missing.filter(({ view }) => view.boxes.some((box) => box.role === 'other'));
+      const age = (journey: JourneyFacts) => termsOf(facts, journey.country)?.minimum_age;
+      if (unsure.length) return inconclusive(`no box was recognised as confirming the minimum age ${age(unsure[0]!.journey)}, and some could not be classified: ${where(unsure[0]!.journey)} (${describe(unsure[0]!.view.boxes)})`, AGE_BOX);
       if (missing.length) {
-        return fail(`the consent form has no minimum-age box though the terms set ${termsFor(facts, missing[0]!.journey.country)?.minimum_age}`, [{ label: `${where(missing[0]!.journey)} (${missing[0]!.journey.country})` }, ...missing.slice(1).map(({ journey }) => ({ label: `${where(journey)} (${journey.country})` }))]);
+        const evidence = missing.map(({ journey, view }) => ({ label: `${where(journey)} (${journey.country}): ${describe(view.boxes)}` }));
+        return fail(`the consent form has no minimum-age box though the terms set ${age(missing[0]!.journey)}`, [evidence[0]!, ...evidence.slice(1)]);
       }
       return consentBreaches(facts, 'age', (body) => body.consent?.age_confirmed === true, 'age_confirmed: true');
     },
@@ -182,7 +203,7 @@ export const CONSENT_CHECKS: Check[] = [
         const edit = facts.termsEdits.filter((candidate) => candidate.scenario === journey.scenario && facts.onEmulatorClock(candidate.at) <= refused.at).at(-1);
         const reread = facts.callsOf(journey.pack.code).some((call) => isSessionRead(call) && call.seq > refused.seq);
         const after = journey.consent.find((view) => facts.onEmulatorClock(view.at) > refused.at);
-        const current = edit?.set.version ?? termsFor(facts, journey.country)?.version;
+        const current = edit?.set.version ?? termsOf(facts, journey.country)?.version;
         const shows = Boolean(after && (after.termsVersion === current || (edit && showsTerms(after, edit.set))));
         const unticked = Boolean(after && after.boxes.every((box) => !box.checked));
         results.push({ label: `${where(journey)}: 422 answered; session read again: ${reread ? 'yes' : 'no'}; the form then shows version ${after?.termsVersion ?? '?'} (current ${current}), boxes unticked: ${unticked ? 'yes' : 'no'}` });
@@ -203,7 +224,7 @@ function consentBreaches(facts: RunFacts, box: 'accept' | 'age', claims: (body: 
   const breaches: Evidence[] = [];
   for (const journey of facts.journeys) {
     journey.submissions.forEach((submission, index) => {
-      if (submission[box] || (box === 'age' && termsFor(facts, journey.country)?.minimum_age === undefined)) return;
+      if (submission[box] || (box === 'age' && termsOf(facts, journey.country)?.minimum_age === undefined)) return;
       const sent = entriesAfter(facts, journey, index);
       const claimed = sent.filter((call) => claims(bodyOf(call)));
       const label = `${where(journey)}: form sent with the ${box === 'accept' ? 'terms' : 'age'} box unticked; ${sent.length} entry call(s) followed${claimed.length ? `, claiming ${claim}` : ''}`;

@@ -6,10 +6,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Locator, Page } from 'playwright-core';
-import { TERMS_LABEL, disableValidation, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
+import { type ConsentHints, disableValidation, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
 import type { Config } from '../config.js';
 import { PAGES, type PageName, STATES, type Shown, type StateName } from '../intents.js';
 import type { ConsentBox } from '../run/facts.js';
+import { type Vocabulary, patternOf, vocabularyOf } from '../vocabulary.js';
 
 type MarkerConfig = Config['markers'];
 
@@ -35,6 +36,19 @@ export function recognisedSelectors(markers: MarkerConfig): string[] {
 
 export type ShownMark = { document: number; at: number };
 
+/** What reading a consent form takes: the config's markers, the vocabulary's patterns, the minimum age its terms set. */
+function consentHints(markers: MarkerConfig, vocabulary: Vocabulary, minimumAge: number | undefined, mark: boolean): ConsentHints {
+  const source = (words: string[]) => patternOf(words).source;
+  return {
+    form: markers.entry_form, termsText: markers.terms_text, termsVersion: markers.terms_version, boxes: markers.consent_boxes, mark,
+    words: { terms: source(vocabulary.terms), accept: source(vocabulary.accept), age: source(vocabulary.age), marketing: source(vocabulary.marketing) },
+    ...(minimumAge === undefined ? {} : { minimumAge }),
+  };
+}
+
+/** Links and buttons a person can act on: not a jump within the page. */
+const ACTIONS = 'a[href]:not([href^="#"]), button, [role=button], input[type=submit]';
+
 /** Any agency page: what it shows now, what it showed since a moment, and waiting until it shows something. */
 export class AgencyPage {
   private readonly selectors: string[];
@@ -42,6 +56,7 @@ export class AgencyPage {
   constructor(
     readonly page: Page,
     readonly markers: MarkerConfig,
+    readonly vocabulary: Vocabulary = vocabularyOf(),
   ) {
     this.selectors = recognisedSelectors(markers);
   }
@@ -59,17 +74,17 @@ export class AgencyPage {
 
   /** Every page kind and state whose marker matches, and the consent form when its boxes are there. */
   async shows(): Promise<Shown[]> {
-    const { matches, termsBox } = await this.recognised();
+    const [{ matches }, consent] = await Promise.all([this.recognised(), this.page.evaluate(readConsent, consentHints(this.markers, this.vocabulary, undefined, false))]);
     const matched = await Promise.all(matches.map((hit, index) => (hit ?? this.page.locator(this.selectors[index]!).count().then((count) => count > 0))));
     const shown = RECOGNISED.filter((_item, index) => matched[index]).map((item) => item.shown);
-    if (termsBox && !shown.includes('page:consent')) shown.push('page:consent');
+    if (consent.hasForm && !shown.includes('page:consent')) shown.push('page:consent');
     return shown;
   }
 
   /** The page's own reading of its markers; a page that navigates by itself meanwhile (a wait page retrying) is read again once loaded. */
   private async recognised(attempt = 1): Promise<Awaited<ReturnType<typeof recognise>>> {
     try {
-      return await this.page.evaluate(recognise, { selectors: this.selectors, terms: TERMS_LABEL });
+      return await this.page.evaluate(recognise, { selectors: this.selectors });
     } catch (error) {
       if (attempt >= 5 || !/context was destroyed|navigat/i.test((error as Error).message)) throw error;
       await this.page.waitForLoadState('domcontentloaded').catch(() => undefined);
@@ -101,10 +116,32 @@ export class AgencyPage {
     await untilAnyAttached(drawn, timeoutMs);
   }
 
-  /** A link or button back to the entry after a refusal ("try again"), when the page offers one. */
-  tryAgain(): Promise<Locator | undefined> {
-    const name = /try again|again|retry|back to (the )?(entry|form)|erneut|nochmal|noch einmal|wiederholen|zurück zu[rm] (teilnahme|formular|eingabe)/i;
-    return firstFound(this.markers.try_again ? [this.page.locator(this.markers.try_again)] : [this.page.getByRole('link', { name }), this.page.getByRole('button', { name })]);
+  /**
+   * The way back to the entry after a refusal, when the page offers one: the configured one; else a
+   * link to the page the consent form was sent from; else the one action of the page's main
+   * content; else a link or button named like "try again" in a language of the vocabulary.
+   */
+  async tryAgain(consentUrl?: string): Promise<Locator | undefined> {
+    if (this.markers.try_again) return firstFound([this.page.locator(this.markers.try_again)]);
+    const links = this.page.locator(ACTIONS).and(this.page.locator('a'));
+    const hrefs = await links.evaluateAll((found) => found.map((link) => String((link as unknown as { href: string }).href))).catch((): string[] => []);
+    const back = consentUrl ? hrefs.findIndex((href) => samePage(href, consentUrl)) : -1;
+    if (back >= 0) return links.nth(back);
+    const main = this.page.locator('main, [role=main]');
+    const actions = ((await main.count()) === 1 ? main : this.page.locator('body')).locator(ACTIONS);
+    if ((await actions.count()) === 1) return actions.first();
+    const name = patternOf(this.vocabulary.try_again);
+    return firstFound([this.page.getByRole('link', { name }), this.page.getByRole('button', { name })]);
+  }
+}
+
+/** Whether two URLs are the same page: origin and path, whatever their query. */
+function samePage(href: string, page: string): boolean {
+  try {
+    const [one, other] = [new URL(href), new URL(page)];
+    return one.origin === other.origin && one.pathname === other.pathname;
+  } catch {
+    return false;
   }
 }
 
@@ -125,16 +162,19 @@ type ConsentForm = Awaited<ReturnType<typeof readConsent>>;
 export class ConsentPage {
   readonly root: Locator;
 
+  /** `minimumAge`: the one the journey's terms set, so its box is known by its number in any language. */
   constructor(
     readonly page: Page,
     private readonly markers: MarkerConfig,
+    private readonly vocabulary: Vocabulary = vocabularyOf(),
+    private readonly minimumAge?: number,
   ) {
     this.root = page.locator('[data-harness-consent]').first();
   }
 
   /** The form now (and marks it for the locators below). */
   read() {
-    return this.page.evaluate(readConsent, { form: this.markers.entry_form, termsText: this.markers.terms_text, termsVersion: this.markers.terms_version, terms: TERMS_LABEL });
+    return this.page.evaluate(readConsent, consentHints(this.markers, this.vocabulary, this.minimumAge, true));
   }
 
   /** The form once `wanted` holds of it, read every 250 ms, or as it is after `timeoutMs`: a page that fetches its terms again redraws a moment later. */
@@ -157,12 +197,17 @@ export class ConsentPage {
     await this.page.evaluate(disableValidation);
   }
 
-  /** The form's submit button, else a button named like one, else its last button. */
-  async submit(): Promise<Locator> {
-    const named = /enter|submit|send|take part|continue|teilnehmen|absenden|mitmachen|senden|weiter/i;
-    const found = await firstFound([this.root.locator('button[type=submit], input[type=submit]'), this.root.getByRole('button', { name: named })]);
-    return found ?? this.root.locator('button, [role=button]').last();
+  /** The form's submit button (a <button> without a type is one), else its only button, else one named like a submit in the vocabulary. */
+  async submit(): Promise<Locator | undefined> {
+    const buttons = this.root.locator('button, [role=button], input[type=submit]');
+    const only = (await buttons.count()) === 1 ? [buttons] : [];
+    return firstFound([this.root.locator('button[type=submit], button:not([type]), input[type=submit]'), ...only, this.root.getByRole('button', { name: patternOf(this.vocabulary.submit) })]);
   }
+}
+
+/** The consent form of a page under this config, for a journey whose terms set `minimumAge`. */
+export function consentPageOf(page: Page, config: Pick<Config, 'markers' | 'vocabulary'>, minimumAge: number | undefined): ConsentPage {
+  return new ConsentPage(page, config.markers, vocabularyOf(config.vocabulary), minimumAge);
 }
 
 /** The preview callback URL: one link (or button) per sandbox scenario. */
@@ -173,14 +218,15 @@ export class PreviewPage {
   ) {}
 
   /**
-   * The configured link, else a link or button named after the scenario, else a link whose address
-   * names it. A client-rendered preview draws its links after `load`, so this waits up to
+   * The configured link, else a link or button with an attribute whose value is the scenario's name
+   * (`data-szenario="won"`), else one named after the scenario, else a link whose address names it. A client-rendered preview draws its links after `load`, so this waits up to
    * `timeoutMs` for any of them to appear.
    */
   async link(scenario: string, timeoutMs: number): Promise<Locator | undefined> {
     const name = new RegExp(`\\b${scenario.replace('_', '[ _-]?')}\\b`, 'i');
     const candidates = [
       this.page.locator(this.markers.preview_link.replaceAll('{scenario}', scenario)),
+      this.page.locator(`xpath=//*[self::a or self::button][@*="${scenario}"]`),
       this.page.getByRole('link', { name }),
       this.page.getByRole('button', { name }),
       this.page.locator(`a[href*="${scenario}"]`),

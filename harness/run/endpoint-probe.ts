@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Route } from 'playwright-core';
 import type { BrowserSession } from '../browser/session.js';
-import { ConsentPage } from '../pages/agency.js';
-import type { EndpointProbe, JourneyFacts } from './facts.js';
+import { consentPageOf } from '../pages/agency.js';
+import { type EndpointProbe, type JourneyFacts, termsOf } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 
 /** Names that carry a CSRF token, in a header or a field. */
@@ -33,15 +33,20 @@ export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts
   const record: EndpointProbe = { scenario: run.scenario.id, journey: journey.journey, pack: journey.pack.code, csrf: [], burst: [] };
   facts.endpoint.push(record);
   await run.view(session).waitFor((shown) => shown.includes('page:consent'), { timeoutMs: 5000 });
-  const consent = new ConsentPage(session.page, config.markers);
+  const consent = consentPageOf(session.page, config, termsOf(facts, journey.country)?.minimum_age);
   const form = await consent.read();
   if (!form.hasForm) {
-    record.missed = 'no consent form to send: no box on the page accepts the terms (markers.entry_form names the form)';
+    record.missed = 'no consent form to send: no form on the page has a box that accepts the terms (markers.entry_form names the form, markers.consent_boxes.terms its box)';
     return;
   }
   await consent.tick(form.boxes, { terms: true, age: true });
   const consentUrl = session.page.url();
-  const caught = await catchSubmission(session, await consent.submit(), (request) => request.method() !== 'GET' && facts.isAgency(request.url()) && (!config.entry_endpoint.path || new URL(request.url()).pathname === config.entry_endpoint.path));
+  const submit = await consent.submit();
+  if (!submit) {
+    record.missed = 'no button sends the consent form: none is a submit button or named like one (vocabulary.submit adds a word)';
+    return;
+  }
+  const caught = await catchSubmission(session, submit, (request) => request.method() !== 'GET' && facts.isAgency(request.url()) && (!config.entry_endpoint.path || new URL(request.url()).pathname === config.entry_endpoint.path));
   if (!caught) {
     record.missed = `the consent form sent no request to the agency${config.entry_endpoint.path ? ` at ${config.entry_endpoint.path}` : ''} within 5 s (entry_endpoint.path picks it)`;
     return;

@@ -52,6 +52,8 @@ export interface RequestSeen {
 
 export interface ConsentBox {
   role: 'terms' | 'age' | 'marketing' | 'other';
+  /** How the role was found (harness/browser/in-page.ts, readConsent): config, structure, behaviour, or words. */
+  by: 'marker' | 'words' | 'age' | 'required' | 'optional' | 'structure';
   label: string;
   checked: boolean;
   required: boolean;
@@ -79,6 +81,8 @@ export interface Submission {
   age: boolean;
   bypass: boolean;
   boxesFound: { terms: boolean; age: boolean };
+  /** The page the form was sent from: a way back to it after a 429 leads here. */
+  url: string;
 }
 
 export interface JourneyFacts {
@@ -180,6 +184,11 @@ export interface TermsEdit {
   at: number;
   country: string | null;
   set: { text?: string; url?: string; links?: Array<{ label: string; url: string }>; version?: string };
+}
+
+/** The terms a journey's country reads: its own, else the promotion's default. */
+export function termsOf(facts: Pick<RunFacts, 'terms'>, country: string): Terms | undefined {
+  return facts.terms?.by_country[country] ?? facts.terms?.default;
 }
 
 /** Whether a consent form shows the terms an edit set: its version, or its text. */

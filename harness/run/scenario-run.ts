@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { EmulatorClient, ObservedCall } from '../emulator/client.js';
 import type { PackPool } from '../emulator/packs.js';
 import { AgencyPage, recognisedSelectors } from '../pages/agency.js';
+import { vocabularyOf } from '../vocabulary.js';
 import type { Scenario } from '../scenarios/schema.js';
 import type { Capturer } from './capture.js';
 import type { JourneyFacts, PageSeen, RunFacts } from './facts.js';
@@ -71,7 +72,7 @@ export class ScenarioRun {
 
   /** What the page of a browser shows, through the config's markers. */
   view(session: BrowserSession): AgencyPage {
-    return new AgencyPage(session.page, this.env.config.markers);
+    return new AgencyPage(session.page, this.env.config.markers, vocabularyOf(this.env.config.vocabulary));
   }
 
   /** The experience calls the emulator observed in this run (of a pack, when given), in order; the clock offset follows. */

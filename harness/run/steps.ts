@@ -9,10 +9,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
 import type { ObservedCall } from '../emulator/client.js';
 import { type Shown, type StateName, showsState, statesShown } from '../intents.js';
-import { ConsentPage, PreviewPage } from '../pages/agency.js';
+import { PreviewPage, consentPageOf } from '../pages/agency.js';
 import { AuthorizePage, SignInPage } from '../pages/emulator.js';
 import type { Step } from '../scenarios/schema.js';
-import { type Expectation, redactUrl, showsTerms } from './facts.js';
+import { type Expectation, type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
 import { finalState, isTerminalPoll, scheduleViolation } from './polling.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
 import type { ScenarioRun } from './scenario-run.js';
@@ -160,7 +160,7 @@ export const STEPS: Steps = {
     await run.view(session).waitFor((shown) => shown.includes('page:consent'), CONSENT_WAIT);
     // After the harness changed the terms, the form is read once it shows them.
     const edit = run.facts.termsEdits.filter((candidate) => candidate.scenario === run.scenario.id && candidate.journey === step.journey).at(-1);
-    const view = await new ConsentPage(session.page, run.env.config.markers).readWhen((form) => !edit || showsTerms(form, edit.set), PAGE_WAIT_MS);
+    const view = await consentOf(run, journey, session).readWhen((form) => !edit || showsTerms(form, edit.set), PAGE_WAIT_MS);
     journey.consent.push({ label: step.label, at: Date.now(), url: session.page.url(), ...view });
     await run.observe(session);
   },
@@ -179,7 +179,7 @@ export const STEPS: Steps = {
     const refused = (await run.observed(journey.pack.code)).filter((call) => isEntry(call) && call.status !== 200).at(-1)?.seq ?? 0;
     const view = run.view(session);
     if (!(await view.shows()).includes('page:consent')) {
-      const back = await view.tryAgain();
+      const back = await view.tryAgain(journey.submissions.at(-1)?.url);
       if (back) {
         await session.act(() => back.click());
         await view.waitFor((shown) => shown.includes('page:consent'), CONSENT_WAIT);
@@ -332,18 +332,24 @@ async function openedCallback(run: ScenarioRun, session: BrowserSession, callbac
   await session.act(async () => undefined);
 }
 
+/** The consent form of a journey's page: its age box known by the minimum age its terms set. */
+function consentOf(run: ScenarioRun, journey: JourneyFacts, session: BrowserSession) {
+  return consentPageOf(session.page, run.env.config, termsOf(run.facts, journey.country)?.minimum_age);
+}
+
 /** Ticks the asked boxes of the consent form on the page, sends it, and waits for what that set off. */
 async function submitConsent(run: ScenarioRun, session: BrowserSession, step: Pick<StepOf<'enter'>, 'accept_terms' | 'confirm_age' | 'marketing' | 'bypass_validation'>): Promise<void> {
   const journey = run.journey(session.journey);
-  const consent = new ConsentPage(session.page, run.env.config.markers);
+  const consent = consentOf(run, journey, session);
   const { hasForm, boxes } = await consent.read();
-  if (!hasForm) throw new Error(`no consent form on ${redactUrl(session.page.url())}: no box accepts the terms (markers.entry_form names the form)`);
+  if (!hasForm) throw new Error(`no consent form on ${redactUrl(session.page.url())}: no form has a box that accepts the terms (markers.entry_form names the form, markers.consent_boxes.terms its box)`);
   const found = { terms: boxes.some((box) => box.role === 'terms'), age: boxes.some((box) => box.role === 'age') };
-  if (step.accept_terms && !found.terms) throw new Error('the consent form has no box to accept the terms');
+  if (step.accept_terms && !found.terms) throw new Error('no box of the consent form could be told to accept the terms: markers.consent_boxes.terms names it');
+  const submit = await consent.submit();
+  if (!submit) throw new Error('no button sends the consent form: none is a submit button or named like one (vocabulary.submit adds a word)');
   await consent.tick(boxes, { terms: step.accept_terms, age: step.confirm_age, marketing: step.marketing });
   if (step.bypass_validation) await consent.disableValidation();
-  journey.submissions.push({ at: Date.now(), accept: step.accept_terms, age: step.confirm_age && found.age, bypass: step.bypass_validation, boxesFound: found });
-  const submit = await consent.submit();
+  journey.submissions.push({ at: Date.now(), accept: step.accept_terms, age: step.confirm_age && found.age, bypass: step.bypass_validation, boxesFound: found, url: session.page.url() });
   await session.act(() => submit.click());
   await run.observe(session);
 }

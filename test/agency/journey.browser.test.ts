@@ -58,7 +58,7 @@ describe.concurrent('in Chromium', () => {
     found.push(...(await violations(page)));
     await page.getByRole('checkbox', { name: 'I have read and accept the terms and conditions.' }).check();
     await page.getByRole('checkbox', { name: 'I confirm that I am at least 18 years old.' }).check();
-    await submit(page, 'Scan a participating pack to play');
+    await submit(page, 'Send my entry');
     expect(await page.locator('main').getAttribute('data-entry-state')).toBe('won');
     expect(await page.locator('[data-code]').count()).toBe(1);
     found.push(...(await violations(page)));

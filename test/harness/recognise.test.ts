@@ -55,7 +55,7 @@ test('the consent form is recognised by the box that accepts the terms, in Germa
   const consent = new ConsentPage(page, spa);
   const form = await consent.read();
   expect([form.hasForm, form.boxes.map((box) => box.role)]).toEqual([true, ['terms', 'age', 'marketing']]);
-  expect(await (await consent.submit()).textContent()).toBe('Jetzt teilnehmen');
+  expect(await (await consent.submit())?.textContent()).toBe('Jetzt teilnehmen');
 });
 
 test('after a 429, the way back to the entry is found by its words (English or German), or by the configured selector', async () => {

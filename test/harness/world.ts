@@ -20,6 +20,7 @@ import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';
 import { findPromotion } from '../../emulator/store/promotions.js';
 import type { DefectName } from '../../fixtures/agency-reference/defects.js';
+import type { Locale } from '../../fixtures/locales.js';
 import { createAgencyLogger } from '../../fixtures/agency-reference/logger.js';
 import { type AgencyOptions, startAgency } from '../../fixtures/agency-reference/server.js';
 import type { SpaDefectName } from '../../fixtures/agency-spa/defects.js';
@@ -47,6 +48,8 @@ export interface HarnessWorldOptions {
   promotion?: string;
   /** An emulator already running on the default fixture (a defect matrix's lane): reset first, left running on close. */
   emulator?: Running;
+  /** The agency's language (`--locale`); default its own (English, or German for the single-page one). */
+  locale?: Locale;
 }
 
 /** The single-page agency's own harness.config.json: all the harness is told about it. */
@@ -65,8 +68,8 @@ export async function harnessWorld(options: HarnessWorldOptions = {}) {
   const keys = { sandbox: env.sandbox_key, production: env.production_key };
   const destination = pino.destination({ dest: agencyLog, sync: true });
   const agency = options.kind === 'spa'
-    ? await startSpaAgency({ port: 0, emulatorUrl: emulator.baseUrl, defects: (options.defects ?? []) as SpaDefectName[], keys, logger: createSpaLogger(destination), ...options.spa })
-    : await startAgency({ ...options.agency, port: 0, emulatorUrl: emulator.baseUrl, defects: (options.defects ?? []) as DefectName[], keys, logger: createAgencyLogger(destination) });
+    ? await startSpaAgency({ port: 0, emulatorUrl: emulator.baseUrl, defects: (options.defects ?? []) as SpaDefectName[], keys, logger: createSpaLogger(destination), ...options.spa, locale: options.locale })
+    : await startAgency({ ...options.agency, port: 0, emulatorUrl: emulator.baseUrl, defects: (options.defects ?? []) as DefectName[], keys, logger: createAgencyLogger(destination), locale: options.locale });
   const config = join(folder, 'harness.config.json');
   writeFileSync(config, JSON.stringify({ ...(options.kind === 'spa' ? { markers: SPA_CONFIG.markers } : {}), agency_log: agencyLog, ...options.config }));
   if (options.approved) {

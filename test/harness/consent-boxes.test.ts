@@ -1,0 +1,134 @@
+/**
+ * The consent form in any language (issue 28, "What was seen" 1 and 8): its boxes are told apart by
+ * what the page requires and by the minimum age the terms set before any word, then by one
+ * vocabulary (harness/vocabulary.ts) of the service's markets; a box still unknown makes its check
+ * inconclusive, naming `markers.consent_boxes`, never failed. The way back after a 429 and the
+ * button that sends the form are found by structure first, words last.
+ */
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { CONSENT_CHECKS } from '../../harness/checks/consent.js';
+import { ConfigSchema } from '../../harness/config.js';
+import { AgencyPage, PreviewPage, consentPageOf } from '../../harness/pages/agency.js';
+import { type ConsentView, RunFacts } from '../../harness/run/facts.js';
+import { useChromium } from '../support/chromium.js';
+
+const browser = useChromium();
+let page: Page;
+beforeAll(async () => {
+  page = await browser().newPage();
+});
+
+const plain = ConfigSchema.parse({});
+
+/** The form of a page, as the harness reads it for a journey whose terms set `minimumAge`. */
+async function formOf(html: string, options: { minimumAge?: number; config?: unknown } = {}) {
+  await page.setContent(`<main>${html}</main>`);
+  return consentPageOf(page, ConfigSchema.parse(options.config ?? {}), options.minimumAge).read();
+}
+
+const roles = (form: Awaited<ReturnType<typeof formOf>>) => form.boxes.map((box) => `${box.role} by ${box.by}`);
+
+/** The verdict of one consent check on a run whose only journey saw this form first. */
+function verdictOn(id: string, view: Awaited<ReturnType<typeof formOf>>, config = plain) {
+  const facts = new RunFacts(config, { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' }, '/tmp');
+  facts.terms = { countries: ['FR'], default: { text: 'Règlement', url: 'https://marque.example/reglement', links: [], required: true, minimum_age: 18, version: 'v1' }, by_country: {} };
+  const consent: ConsentView = { label: undefined as unknown as string, at: 1, url: 'http://127.0.0.1:3000/participation', ...view };
+  facts.journeys.push({ scenario: 'consent', journey: 'main', pack: { code: 'P1', outcome: 'lost' }, country: 'FR', email: 'a@b.example', consent: [consent], submissions: [] });
+  return CONSENT_CHECKS.find((check) => check.id === id)!.evaluate(facts);
+}
+
+const FRENCH = `<form action="/participer" method="post">
+  <p><input type="checkbox" id="r" name="reglement" required><label for="r">J'ai lu et j'accepte le règlement du jeu.</label></p>
+  <p><input type="checkbox" id="a" name="age" required><label for="a">Je confirme avoir au moins 18 ans.</label></p>
+  <p><input type="checkbox" id="m" name="offres"><label for="m">J'accepte de recevoir les offres et la newsletter de la marque par e-mail.</label></p>
+  <button>Participer</button></form>`;
+
+describe('which box is which', () => {
+  test("the French site's optional, unticked, separate «J'accepte de recevoir les offres et la newsletter…» is marketing, not terms: separate_from_marketing passes", async () => {
+    const form = await formOf(FRENCH, { minimumAge: 18 });
+    expect(roles(form)).toEqual(['terms by words', 'age by age', 'marketing by words']);
+    expect(verdictOn('consent.separate_from_marketing', form)).toMatchObject({ status: 'pass' });
+    // Without `required` on any box, the words still tell the opt-in from the terms.
+    const unrequired = await formOf(FRENCH.replaceAll(' required', ''), { minimumAge: 18 });
+    expect(roles(unrequired)).toEqual(['terms by words', 'age by age', 'marketing by words']);
+  });
+
+  test('one French box accepting the rules and the offers together fails separate_from_marketing', async () => {
+    const form = await formOf(`<form><label><input type="checkbox" required> J'accepte le règlement et de recevoir les offres de la marque.</label><button>Participer</button></form>`);
+    expect(verdictOn('consent.separate_from_marketing', form)).toMatchObject({ status: 'fail', reason: expect.stringMatching(/also asks for marketing/) });
+  });
+
+  test.for([
+    ['Polish', 'Zapoznałem się z regulaminem i akceptuję go.', 'Potwierdzam, że mam ukończone 18 lat.', 'Chcę otrzymywać oferty i newsletter e-mailem.'],
+    ['Czech', 'Souhlasím s pravidly soutěže.', 'Potvrzuji, že mi je alespoň 18 let.', 'Chci dostávat novinky a nabídky e-mailem.'],
+    ['Swedish', 'Jag godkänner tävlingsvillkoren.', 'Jag bekräftar att jag är minst 18 år.', 'Skicka mig nyhetsbrev och erbjudanden.'],
+  ])('a %s form without `required` anywhere: terms, age and marketing by their words and the number', async ([, terms, age, marketing]) => {
+    const form = await formOf(`<form><label><input type="checkbox"> ${terms}</label><label><input type="checkbox"> ${age}</label><label><input type="checkbox"> ${marketing}</label><button type="submit">OK</button></form>`, { minimumAge: 18 });
+    expect(roles(form)).toEqual(['terms by words', 'age by age', 'marketing by words']);
+    expect(verdictOn('consent.separate_from_marketing', form)).toMatchObject({ status: 'pass' });
+    expect(verdictOn('consent.age_confirmation', { ...form, boxes: form.boxes.filter((box) => box.role !== 'age') })).toMatchObject({ status: 'fail' });
+  });
+
+  test('a language the vocabulary lacks (Finnish): the required box is the terms, the one with the minimum age the age box, the optional one marketing', async () => {
+    const form = await formOf(`<form><label><input type="checkbox" required> Hyväksyn kilpailun säännöt.</label><label><input type="checkbox" required> Olen vähintään 18-vuotias.</label><label><input type="checkbox"> Haluan uutiskirjeen.</label><button>Osallistu</button></form>`, { minimumAge: 18 });
+    expect(roles(form)).toEqual(['terms by required', 'age by age', 'marketing by optional']);
+    expect(verdictOn('consent.separate_from_marketing', form)).toMatchObject({ status: 'pass' });
+  });
+
+  test('boxes it cannot tell apart make the checks inconclusive, naming markers.consent_boxes, never failed; the config then names them', async () => {
+    const html = `<form><label><input type="checkbox" id="s"> Hyväksyn säännöt.</label><label><input type="checkbox" id="u"> Haluan uutiskirjeen.</label><button>Osallistu</button></form>`;
+    const unknown = await formOf(html);
+    expect(roles(unknown)).toEqual(['other by structure', 'other by structure']);
+    expect(verdictOn('consent.separate_from_marketing', unknown)).toMatchObject({ status: 'inconclusive', configure: expect.stringMatching(/markers\.consent_boxes\.terms/) });
+    expect(verdictOn('consent.age_confirmation', unknown)).toMatchObject({ status: 'inconclusive', configure: expect.stringMatching(/markers\.consent_boxes\.age/) });
+    const config = { markers: { consent_boxes: { terms: '#s', marketing: '#u' } } };
+    const named = await formOf(html, { config });
+    expect(roles(named)).toEqual(['terms by marker', 'marketing by marker']);
+    expect(verdictOn('consent.separate_from_marketing', named, ConfigSchema.parse(config))).toMatchObject({ status: 'pass' });
+  });
+
+  test('the vocabulary config adds words, and rejects one that is not a regular expression', async () => {
+    const config = { vocabulary: { terms: ['säännö'], marketing: ['uutiskirje'] } };
+    const form = await formOf(`<form><label><input type="checkbox"> Hyväksyn säännöt.</label><label><input type="checkbox"> Haluan uutiskirjeen.</label><button>Osallistu</button></form>`, { config });
+    expect(roles(form)).toEqual(['terms by words', 'marketing by words']);
+    expect(ConfigSchema.safeParse({ vocabulary: { terms: ['(unclosed'] } }).error?.issues[0]).toMatchObject({ path: ['vocabulary', 'terms', 0], message: 'not a valid regular expression' });
+  });
+
+  test('a form whose only box offers marketing is not a consent form, in French too', async () => {
+    await page.setContent(`<main><form><label><input type="checkbox"> Je souhaite recevoir la newsletter</label><button>OK</button></form></main>`);
+    expect(await new AgencyPage(page, plain.markers).shows()).toEqual([]);
+  });
+});
+
+describe('the button that sends it, and the way back after a 429', () => {
+  test('the submit button, else the only button, else one named like a submit in the vocabulary; never a guessed last button', async () => {
+    await formOf(`<section><label><input type="checkbox" required> J'accepte le règlement</label><button type="button">Participer</button></section>`);
+    expect(await (await consentPageOf(page, plain, undefined).submit())?.textContent()).toBe('Participer');
+    const consent = consentPageOf(page, plain, undefined);
+    await page.setContent(`<main><section><label><input type="checkbox" required> Akceptuję regulamin</label><button type="button">Anuluj</button><button type="button">Weź udział</button></section></main>`);
+    await consent.read();
+    expect(await (await consent.submit())?.textContent()).toBe('Weź udział');
+    await page.setContent(`<main><section><label><input type="checkbox" required> Hyväksyn säännöt</label><button type="button">Peruuta</button><button type="button">Osallistu</button></section></main>`);
+    await consent.read();
+    expect(await consent.submit()).toBeUndefined();
+  });
+
+  test('a link to the page the form was sent from, in any words, comes before the words of the vocabulary', async () => {
+    await page.setContent(`<header><a href="http://127.0.0.1:3000/">Accueil</a></header><main><h1>Réessayez dans 8 secondes</h1>
+      <p><a href="http://127.0.0.1:3000/regles">Le règlement</a> · <a href="http://127.0.0.1:3000/participation?t=1">Revenir</a></p></main>`);
+    expect(await (await new AgencyPage(page, plain.markers).tryAgain('http://127.0.0.1:3000/participation'))?.textContent()).toBe('Revenir');
+  });
+
+  test('the one action of the main content, whatever it says; else a French "Réessayer"', async () => {
+    await page.setContent(`<header><a href="/">Accueil</a></header><main><p>Merci de patienter.</p><a href="/suite">Continuer</a></main>`);
+    expect(await (await new AgencyPage(page, plain.markers).tryAgain())?.textContent()).toBe('Continuer');
+    await page.setContent(`<main><p>Merci de patienter.</p><a href="/regles">Règlement</a><button>Réessayer</button></main>`);
+    expect(await (await new AgencyPage(page, plain.markers).tryAgain())?.textContent()).toBe('Réessayer');
+  });
+
+  test("a preview link found by the attribute that names its scenario, whatever its words", async () => {
+    await page.setContent(`<main><ul><li><a href="/apercu/gagne" data-cas="won">Gagné</a></li><li><a href="/apercu/perdu" data-cas="lost">Perdu</a></li></ul></main>`);
+    expect(await (await new PreviewPage(page, plain.markers).link('lost', 1000))?.textContent()).toBe('Perdu');
+  });
+});
