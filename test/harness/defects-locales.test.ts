@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { LOCALES, type Locale } from '../../fixtures/locales.js';
 import { useChromium } from '../support/chromium.js';
-import { defectVerdict, harnessWorld } from './world.js';
+import { harnessWorld, useDefectMatrix } from './world.js';
 
 const browser = useChromium();
 
@@ -36,9 +36,12 @@ function twoLocales(kind: keyof typeof PAGE_DEFECTS, index: number): Locale[] {
 const cases = (Object.keys(PAGE_DEFECTS) as Array<keyof typeof PAGE_DEFECTS>).flatMap((kind) =>
   PAGE_DEFECTS[kind].flatMap(([defect, check], index) => twoLocales(kind, index).map((locale) => [kind, defect, check, locale] as const)));
 
-describe.concurrent('a defect read from the page fails its check in another language', () => {
-  test.for(cases)('the %s agency with --defect %s fails %s in --locale %s', { timeout: 360_000 }, async ([kind, defect, check, locale]) => {
-    const verdict = await defectVerdict({ kind, defects: [defect], locale }, check, browser());
+const caseName = (kind: string, defect: string, locale: Locale) => `${kind}:${defect}:${locale}`;
+const verdictOf = useDefectMatrix(browser, cases.map(([kind, defect, check, locale]) => ({ name: caseName(kind, defect, locale), check, options: { kind, defects: [defect], locale } })));
+
+describe('a defect read from the page fails its check in another language', () => {
+  test.for(cases)('the %s agency with --defect %s fails %s in --locale %s', ([kind, defect, check, locale]) => {
+    const verdict = verdictOf(caseName(kind, defect, locale));
     expect(verdict?.status, `${check}: ${verdict?.reason}`).toBe('fail');
   });
 });
