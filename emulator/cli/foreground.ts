@@ -10,7 +10,7 @@ import { restoreHeapGrowth } from './heap.js';
 import { CliError } from './cli-error.js';
 import { type Instance, removeInstance, writeInstance } from './instance.js';
 import { CLI, type DataPaths, dataFlag } from './paths.js';
-import { startSummary, say } from './print.js';
+import { endOnClosedOutput, startSummary, say } from './print.js';
 
 export interface ServeOptions {
   paths: DataPaths;
@@ -30,6 +30,7 @@ const WILDCARD_HOSTS: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '
 
 export async function serveForeground(options: ServeOptions): Promise<void> {
   const { paths } = options;
+  endOnClosedOutput('keep-running');
   const terminal = process.stdout.isTTY === true;
   const logger = await runLogger(paths.log, terminal);
   const running = await listen(options, logger);

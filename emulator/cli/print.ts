@@ -74,6 +74,21 @@ export function clockLine(state: Required<ClockState> & { now: string }): string
   return `[emulator] clock follows system time, now ${state.now}`;
 }
 
+/**
+ * A reader that stops early (`emulator env | head -1`) closes the pipe: the command then ends
+ * quietly, as a writer to a pipe should, instead of with an unhandled EPIPE. A server in the
+ * foreground keeps serving: its output is a courtesy, its work is elsewhere.
+ */
+export function endOnClosedOutput(when: 'exit' | 'keep-running' = 'exit'): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.removeAllListeners('error');
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      if (when === 'exit') process.exit(process.exitCode ?? 0);
+    });
+  }
+}
+
 /** A line for the user on stdout: the CLI's output, as opposed to the emulator's log. */
 export function say(text: string): void {
   process.stdout.write(`${text}\n`);

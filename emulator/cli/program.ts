@@ -10,7 +10,7 @@ import { seedCommand } from './seed.js';
 import { webhooksCommand } from './webhooks.js';
 import { CLI, dataOption, packageVersion } from './paths.js';
 import { CLOCK_HELP } from './clock-usage.js';
-import { sayError } from './print.js';
+import { endOnClosedOutput, sayError } from './print.js';
 
 const program = new Command('emulator')
   .description('A local sandbox of the packaging-promotion service: experience and reporting APIs on 127.0.0.1.')
@@ -89,6 +89,7 @@ function parsePort(text: string): number {
   return port;
 }
 
+endOnClosedOutput();
 program.parseAsync().catch((error: unknown) => {
   if (!(error instanceof CliError)) throw error;
   sayError(error.message);

@@ -6,7 +6,7 @@ import { CLI, dataOption, dataPaths } from './paths.js';
 import { say, sayError } from './print.js';
 
 /** Generous: seeding runs at well over 10,000 scans a second. */
-const timeoutFor = (scans: number) => 30_000 + scans / 10;
+const timeoutFor = (scans: number) => 30_000 + Math.ceil(scans / 10);
 
 export function seedCommand(): Command {
   return new Command('seed')
