@@ -2,7 +2,7 @@
  * The one way a request's body or query is validated: a zod schema, and on failure an error whose
  * `details` name each field's problems (DESIGN.md, errors). Missing input reads as `{}`.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type Details, type HttpError, PlumbingError } from './errors.js';
 
 /**
@@ -36,3 +36,6 @@ export function validate<T>(schema: z.ZodType<T>, input: unknown, refusal: Refus
   if (refusal.error) throw refusal.error(details ?? {});
   throw new PlumbingError('invalid_request', { ...(details ? { details } : {}), ...(refusal.hint ? { message: refusal.hint } : {}) });
 }
+
+/** An id in a path or query: its digits exactly (`1.0`, `1e0`, `01` and ` 1` are no id). */
+export const IdText = z.string().regex(/^[1-9]\d{0,14}$/, 'must be a whole number such as 12').transform(Number);

@@ -10,14 +10,13 @@ import type { Context } from '../context.js';
 import { ConsoleError } from './errors.js';
 import { listInteractions } from '../store/interactions.js';
 import { getPromotion } from '../store/promotions.js';
-import { validate } from '../validation.js';
+import { IdText, validate } from '../validation.js';
 import { type KeyChange, type PromotionRef, approve, checklist, createKey, keys, logRows, overview, promotionRef, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
 import { promotionParam } from './promotion-param.js';
 
 const KeyBody = z.strictObject({ environment: z.enum(['sandbox', 'production']) });
 const CallbackBody = z.strictObject({ production: z.string().max(4096), preview: z.string().max(4096).optional() });
 const LogQuery = z.strictObject({ after: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(200).default(50) });
-const KeyId = z.coerce.number().int().positive();
 
 export function consoleApiRouter(ctx: Context): Router {
   const router = Router();
@@ -94,7 +93,7 @@ function listed(details: Record<string, string[]>): string {
 
 
 function keyId(text: string | undefined): number {
-  return validate(KeyId, text);
+  return validate(IdText, text);
 }
 
 function send<T extends object>(res: Response, status: number, change: KeyChange<T>, promotion: PromotionRef): void {

@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { errorWriter } from '../errors.js';
 import type { Fixture } from '../fixture.js';
 import { jsonBody, lazy, noOptions, notFound } from '../http.js';
+import { changeQuery } from './change-query.js';
 import { faultsRouter } from './faults-routes.js';
 import { controlGuard } from './guard.js';
 import { stateOf } from './plane-state.js';
@@ -21,7 +22,7 @@ export function controlPlane(ctx: Context & { fixture: Fixture; resetLimits(): v
   router.use('/sink', lazy(async () => (await import('../webhooks/sink.js')).sinkReceiver(ctx)));
   router.use('/api-docs', lazy(async () => (await import('../openapi/reference.js')).apiReferenceRouter()));
   // The APIs' body reader (http.ts): UTF-8 JSON up to 100 KB, the same refusals.
-  router.use(jsonBody);
+  router.use(jsonBody, changeQuery);
   router.use('/console', lazy(async () => (await import('../console/api-routes.js')).consoleApiRouter(ctx)), notFound);
   // health, env, promotions, clock, reset, interactions
   router.use(controlRouter(ctx));

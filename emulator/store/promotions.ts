@@ -71,7 +71,9 @@ export function defaultPromotionId(db: Db): number {
 
 /** A promotion by its id (digits) or its slug. */
 export function findPromotion(db: Db, ref: string): Promotion | undefined {
-  const row = db.prepare('SELECT id FROM promotions WHERE slug = ? OR (? GLOB \'[0-9]*\' AND id = CAST(? AS INTEGER))').get(ref, ref, ref) as { id: number } | undefined;
+  // An id is its digits exactly: `1.0`, `1e0` and `01` name no promotion.
+  const id = /^[1-9]\d{0,14}$/.test(ref) ? Number(ref) : null;
+  const row = db.prepare('SELECT id FROM promotions WHERE slug = ? OR id = ?').get(ref, id) as { id: number } | undefined;
   return row && getPromotion(db, row.id);
 }
 

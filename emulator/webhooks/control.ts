@@ -8,7 +8,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { ControlError } from '../control/errors.js';
-import { validate } from '../validation.js';
+import { IdText, validate } from '../validation.js';
 import { sendPage } from '../pages/http.js';
 import { nextSerial } from '../store/db.js';
 import { createSink, findSink, listSinkEvents, listSinks, setSinkResponse, type Sink, type SinkEvent } from '../store/sinks.js';
@@ -99,8 +99,8 @@ export function webhooksControlRouter(ctx: Context): Router {
   });
 
   router.post('/webhooks/:id/remove', (req, res) => {
-    const id = Number(req.params.id);
-    if (!Number.isSafeInteger(id) || !removeEndpoint(db, id, ctx.clock.now())) throw new ControlError('not_found', { message: `No webhook endpoint ${req.params.id}; see GET /_emulator/webhooks.` });
+    const id = IdText.safeParse(req.params.id);
+    if (!id.success || !removeEndpoint(db, id.data, ctx.clock.now())) throw new ControlError('not_found', { message: `No webhook endpoint ${req.params.id}; see GET /_emulator/webhooks.` });
     res.json({ id, removed: true });
   });
 
