@@ -1,8 +1,10 @@
 /** HTTP plumbing shared by the APIs: body reading, JSON 404s, the request path's helpers. */
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { PlumbingError } from './errors.js';
+import { duplicateKey } from './json-keys.js';
 
 /** Bodies over 100 KB are 413 (DESIGN.md, errors). */
 export const MAX_BODY_BYTES = 100 * 1024;
@@ -87,7 +89,11 @@ function nestedDeeperThan(body: unknown, limit: number): boolean {
 type ParsedRequest = Request & { _body?: boolean };
 const parsed = (req: Request) => (req as ParsedRequest)._body === true;
 
-/** UTF-8 without its BOM, an empty body as `{}`, any JSON value (not only objects and arrays). */
+/**
+ * UTF-8 without its BOM, an empty body as `{}`, any JSON value (not only objects and arrays).
+ * Bytes that are not UTF-8 are refused, not replaced with U+FFFD; so is a key named twice in one
+ * object (json-keys.ts).
+ */
 function readJson(req: Request, decoder: (Readable & NodeJS.WritableStream) | undefined, timeoutMs: number, next: NextFunction): void {
   const source: Readable = decoder ? req.pipe(decoder) : req;
   const chunks: Buffer[] = [];
@@ -113,14 +119,23 @@ function readJson(req: Request, decoder: (Readable & NodeJS.WritableStream) | un
   source.once('error', () => settle(new PlumbingError('invalid_request', { message: decoder ? 'The body could not be decompressed.' : 'The request could not be read.' })));
   source.once('end', () => {
     if (settled) return;
-    let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
+    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    if (!isUtf8(bytes)) return settle(new PlumbingError('invalid_request', { message: 'The body is not valid UTF-8.', details: { '(body)': ['must be UTF-8 JSON'] } }));
+    let text = bytes.toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    let body: unknown;
     try {
-      req.body = text.length === 0 ? {} : (JSON.parse(text) as unknown);
-      (req as ParsedRequest)._body = true;
+      body = text.length === 0 ? {} : (JSON.parse(text) as unknown);
     } catch {
       return settle(new PlumbingError('invalid_request', { message: 'The body is not valid JSON.', details: { '(body)': ['must be valid JSON'] } }));
     }
+    const twice = duplicateKey(text);
+    if (twice !== undefined) {
+      const key = JSON.stringify(twice.slice(0, 40));
+      return settle(new PlumbingError('invalid_request', { message: `The body names the key ${key} twice in one object.`, details: { '(body)': [`must not name a key twice in one object (${key})`] } }));
+    }
+    req.body = body;
+    (req as ParsedRequest)._body = true;
     settle();
   });
 }
