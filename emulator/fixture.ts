@@ -2,7 +2,7 @@
  * The seed world: a zod schema for fixture files and a loader that names the path and the
  * problem when a fixture is invalid.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { z } from 'zod';
 
 const isoDate = z.iso.datetime({ offset: true });
@@ -177,13 +177,17 @@ export type Terms = z.infer<typeof TermsSchema>;
 
 export class FixtureError extends Error {}
 
-/** Parses fixture text; throws FixtureError naming the file, the JSON path and the problem. */
+/**
+ * Parses fixture text; throws FixtureError naming the file, the JSON path and the problem. It never
+ * quotes the text: a `--fixture` pointing at another file (a symlink to /etc/shadow) must not
+ * print that file to the terminal or the log.
+ */
 export function parseFixture(text: string, source: string): Fixture {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new FixtureError(`[emulator] invalid fixture ${source}: not JSON (${(error as Error).message})`);
+    throw new FixtureError(`[emulator] invalid fixture ${source}: not JSON${where(text, error as Error)}`);
   }
   // Parsed once per start: compiling zod's fast path for every object of the schema costs more than it saves.
   const result = FixtureSchema.safeParse(json, { jitless: true });
@@ -195,12 +199,41 @@ export function parseFixture(text: string, source: string): Fixture {
   return result.data;
 }
 
+/** Where the JSON parser stopped, as a line and column, when it says (its message quotes the text, so only the position is kept). */
+function where(text: string, error: Error): string {
+  const position = /at position (\d+)/.exec(error.message)?.[1];
+  if (position === undefined) return error.message.includes('end of JSON') ? ' (it ends too soon)' : '';
+  const before = text.slice(0, Number(position)).split('\n');
+  return ` (at line ${before.length} column ${before.at(-1)!.length + 1})`;
+}
+
+/** The default fixture is 12 KB; a world of thousands of collectors stays far below this. */
+export const MAX_FIXTURE_BYTES = 16 * 1024 * 1024;
+
 export function loadFixture(path: string): Fixture {
-  let text: string;
+  return parseFixture(readFixtureText(path), path);
+}
+
+/**
+ * A fixture's text: from a regular file (a symlink to one too) of at most MAX_FIXTURE_BYTES.
+ * Opened without blocking, so a FIFO or a device (`/dev/zero`) is refused rather than waited on.
+ */
+export function readFixtureText(path: string): string {
+  let fd: number;
   try {
-    text = readFileSync(path, 'utf8');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     throw new FixtureError(`[emulator] cannot read fixture ${path}: no such file or not readable`);
   }
-  return parseFixture(text, path);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new FixtureError(`[emulator] cannot read fixture ${path}: not a regular file${stat.isDirectory() ? ' (a folder)' : ''}`);
+    if (stat.size > MAX_FIXTURE_BYTES) throw new FixtureError(`[emulator] cannot read fixture ${path}: ${stat.size} bytes, over the ${MAX_FIXTURE_BYTES / 1024 / 1024} MB a fixture may have`);
+    const buffer = Buffer.alloc(stat.size);
+    let read = 0;
+    for (let got = -1; got !== 0 && read < buffer.length; read += got) got = readSync(fd, buffer, read, buffer.length - read, read);
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }

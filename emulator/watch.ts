@@ -2,10 +2,9 @@
  * `emulator start --watch`: edits of the fixture's campaign content apply live; an edit that
  * would need a reset (keys, packs, ids) is reported and not applied.
  */
-import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import type { Context } from './context.js';
-import { type Fixture, FixtureError, type PromotionContent, parseFixture } from './fixture.js';
+import { type Fixture, FixtureError, type PromotionContent, parseFixture, readFixtureText } from './fixture.js';
 import { getMeta, setMeta } from './store/db.js';
 import { defaultPromotionId, updatePromotionContent } from './store/promotions.js';
 import { CLI } from './cli/paths.js';
@@ -64,7 +63,7 @@ export async function watchFixture(path: string, world: Context & { fixture: Fix
   const onEdit = () => {
     let next: Fixture;
     try {
-      next = parseFixture(readFileSync(path, 'utf8'), path);
+      next = parseFixture(readFixtureText(path), path);
     } catch (error) {
       const problem = error instanceof FixtureError ? error.message.replace(/^\[emulator\] /, '') : `cannot read fixture ${path}`;
       world.logger.error(`${problem}; still serving the previous version`);
