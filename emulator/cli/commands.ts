@@ -3,25 +3,43 @@ import { existsSync } from 'node:fs';
 import { type ClockState, parseDuration } from '../clock.js';
 import type { EnvValues } from '../control/env.js';
 import { CliError } from './cli-error.js';
-import { control, findRunning, isAlive, readInstance, removeInstance, requireRunning, waitUntil } from './instance.js';
+import { FolderInUse, folderHolder, holdFolderLock, releaseFolderLock } from './folder-lock.js';
+import { control, findRunning, isAlive, look, removeInstance, requireRunning, waitUntil } from './instance.js';
 import { type DataPaths, dataFlag, dataPaths } from './paths.js';
 import { CLOCK_USAGE } from './clock-usage.js';
 import { clockLine, envExports, say } from './print.js';
 import { CLI } from './paths.js';
 
-const STOP_WITHIN_MS = 5000;
+/** SIGTERM's grace: a clean stop commits and closes; then SIGKILL. */
+const STOP_WITHIN_MS = 10_000;
 
+/** Returns once the process is gone and the folder free, however long that takes: a stop that said "stopped" early let a second start orphan it. */
 export async function stop(data: string): Promise<void> {
   const paths = dataPaths(data);
-  const { pid, base_url } = await requireRunning(paths);
-  process.kill(pid, 'SIGTERM');
-  if (!(await waitUntil(() => !isAlive(pid), STOP_WITHIN_MS))) {
-    process.kill(pid, 'SIGKILL');
+  const seen = await look(paths);
+  if (seen.state === 'stopped') return void (await requireRunning(paths));
+  const pid = seen.state === 'running' ? seen.instance.pid : seen.pid;
+  if (pid === undefined) throw new CliError(`[emulator] a process holds data folder ${paths.dir} but its pid is unknown (${paths.lockOwner} is missing); stop it by hand`);
+  const where = seen.state === 'running' ? `at ${seen.instance.base_url} ` : '';
+  const gone = () => !isAlive(pid) && !folderHolder(paths);
+  signal(pid, 'SIGTERM');
+  if (!(await waitUntil(gone, STOP_WITHIN_MS, 50))) {
+    signal(pid, 'SIGKILL');
+    if (!(await waitUntil(gone, STOP_WITHIN_MS, 50))) throw new CliError(`[emulator] the emulator (pid ${pid}) did not end even on SIGKILL within ${STOP_WITHIN_MS / 1000} s; it may be stuck in the kernel (a hung disk)`);
     removeInstance(paths, pid);
-    say(`[emulator] killed the emulator at ${base_url} (pid ${pid}): it did not stop within ${STOP_WITHIN_MS / 1000} s of SIGTERM`);
+    say(`[emulator] killed the emulator ${where}(pid ${pid}): it did not stop within ${STOP_WITHIN_MS / 1000} s of SIGTERM`);
     return;
   }
-  say(`[emulator] stopped the emulator at ${base_url} (pid ${pid})`);
+  say(`[emulator] stopped the emulator ${where}(pid ${pid})`);
+}
+
+/** A process that ended between the look and the signal is what was asked for. */
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
 }
 
 /** Exit 0 when running, 1 when not, so scripts can ask. */
@@ -66,17 +84,21 @@ export async function clock(data: string, action: ClockAction | undefined, value
 }
 
 async function resetStoppedClock(paths: DataPaths): Promise<void> {
-  const pid = readInstance(paths)?.pid;
-  if (pid !== undefined && isAlive(pid)) {
-    throw new CliError(`[emulator] process ${pid} holds data folder ${paths.dir} but does not answer; stop it (kill ${pid}), then run \`${CLI} clock reset${dataFlag(paths.dir)}\` again`);
-  }
   if (!existsSync(paths.database)) throw new CliError(`[emulator] no emulator data in ${paths.dir}; nothing to reset`);
+  // Held while the clock is written, so no emulator starts on the folder meanwhile.
+  try {
+    holdFolderLock(paths);
+  } catch (error) {
+    if (!(error instanceof FolderInUse)) throw error;
+    throw new CliError(`[emulator] an emulator is starting on data folder ${paths.dir}; run \`${CLI} clock reset${dataFlag(paths.dir)}\` once it answers`);
+  }
   const [{ openDb }, { resetSavedClock }] = await Promise.all([import('../store/db.js'), import('../store/saved-clock.js')]);
   const db = openDb(paths.database);
   try {
     resetSavedClock(db);
   } finally {
     db.close();
+    releaseFolderLock();
   }
   say(`[emulator] clock follows system time again in ${paths.dir} (no emulator is running; \`${CLI} start${dataFlag(paths.dir)}\` starts one)`);
 }

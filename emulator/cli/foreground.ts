@@ -8,7 +8,8 @@ import { type Running, startServer } from '../server.js';
 import { SavedClockError } from '../store/saved-clock.js';
 import { restoreHeapGrowth } from './heap.js';
 import { CliError } from './cli-error.js';
-import { type Instance, removeInstance, writeInstance } from './instance.js';
+import { FolderInUse, folderHolder, holdFolderLock } from './folder-lock.js';
+import { type Instance, readInstance, removeInstance, writeInstance } from './instance.js';
 import { CLI, type DataPaths, dataFlag } from './paths.js';
 import { endOnClosedOutput, startSummary, say } from './print.js';
 
@@ -31,6 +32,7 @@ const WILDCARD_HOSTS: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '
 export async function serveForeground(options: ServeOptions): Promise<void> {
   const { paths } = options;
   endOnClosedOutput('keep-running');
+  takeFolder(paths);
   const terminal = process.stdout.isTTY === true;
   const logger = await runLogger(paths.log, terminal);
   const running = await listen(options, logger);
@@ -69,6 +71,19 @@ export async function serveForeground(options: ServeOptions): Promise<void> {
     process.exit(0);
   };
   process.on('SIGINT', stop).on('SIGTERM', stop);
+}
+
+/** The folder's lock, first of all (folder-lock.ts): a second emulator is refused before it touches the log or the database. */
+function takeFolder(paths: DataPaths): void {
+  try {
+    holdFolderLock(paths);
+  } catch (error) {
+    if (!(error instanceof FolderInUse)) throw error;
+    const owner = folderHolder(paths)?.pid;
+    const instance = readInstance(paths);
+    const running = instance && instance.pid === owner ? `the emulator at ${instance.base_url} (pid ${owner})` : `another emulator${owner ? ` (pid ${owner})` : ''}, still starting`;
+    throw new CliError(`[emulator] data folder ${paths.dir} is in use by ${running}; stop it with \`${CLI} stop${dataFlag(paths.dir)}\` or pick another folder with --data`);
+  }
 }
 
 /** JSON lines to the data folder's log file, and readable lines to a terminal when there is one. */

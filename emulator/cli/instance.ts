@@ -2,8 +2,10 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CliError } from './cli-error.js';
+import { folderHolder } from './folder-lock.js';
 import { type DataPaths, dataFlag } from './paths.js';
 import { CLI } from './paths.js';
+import { sayError } from './print.js';
 
 export interface Instance {
   pid: number;
@@ -36,16 +38,60 @@ export function removeInstance(paths: DataPaths, pid: number): void {
   if (readInstance(paths)?.pid === pid) rmSync(paths.instance, { force: true });
 }
 
-/** The instance whose process answers health with its own pid; a leftover file names nothing. */
-export async function findRunning(paths: DataPaths): Promise<Instance | undefined> {
+/** How long a command waits for an emulator that holds its folder but does not answer yet (starting, or busy). */
+export const ANSWER_WITHIN_MS = 60_000;
+/** After this long without an answer, a command says that it waits, and for what. */
+const SAY_WAITING_AFTER_MS = 2000;
+/** One health call may take this long on a busy machine; it is asked again until ANSWER_WITHIN_MS. */
+const HEALTH_TIMEOUT_MS = 5000;
+
+export type Liveness =
+  | { state: 'running'; instance: Instance }
+  /** The folder's lock is free: no process serves it, whatever a leftover instance file says. */
+  | { state: 'stopped' }
+  /** A process holds the folder's lock but its health does not answer (yet): starting, or busy. */
+  | { state: 'silent'; pid: number | undefined; instance: Instance | undefined };
+
+/** One look: the folder's lock says whether a process serves it, health whether it answers. */
+export async function look(paths: DataPaths): Promise<Liveness> {
+  const holder = folderHolder(paths);
+  if (!holder) return { state: 'stopped' };
   const instance = readInstance(paths);
-  if (!instance) return undefined;
-  return (await isHealthy(instance)) ? instance : undefined;
+  const ours = instance !== undefined && (holder.pid === undefined || instance.pid === holder.pid) ? instance : undefined;
+  if (ours && (await isHealthy(ours))) return { state: 'running', instance: ours };
+  return { state: 'silent', pid: holder.pid ?? ours?.pid, instance: ours };
+}
+
+/**
+ * The folder's emulator once it answers; undefined when none holds the folder. Patient: while a
+ * process holds the folder without answering (starting, or busy with a large read or a seed), it
+ * waits up to ANSWER_WITHIN_MS, saying so on stderr, then says that it is there but silent.
+ */
+export async function findRunning(paths: DataPaths): Promise<Instance | undefined> {
+  const started = performance.now();
+  let said = false;
+  for (;;) {
+    const seen = await look(paths);
+    if (seen.state === 'running') return seen.instance;
+    if (seen.state === 'stopped') return undefined;
+    const waited = performance.now() - started;
+    if (waited >= ANSWER_WITHIN_MS) throw new CliError(silentProblem(paths, seen.pid, waited));
+    if (!said && waited >= SAY_WAITING_AFTER_MS) {
+      said = true;
+      sayError(`[emulator] the emulator of data folder ${paths.dir}${seen.pid ? ` (pid ${seen.pid})` : ''} is still starting or busy; waiting up to ${ANSWER_WITHIN_MS / 1000} s for it to answer…`);
+    }
+    await sleep(200);
+  }
+}
+
+function silentProblem(paths: DataPaths, pid: number | undefined, waitedMs: number): string {
+  const which = pid ? `process ${pid}` : 'a process';
+  return `[emulator] ${which} holds data folder ${paths.dir} but has not answered for ${Math.round(waitedMs / 1000)} s (busy, or stuck); wait, or stop it with \`${CLI} stop${dataFlag(paths.dir)}\``;
 }
 
 export async function isHealthy(instance: Instance): Promise<boolean> {
   try {
-    const health = (await control(instance, 'GET', '/health', undefined, 1000)) as { status?: string; pid?: number };
+    const health = (await control(instance, 'GET', '/health', undefined, HEALTH_TIMEOUT_MS)) as { status?: string; pid?: number };
     return health.status === 'ok' && health.pid === instance.pid;
   } catch {
     return false;

@@ -45,11 +45,15 @@ export interface DataPaths {
   output: string;
   /** The secret `webhooks listen` signs forwarded deliveries with. */
   listenSecret: string;
+  /** Held by the process that serves the folder, for its whole life (folder-lock.ts). */
+  lock: string;
+  /** The pid of the process holding the lock. */
+  lockOwner: string;
 }
 
 export function dataPaths(data: string): DataPaths {
   const dir = resolve(data);
-  return { dir, database: join(dir, 'emulator.sqlite'), instance: join(dir, 'instance.json'), log: join(dir, 'emulator.log'), output: join(dir, 'emulator.out'), listenSecret: join(dir, 'listen-secret') };
+  return { dir, database: join(dir, 'emulator.sqlite'), instance: join(dir, 'instance.json'), log: join(dir, 'emulator.log'), output: join(dir, 'emulator.out'), listenSecret: join(dir, 'listen-secret'), lock: join(dir, 'emulator.lock'), lockOwner: join(dir, 'emulator.pid') };
 }
 
 /** The `--data` flag to repeat in hints, empty for the default folder. */

@@ -4,13 +4,14 @@
  */
 import { spawn } from 'node:child_process';
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Fixture, FixtureError, loadFixture } from '../fixture.js';
 import { inSea } from '../sea.js';
 import { CliError } from './cli-error.js';
-import { control, findRunning, isHealthy, readInstance, waitUntil } from './instance.js';
+import { ANSWER_WITHIN_MS, control, findRunning, isHealthy, readInstance, waitUntil } from './instance.js';
 import { type DataPaths, dataFlag, dataPaths, defaultFixture } from './paths.js';
-import { type Env, startSummary, say } from './print.js';
+import { type Env, startSummary, say, sayError } from './print.js';
 import { CLI } from './paths.js';
 
 export interface StartOptions {
@@ -27,7 +28,8 @@ export interface StartOptions {
   publicUrl?: string;
 }
 
-const HEALTHY_WITHIN_MS = 10_000;
+/** After this long, start says it still waits (a fresh world seeds, a busy machine is slow). */
+const SAY_WAITING_AFTER_MS = 10_000;
 
 export async function start(options: StartOptions): Promise<void> {
   const paths = dataPaths(options.data);
@@ -65,9 +67,25 @@ function ensureWritableFolder(dir: string): void {
     accessSync(dir, constants.W_OK);
   } catch (error) {
     const reasons: Record<string, string> = { ENOTDIR: 'part of the path is a file', EEXIST: 'it is a file', EACCES: 'permission denied', EPERM: 'permission denied', EROFS: 'read-only file system' };
-    const { code, message } = error as NodeJS.ErrnoException;
+    const { code, message } = whyNotMade(dir, error as NodeJS.ErrnoException);
     throw new CliError(`[emulator] cannot use data folder ${dir}: ${reasons[code ?? ''] ?? message}; pick a writable folder with --data`);
   }
+}
+
+/**
+ * A recursive mkdir on a read-only file system fails with ENOENT (Node looks for the parent it
+ * could not make): the nearest folder that exists says the real reason, such as EROFS.
+ */
+function whyNotMade(dir: string, error: NodeJS.ErrnoException): NodeJS.ErrnoException {
+  if (error.code !== 'ENOENT') return error;
+  let folder = dirname(dir);
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch (reason) {
+    return reason as NodeJS.ErrnoException;
+  }
+  return error;
 }
 
 async function startInBackground(options: StartOptions, paths: DataPaths, fixturePath: string): Promise<void> {
@@ -85,16 +103,21 @@ async function startInBackground(options: StartOptions, paths: DataPaths, fixtur
   closeSync(output);
 
   let exitCode: number | null | undefined;
-  child.once('exit', (code) => (exitCode = code));
+  const exited = new Promise<void>((done) => child.once('exit', (code) => done(void (exitCode = code))));
+  const waiting = setTimeout(() => sayError(`[emulator] still starting (pid ${child.pid}); waiting up to ${ANSWER_WITHIN_MS / 1000} s…`), SAY_WAITING_AFTER_MS);
   const healthy = await waitUntil(async () => {
     const candidate = readInstance(paths);
     return exitCode !== undefined || (candidate !== undefined && candidate.pid === child.pid && (await isHealthy(candidate)));
-  }, HEALTHY_WITHIN_MS);
+  }, ANSWER_WITHIN_MS);
+  clearTimeout(waiting);
   const instance = readInstance(paths);
   if (exitCode !== undefined) throw new CliError(childProblem(paths, exitCode));
   if (!healthy || !instance) {
+    // Gone before this says so: a server left running would hold the folder.
     child.kill('SIGTERM');
-    throw new CliError(`[emulator] the emulator did not become healthy within ${HEALTHY_WITHIN_MS / 1000} s and was stopped; see ${paths.log}`);
+    if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) child.kill('SIGKILL');
+    await exited;
+    throw new CliError(`[emulator] the emulator did not answer within ${ANSWER_WITHIN_MS / 1000} s and was stopped; see ${paths.log}`);
   }
   const values = (await control(instance, 'GET', '/env')) as Env;
   child.unref();

@@ -1,0 +1,143 @@
+/**
+ * Round three, item 1 (and issue 26 item 5): one emulator per data folder. Two `emulator start`
+ * at once on one folder both reported success and both served it; `stop` then ended one while
+ * `status` said "not running" of the other; a busy emulator counted as stopped after 1 s; `stop`
+ * said "stopped" of a process that lived on. Now the serving process holds the folder's lock
+ * (released by the kernel, also on kill -9), a second is refused in one line naming the first, and
+ * every liveness check waits while the folder's process is there but silent, and says so.
+ * Item 10: a folder on a read-only file system is said to be read-only.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { type EmulatorProcess, freePort, runCli, scratchFolder, startEmulator } from './processes.js';
+
+let cleanup: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+function scratch() {
+  const folder = scratchFolder((fixture) => ({ ...fixture, history: { scans: 0 } }));
+  cleanup.push(folder.remove);
+  return folder;
+}
+
+async function started(options: Parameters<typeof startEmulator>[0]): Promise<EmulatorProcess> {
+  const emulator = await startEmulator(options);
+  cleanup.push(() => emulator.stop('SIGKILL'));
+  return emulator;
+}
+
+/** Ended and reaped, or a zombie: nothing left that runs. */
+function ended(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)!.startsWith('Z');
+}
+
+async function answers(port: number): Promise<number | undefined> {
+  try {
+    const health = (await (await fetch(`http://127.0.0.1:${port}/_emulator/health`, { signal: AbortSignal.timeout(5000) })).json()) as { pid: number };
+    return health.pid;
+  } catch {
+    return undefined;
+  }
+}
+
+test('two starts at once on one fresh folder: one serves, the other is refused naming it, or reports it', { timeout: 120_000 }, async () => {
+  const { data, fixture } = scratch();
+  const ports = [await freePort(), await freePort()];
+  cleanup.push(() => runCli('stop', '--data', data));
+  const runs = await Promise.all(ports.map((port) => runCli('start', '--data', data, '--fixture', fixture, '--port', String(port))));
+  const serving = (await Promise.all(ports.map(answers))).filter((pid) => pid !== undefined);
+  expect(serving, JSON.stringify(runs)).toHaveLength(1);
+  const pid = serving[0]!;
+  for (const run of runs) {
+    expect(run.stdout + run.stderr).not.toMatch(/UNIQUE|SQLITE|remove the folder|at .*\.js:\d+/);
+    if (run.code === 0) expect(run.stdout).toContain(`(pid ${pid})`);
+    else expect(run.stderr.trim()).toMatch(new RegExp(`^\\[emulator\\] data folder .* is in use by .*pid ${pid}`));
+  }
+  expect(runs.filter((run) => run.code === 0).length).toBeGreaterThanOrEqual(1);
+  const stop = await runCli('stop', '--data', data);
+  expect(stop.stdout).toContain(`(pid ${pid})`);
+  expect(ended(pid)).toBe(true);
+  expect((await runCli('status', '--data', data)).code).toBe(1);
+});
+
+test('a second server on a folder in use is refused in one line naming the first, which serves on', { timeout: 60_000 }, async () => {
+  const { data, fixture } = scratch();
+  const first = await started({ data, fixture });
+  const instance = readFileSync(join(data, 'instance.json'), 'utf8');
+  const second = await runCli('start', '--foreground', '--data', data, '--fixture', fixture, '--port', String(await freePort()));
+  expect(second.code).toBe(1);
+  expect(second.stderr.trim().split('\n')).toEqual([expect.stringContaining(`is in use by the emulator at ${first.baseUrl} (pid ${first.child.pid})`)]);
+  expect(readFileSync(join(data, 'instance.json'), 'utf8')).toBe(instance);
+  expect(await answers(first.port)).toBe(first.child.pid);
+});
+
+test('kill -9 frees the folder: the kernel drops the lock, and the next start serves', { timeout: 60_000 }, async () => {
+  const { data, fixture } = scratch();
+  const first = await started({ data, fixture });
+  await first.stop('SIGKILL');
+  expect((await runCli('status', '--data', data)).code).toBe(1);
+  const next = await started({ data, fixture });
+  expect(await answers(next.port)).toBe(next.child.pid);
+});
+
+test('a silent emulator is "still starting or busy", never "not running": commands wait for it', { timeout: 60_000 }, async () => {
+  const { data, fixture } = scratch();
+  const emulator = await started({ data, fixture });
+  const pid = emulator.child.pid!;
+  process.kill(pid, 'SIGSTOP');
+  const resumed = new Promise((done) => setTimeout(done, 3500)).then(() => process.kill(pid, 'SIGCONT'));
+  const [status, env] = await Promise.all([runCli('status', '--data', data), runCli('env', '--data', data, '--json'), resumed]);
+  expect(status.code, status.stderr).toBe(0);
+  expect(status.stdout).toContain(`(pid ${pid})`);
+  expect(status.stderr).toContain('still starting or busy');
+  expect(env.code, env.stderr).toBe(0);
+  expect(JSON.parse(env.stdout).base_url).toBe(emulator.baseUrl);
+});
+
+test('stop returns once the process is gone, also when it is silent and needs SIGKILL', { timeout: 60_000 }, async () => {
+  const { data, fixture } = scratch();
+  const answering = await started({ data, fixture });
+  const stopped = await runCli('stop', '--data', data);
+  expect(stopped.stdout).toContain(`stopped the emulator at ${answering.baseUrl}`);
+  expect(ended(answering.child.pid!)).toBe(true);
+
+  const silent = await started({ data, fixture });
+  process.kill(silent.child.pid!, 'SIGSTOP');
+  const killed = await runCli('stop', '--data', data);
+  expect(killed.stdout).toContain(`killed the emulator at ${silent.baseUrl} (pid ${silent.child.pid})`);
+  expect(ended(silent.child.pid!)).toBe(true);
+  expect((await runCli('status', '--data', data)).code).toBe(1);
+});
+
+const mountable = (() => {
+  if (process.getuid?.() !== 0) return false;
+  try {
+    execFileSync('mount', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+test.skipIf(!mountable)('a data folder on a read-only file system is said to be read-only (round three, item 10)', async () => {
+  const { dir } = scratch();
+  const mountPoint = join(dir, 'read-only');
+  mkdirSync(mountPoint);
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,ro', 'tmpfs', mountPoint]);
+  cleanup.push(() => rmSync(mountPoint, { recursive: true, force: true }), () => execFileSync('umount', [mountPoint]));
+  for (const data of [mountPoint, join(mountPoint, 'data'), join(mountPoint, 'deeper', 'data')]) {
+    const run = await runCli('start', '--data', data, '--port', '0');
+    expect(run.code, data).toBe(1);
+    expect(run.stderr.trim(), data).toBe(`[emulator] cannot use data folder ${data}: read-only file system; pick a writable folder with --data`);
+  }
+});
