@@ -76,6 +76,8 @@ export const HTTP_ERRORS = {
   unsupported_media_type: { status: 415, message: 'Requests with a body must carry Content-Type: application/json.' },
   not_found: { status: 404, message: 'No such endpoint.' },
   internal_error: { status: 500, message: 'Something went wrong inside the emulator; the log has the details.' },
+  /** The disk holding the data folder is full: the request changed nothing; it works again once there is room. */
+  storage_full: { status: 507, message: 'The disk holding the emulator\'s data folder is full, so nothing was changed; free some space and try again.' },
 } as const satisfies ErrorTable;
 
 export class PlumbingError extends errorClass(HTTP_ERRORS) {}
@@ -110,10 +112,20 @@ function fromBodyParser(error: { type?: string; status?: number }): HttpError | 
   return error.status && error.status < 500 ? new PlumbingError('invalid_request', { message: 'The request could not be read.' }) : undefined;
 }
 
+/** SQLite's and the file system's word for a full disk (or quota). */
+const FULL = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
+
+/** A write the disk had no room for, as the 507 it answers with; the process goes on and recovers once there is room. */
+export function storageFailure(error: unknown): HttpError | undefined {
+  return FULL.has((error as { code?: string } | undefined)?.code ?? '') ? new PlumbingError('storage_full') : undefined;
+}
+
 /** The error handler every JSON area ends with. */
 export function errorWriter(logger: Logger, shape?: ErrorShape): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    const known = error instanceof HttpError ? error : fromBodyParser(error as { type?: string; status?: number });
+    const full = storageFailure(error);
+    if (full) logger.error({ method: req.method, path: req.path }, 'the disk is full: a request changed nothing');
+    const known = error instanceof HttpError ? error : (full ?? fromBodyParser(error as { type?: string; status?: number }));
     if (!known) logger.error({ err: error, method: req.method, path: req.path }, 'unexpected error');
     closeIfUnread(req, res);
     writeError(res, known ?? new PlumbingError('internal_error'), shape);

@@ -13,6 +13,8 @@ export interface DomainEvents {
   'entry.created': [{ entryId: number }];
   /** Webhook deliveries were stored (webhooks/outbox.ts), for the dispatcher to send. */
   'webhooks.enqueued': [];
+  /** The world is about to be reset: work in flight for the old one (deliveries, a seed) stops without writing. */
+  'world.resetting': [];
 }
 
 export type EventBus = EventEmitter<DomainEvents>;

@@ -4,6 +4,7 @@
  * (domain/redaction.ts) in any logged object. Request URLs are logged without their query string,
  * where the journey's secrets travel.
  */
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import { REDACTED, SECRET_FIELDS } from './domain/redaction.js';
 
@@ -26,4 +27,33 @@ export function createLogger(name: string, options: { level?: string } = {}, des
 export function pathOnly(url: string): string {
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * The data folder's log file, written a line at a time as it comes (what pino's synchronous
+ * destination does). A line the disk has no room for (ENOSPC) is dropped, not thrown: pino's own
+ * destination emitted it as an 'error' nobody could catch, which ended the process. Once lines
+ * are written again, one says how many were dropped.
+ */
+export function logFile(path: string): DestinationStream & { close(): void } {
+  const fd = openSync(path, 'a');
+  let dropped = 0;
+  const writeAll = (text: string) => {
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+  };
+  return {
+    write(line: string) {
+      try {
+        if (dropped > 0) {
+          writeAll(`${JSON.stringify({ level: 40, time: Math.round(performance.timeOrigin + performance.now()), name: 'emulator', msg: `${dropped} log lines were dropped: the disk was full` })}\n`);
+          dropped = 0;
+        }
+        writeAll(line);
+      } catch {
+        dropped += 1;
+      }
+    },
+    close: () => closeSync(fd),
+  };
 }

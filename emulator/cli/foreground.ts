@@ -1,9 +1,9 @@
 /** `emulator start --foreground`: serves in this process until SIGINT or SIGTERM. What Docker runs. */
 import type { AddressInfo } from 'node:net';
-import { type Logger, multistream, destination, type StreamEntry } from 'pino';
+import { type Logger, multistream, type StreamEntry } from 'pino';
 import { envValues } from '../control/env.js';
 import type { Fixture } from '../fixture.js';
-import { PRETTY_IGNORE, createLogger } from '../logger.js';
+import { PRETTY_IGNORE, createLogger, logFile } from '../logger.js';
 import { type Running, startServer } from '../server.js';
 import { SavedClockError } from '../store/saved-clock.js';
 import { restoreHeapGrowth } from './heap.js';
@@ -88,7 +88,7 @@ function takeFolder(paths: DataPaths): void {
 
 /** JSON lines to the data folder's log file, and readable lines to a terminal when there is one. */
 async function runLogger(file: string, terminal: boolean): Promise<Logger> {
-  const streams: StreamEntry[] = [{ stream: destination({ dest: file, sync: true }) }];
+  const streams: StreamEntry[] = [{ stream: logFile(file) }];
   if (terminal) {
     const { default: pretty } = await import('pino-pretty');
     streams.push({ stream: pretty({ colorize: !process.env.NO_COLOR, ignore: PRETTY_IGNORE }) });

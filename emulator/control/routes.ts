@@ -78,6 +78,7 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   });
 
   router.post('/reset', (_req, res) => {
+    ctx.events.emit('world.resetting');
     resetWorld(ctx.db, ctx.fixture, ctx.seed, ctx.clock.now());
     ctx.resetLimits();
     resetObservations(ctx);

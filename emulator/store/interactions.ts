@@ -8,6 +8,7 @@
  * the waiting rows first, so a reader (the control plane, the dashboard) never misses one.
  */
 import { redactSecrets } from '../domain/redaction.js';
+import { storageFailure } from '../errors.js';
 import type { Db } from './db.js';
 
 export interface Interaction {
@@ -46,15 +47,25 @@ function bodyText(body: unknown): string | null {
   }
 }
 
-/** Writes the rows recorded since the last flush (a no-op when there are none or the database is closed). */
+/**
+ * Writes the rows recorded since the last flush (a no-op when there are none or the database is
+ * closed). Rows the disk has no room for are dropped: the log of calls never fails the calls, nor
+ * (from the end of a turn, where nothing would catch it) the process.
+ */
 export function flushInteractions(db: Db): void {
   const rows = pending.get(db);
   if (!rows) return;
   pending.delete(db);
   if (!db.open) return;
   const insert = db.prepare('INSERT INTO interactions (at, key_id, session_id, method, path, status, error, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  if (rows.length === 1) insert.run(rows[0]!);
-  else db.transaction(() => rows.forEach((row) => insert.run(row)))();
+  const inTurn = db.inTransaction;
+  try {
+    if (rows.length === 1) insert.run(rows[0]!);
+    else db.transaction(() => rows.forEach((row) => insert.run(row)))();
+  } catch (error) {
+    // SQLite may roll back the turn's whole transaction on a full disk: its requests must hear of it.
+    if (!storageFailure(error) || (inTurn && !db.inTransaction)) throw error;
+  }
 }
 
 /** Drops rows not yet written: a reset replaces the world, its log included. */

@@ -43,8 +43,9 @@ export async function attemptDelivery(ctx: Context, delivery: Delivery, stopping
       error = describe(problem);
     }
   }
-  // Stopping mid-attempt records nothing: the delivery stays pending and goes out after a restart.
-  if (stopping.aborted || !ctx.db.open) return;
+  // Stopping mid-attempt records nothing: the delivery stays pending and goes out after a restart;
+  // a reset mid-attempt deleted it.
+  if (stopping.aborted || !ctx.db.open) return void ctx.logger.debug({ delivery: delivery.public_id }, 'webhook attempt dropped: the emulator is stopping, or was reset');
   const number = delivery.attempts + 1;
   const next = nextStep(status !== null && status >= 200 && status < 300, number, at);
   // An answer arrives in whatever turn it likes: its record must not join a request's open transaction.

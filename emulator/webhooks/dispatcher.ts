@@ -22,10 +22,16 @@ export function startWebhooks(ctx: Context): Dispatcher {
   const sending = new Set<Promise<void>>();
   const stopping = new AbortController();
   const running = () => !stopping.signal.aborted && ctx.db.open;
+  // A reset deletes the deliveries in flight: their attempts end without recording anything.
+  let world = new AbortController();
+  const onReset = () => {
+    world.abort();
+    world = new AbortController();
+  };
 
   const send = (delivery: Delivery) => {
     busyEndpoints.add(delivery.endpoint_id);
-    const attempt = attemptDelivery(ctx, delivery, stopping.signal)
+    const attempt = attemptDelivery(ctx, delivery, AbortSignal.any([stopping.signal, world.signal]))
       .catch((error: unknown) => ctx.logger.error({ err: error, delivery: delivery.public_id }, 'webhook attempt not recorded'))
       .finally(() => {
         busyEndpoints.delete(delivery.endpoint_id);
@@ -59,6 +65,7 @@ export function startWebhooks(ctx: Context): Dispatcher {
 
   const unsubscribe = subscribeDomainEvents(ctx);
   ctx.events.on('webhooks.enqueued', sendDueSoon);
+  ctx.events.on('world.resetting', onReset);
   ctx.clock.onChange(sendDueSoon);
   const poll = setInterval(sendDue, POLL_MS).unref();
   sendDue();
@@ -68,6 +75,7 @@ export function startWebhooks(ctx: Context): Dispatcher {
       clearInterval(poll);
       unsubscribe();
       ctx.events.off('webhooks.enqueued', sendDueSoon);
+      ctx.events.off('world.resetting', onReset);
       await Promise.allSettled(sending);
     },
   };
