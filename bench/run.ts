@@ -24,9 +24,10 @@ import { type BenchReport, formatReport, writeReport } from './report.js';
 import { type ReportingReadFigures, benchReportingReads } from './reporting-reads.js';
 import { measureVerify } from './verify.js';
 import { benchReporting } from './reporting.js';
+import { benchControlReads } from './control-reads.js';
 import { type Answer, type ChildServer, type IssuedCode, type PooledSession, SERVER_LABELS, type ServerKind, startChild } from './servers.js';
 import { type StartupResult, measureStartup, startupLaunchers } from './startup.js';
-import { type ReportingRead, type Row, reportingReadTargets, reportingTargets, scanListRead, startupTargets, throughputTargets, verifyTargets, verifyUnderLoadTarget, whole } from './targets.js';
+import { type ReportingRead, type Row, controlReadTargets, reportingReadTargets, reportingTargets, scanListRead, startupTargets, throughputTargets, verifyTargets, verifyUnderLoadTarget, whole } from './targets.js';
 import { readCiRun } from './ci.js';
 
 const LOAD: LoadOptions = { connections: 10, warmupSeconds: 1, seconds: 5, turns: 5 };
@@ -63,7 +64,7 @@ const PROFILE_DIR = process.env.BENCH_PROFILE ? join(RESULTS_DIR, 'profiles') : 
 
 /** BENCH_ONLY=part,part runs those parts only (for working on one figure); unset runs everything. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((part) => part.trim())) : undefined;
-const PARTS = [...CASES.map((each) => each.id), 'mixed', 'startup', 'reporting', 'reads', 'verify'];
+const PARTS = [...CASES.map((each) => each.id), 'mixed', 'startup', 'reporting', 'reads', 'control-reads', 'verify'];
 const unknownParts = [...(ONLY ?? [])].filter((part) => !PARTS.includes(part));
 if (unknownParts.length > 0) throw new Error(`[bench] BENCH_ONLY names no part ${unknownParts.join(', ')}; the parts: ${PARTS.join(', ')}`);
 const runs = (part: string) => !ONLY || ONLY.has(part);
@@ -104,6 +105,12 @@ async function main(): Promise<void> {
       })
       : undefined;
     const reads: ReportingRead[] = [...(reporting ? [scanListRead(reporting.result)] : []), ...(readsRun ? readingsOf(readsRun.result) : [])];
+    const control = runs('control-reads')
+      ? await timed('control reads', join(work, 'machine-control'), () => {
+        progress('control reads: every control-plane read at 5,000,000 pack codes');
+        return benchControlReads();
+      })
+      : undefined;
     const verifyRun = runs('verify')
       ? await timed('harness verify', join(work, 'machine-verify'), async () => {
         progress('harness verify: the reference agency through every scenario');
@@ -119,6 +126,7 @@ async function main(): Promise<void> {
       ...startupTargets(startup),
       ...(readsMachine ? reportingReadTargets(reads, readsMachine) : []),
       ...(reporting ? reportingTargets(reporting.result, reporting.machine) : []),
+      ...(control ? controlReadTargets(control.result, control.machine) : []),
       ...(verifyRun ? [...verifyTargets(verifyRun.result.quiet, verifyRun.machine), verifyUnderLoadTarget(verifyRun.result.quiet, verifyRun.result.loaded, VERIFY_BUSY_CORES)] : []),
     ];
 

@@ -71,3 +71,15 @@ export const CORE_SCHEMA = `
 
 /** The interaction log keeps each answer's error code too (issue 15); older rows have none. */
 export const INTERACTION_ERROR_SCHEMA = `ALTER TABLE interactions ADD COLUMN error TEXT;`;
+
+/**
+ * Round three's bounds: the control plane's pack lists (`/_emulator/env`) read a promotion's tester,
+ * preview and recalled packs through small partial indexes instead of scanning every unit (5M
+ * after a few large batches), and the interaction log is trimmed per key (store/interactions.ts).
+ */
+export const BOUNDS_SCHEMA = `
+  CREATE INDEX units_tester_by_sku ON units (sku_id) WHERE kind = 'test';
+  CREATE INDEX units_preview_by_sku ON units (sku_id) WHERE kind = 'preview';
+  CREATE INDEX units_recalled_by_sku ON units (sku_id) WHERE recalled = 1;
+  CREATE INDEX interactions_by_key ON interactions (key_id, id);
+`;

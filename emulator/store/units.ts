@@ -40,10 +40,14 @@ export function packCodeOfUnit(db: Db, unitId: number): string | null {
 
 const PACK_FILTERS = { production: "u.kind = 'production' AND u.recalled = 0", test: "u.kind = 'test'", preview: "u.kind = 'preview'", recalled: 'u.recalled = 1' } as const;
 
-/** The codes of a promotion's production (not recalled), test, preview or recalled packs, oldest first. */
+/**
+ * The codes of a promotion's production (not recalled), test, preview or recalled packs, oldest
+ * first. From its SKUs (CROSS JOIN keeps that order): test, preview and recalled through their
+ * partial indexes, never a scan of every unit; production packs may be millions, read them by page.
+ */
 export function promotionPackCodes(db: Db, promotionId: number, which: keyof typeof PACK_FILTERS): string[] {
   return db
-    .prepare(`SELECT u.code FROM units u JOIN skus s ON s.id = u.sku_id WHERE s.promotion_id = ? AND ${PACK_FILTERS[which]} ORDER BY u.id`)
+    .prepare(`SELECT u.code FROM skus s CROSS JOIN units u ON u.sku_id = s.id WHERE s.promotion_id = ? AND ${PACK_FILTERS[which]} ORDER BY u.id`)
     .pluck()
     .all(promotionId) as string[];
 }
