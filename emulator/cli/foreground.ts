@@ -5,6 +5,7 @@ import { envValues } from '../control/env.js';
 import type { Fixture } from '../fixture.js';
 import { PRETTY_IGNORE, createLogger, logFile } from '../logger.js';
 import { type Running, startServer } from '../server.js';
+import { DamagedDatabase } from '../store/db.js';
 import { SavedClockError } from '../store/saved-clock.js';
 import { restoreHeapGrowth } from './heap.js';
 import { CliError } from './cli-error.js';
@@ -117,6 +118,9 @@ function listenProblem(error: NodeJS.ErrnoException, { host, port, paths }: Serv
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
       return `[emulator] ${host} is not an address of this machine; pick another with --host (default 127.0.0.1)`;
+  }
+  if (error instanceof DamagedDatabase) {
+    return `[emulator] the database in ${paths.dir} is damaged (${error.message}); restore ${paths.database} from a backup, or move it away to start on a fresh world seeded from the fixture`;
   }
   if (error.code?.startsWith('SQLITE_')) return `[emulator] cannot open the database in ${paths.dir} (${error.message}); remove the folder or pick another with --data`;
   return `[emulator] cannot start on ${host}:${port}: ${error.message}`;

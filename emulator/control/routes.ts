@@ -41,6 +41,8 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   const router = Router();
   
   router.get('/health', (_req, res) => {
+    const problem = databaseProblem(ctx);
+    if (problem) return void res.status(503).json({ status: 'unavailable', problem, pid: process.pid });
     res.json({ status: 'ok', base_url: ctx.config.baseUrl, clock: clockForHealth(ctx.clock), pid: process.pid });
   });
 
@@ -93,6 +95,16 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   });
 
   return router;
+}
+
+/** Healthy only when the world reads: what every route reads first (its promotions and keys). */
+function databaseProblem(ctx: Context): string | undefined {
+  try {
+    ctx.db.prepare('SELECT (SELECT count(*) FROM promotions) + (SELECT count(*) FROM agency_keys)').get();
+    return undefined;
+  } catch (error) {
+    return `the database cannot be read (${(error as { code?: string }).code ?? 'error'})`;
+  }
 }
 
 /** Health answers whatever the clock shows: a clock that cannot be read is reported, not a failure. */

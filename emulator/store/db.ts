@@ -14,6 +14,7 @@ export type Db = Database.Database;
 export function openDb(path: string, setUp?: (db: Db) => void): Db {
   const db = new Database(path);
   const created = schemaVersion(db) === 0;
+  if (!created) checkPages(db);
   db.pragma(`synchronous = ${created ? 'OFF' : 'NORMAL'}`);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
@@ -29,6 +30,27 @@ export function openDb(path: string, setUp?: (db: Db) => void): Db {
   setUp?.(db);
   if (created) db.pragma('synchronous = NORMAL');
   return db;
+}
+
+/** A database whose pages are damaged: every route would fail on it, so it is not served. */
+export class DamagedDatabase extends Error {
+  readonly code = 'SQLITE_CORRUPT';
+}
+
+/**
+ * `PRAGMA quick_check` before serving: a database with pages corrupted in the middle opens fine and
+ * then fails on every read that reaches them (a bad header or a truncated file fails at once).
+ */
+function checkPages(db: Db): void {
+  let problem: string;
+  try {
+    problem = db.pragma('quick_check(1)', { simple: true }) as string;
+  } catch (error) {
+    problem = (error as Error).message;
+  }
+  if (problem === 'ok') return;
+  db.close();
+  throw new DamagedDatabase(problem.split('\n')[0]!.slice(0, 200));
 }
 
 /** How many of MIGRATIONS the database has applied. */
