@@ -30,3 +30,8 @@ export function createEventBus(): EventBus {
 export function announce<Name extends keyof DomainEvents>(ctx: { db: Db; events: EventBus }, name: Name, ...payload: DomainEvents[Name]): void {
   whenCommitted(ctx.db, () => void ctx.events.emit(name, ...(payload as never)));
 }
+
+/** Told at once, before a reset (no data to wait for): work in flight for the old world stops, webhook attempts and a seed. */
+export function announceReset(ctx: { events: EventBus }): void {
+  ctx.events.emit('world.resetting');
+}

@@ -110,12 +110,12 @@ export async function control(instance: Instance, method: 'GET' | 'POST', path: 
 }
 
 /** The answer of `/_emulator{path}` once it is a success, its body unread (for streamed answers). */
-export async function controlResponse(instance: Instance, method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs = 5000): Promise<Response> {
+export async function controlResponse(instance: Instance, method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs = 5000, cancel?: AbortSignal): Promise<Response> {
   const headers: Record<string, string> = {};
   if (method !== 'GET') headers['content-type'] = 'application/json';
   if (instance.control_token) headers.authorization = `Bearer ${instance.control_token}`;
   const url = `${instance.base_url}/_emulator${path}`;
-  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) }).catch((error: Error) => {
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: cancel ? AbortSignal.any([cancel, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) }).catch((error: Error) => {
     throw new CliError(`[emulator] the emulator (pid ${instance.pid}) did not answer ${url}: ${(error.cause as Error | undefined)?.message ?? error.message}; see \`${CLI} status\``);
   });
   if (res.ok) return res;

@@ -16,34 +16,60 @@ export function seedCommand(): Command {
     .addOption(dataOption())
     .action(async (options: { scans: number; webhooks?: boolean; data: string }) => {
       const instance = await requireRunning(dataPaths(options.data));
-      const res = await controlResponse(instance, 'POST', '/seed', { scans: options.scans, webhooks: options.webhooks === true, progress: true }, timeoutFor(options.scans));
-      const answer = await followProgress(res);
+      // Ctrl-C ends the request: the emulator stops seeding between two chunks, and this says what it added.
+      const cancel = new AbortController();
+      process.once('SIGINT', () => cancel.abort());
+      const res = await controlResponse(instance, 'POST', '/seed', { scans: options.scans, webhooks: options.webhooks === true, progress: true }, timeoutFor(options.scans), cancel.signal);
+      const answer = await followProgress(res, options.scans);
       say(`[emulator] seeded ${options.scans} scans in ${(answer.milliseconds / 1000).toFixed(1)} s`);
     });
 }
 
+type SeedLine = { added: number; total: number } | { milliseconds: number } | { stopped: 'cancelled' | 'reset'; added: number } | { error: string; message: string; added: number };
+
+/** What was added when a seed ended early: each reported step was committed before it was reported. */
+function ended(how: string, added: number, total: number): CliError {
+  return new CliError(`[emulator] ${how}; ${added.toLocaleString('en')} of ${total.toLocaleString('en')} scans were added and stay (each reported step is committed)`);
+}
+
 /**
- * Reads the NDJSON answer, printing a plain line on stderr each time another tenth is done (short
- * of the end, which stdout reports), whether or not stderr is a terminal: a CI log shows it too.
+ * Reads the NDJSON answer, printing progress on stderr whether or not it is a terminal (a CI log
+ * shows it too). A seed that ends early (Ctrl-C, a reset, a full disk, the emulator gone) says how
+ * many scans it added, in one line, never with a stack trace.
  */
-async function followProgress(res: Response): Promise<{ milliseconds: number }> {
+async function followProgress(res: Response, total: number): Promise<{ milliseconds: number }> {
   let shownTenths = 0;
   let rest = '';
+  let committed = 0;
   const decoder = new TextDecoder();
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n');
-    rest = lines.pop()!;
-    for (const line of lines.filter(Boolean)) {
-      const message = JSON.parse(line) as { added: number; total: number } | { milliseconds: number };
-      if ('milliseconds' in message) return message;
-      const tenths = Math.floor((message.added / message.total) * 10);
-      if (tenths > shownTenths && message.added < message.total) {
-        shownTenths = tenths;
-        sayError(`[emulator] seeding: ${Math.floor((message.added / message.total) * 100)}% (${message.added.toLocaleString('en')} of ${message.total.toLocaleString('en')} scans)`);
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines.filter(Boolean)) {
+        const message = JSON.parse(line) as SeedLine;
+        if ('milliseconds' in message) return message;
+        if ('error' in message) throw ended(`seeding stopped: ${message.message}`, message.added, total);
+        if ('stopped' in message) throw ended(message.stopped === 'reset' ? 'seeding stopped: the emulator was reset meanwhile' : 'seeding cancelled', message.added, total);
+        committed = message.added;
+        shownTenths = showProgress(message, shownTenths);
       }
     }
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    // The connection ended mid-answer: Ctrl-C here, or the emulator stopped (`TypeError: terminated`).
+    if ((error as Error).name === 'AbortError') throw ended('seeding cancelled', committed, total);
+    throw ended(`the emulator stopped answering during the seed (see \`${CLI} logs\`)`, committed, total);
   }
-  throw new CliError(`[emulator] the emulator stopped answering before seeding was done; see \`${CLI} logs\``);
+  throw ended(`the emulator stopped answering before seeding was done (see \`${CLI} logs\`)`, committed, total);
+}
+
+/** A plain line on stderr each time another tenth is done, short of the end (which stdout reports). */
+function showProgress(message: { added: number; total: number }, shownTenths: number): number {
+  const tenths = Math.floor((message.added / message.total) * 10);
+  if (tenths <= shownTenths || message.added >= message.total) return shownTenths;
+  sayError(`[emulator] seeding: ${Math.floor((message.added / message.total) * 100)}% (${message.added.toLocaleString('en')} of ${message.total.toLocaleString('en')} scans)`);
+  return tenths;
 }
 
 function scanCount(text: string): number {

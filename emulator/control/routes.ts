@@ -13,6 +13,7 @@ import { promotionParam } from '../console/promotion-param.js';
 import { checkCallbackUrl } from '../console/callback-url.js';
 import { listInteractions } from '../store/interactions.js';
 import { resetWorld } from '../store/reset.js';
+import { announceReset } from '../events.js';
 import { ClockTime } from './clock-time.js';
 import { envValues } from './env.js';
 import { resetObservations } from './plane-state.js';
@@ -80,7 +81,7 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
   });
 
   router.post('/reset', (_req, res) => {
-    ctx.events.emit('world.resetting');
+    announceReset(ctx);
     resetWorld(ctx.db, ctx.fixture, ctx.seed, ctx.clock.now());
     ctx.resetLimits();
     resetObservations(ctx);

@@ -10,6 +10,7 @@ import { Router } from 'express';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Context } from '../context.js';
+import { storageFailure } from '../errors.js';
 import { announce } from '../events.js';
 import { ownTransaction } from '../store/turn-transaction.js';
 import { validate } from '../validation.js';
@@ -30,15 +31,35 @@ export function seedControlRouter(ctx: Context): Router {
     const { scans, webhooks, progress } = validate(SeedBody, req.body, { hint: 'Send {"scans": N}, optionally with "webhooks": true and "progress": true.' });
     if (progress) res.type('application/x-ndjson');
     const started = performance.now();
-    const run = ctx.db.transaction(() => historyRun(ctx.db, ctx.seed, ctx.clock.now(), scans))();
-    for (let added = 0; added < scans; added += CHUNK) {
-      // Chunks after the first turn run beside experience requests: each in its own transaction.
-      const production = ownTransaction(ctx.db, () => run.add(CHUNK));
-      if (webhooks) for (const scanId of production) announce(ctx, 'scan.recorded', { scanId });
-      if (progress) res.write(`${JSON.stringify({ added: Math.min(added + CHUNK, scans), total: scans })}\n`);
-      await nextTurn();
+    // A seed stops between chunks when its caller goes (Ctrl-C) or the world is reset; what it added stays, and is said.
+    let stopped: 'cancelled' | 'reset' | undefined;
+    res.once('close', () => (stopped ??= 'cancelled'));
+    const onReset = () => (stopped ??= 'reset');
+    ctx.events.once('world.resetting', onReset);
+    let added = 0;
+    try {
+      const run = ctx.db.transaction(() => historyRun(ctx.db, ctx.seed, ctx.clock.now(), scans))();
+      for (; added < scans && !stopped; ) {
+        // Chunks after the first turn run beside experience requests: each in its own transaction.
+        const production = ownTransaction(ctx.db, () => run.add(CHUNK));
+        added = Math.min(added + CHUNK, scans);
+        if (webhooks) for (const scanId of production) announce(ctx, 'scan.recorded', { scanId });
+        if (progress) res.write(`${JSON.stringify({ added, total: scans })}\n`);
+        await nextTurn();
+      }
+    } catch (error) {
+      const full = storageFailure(error);
+      if (!full || !progress) throw full ?? error;
+      ctx.logger.error({ added, scans }, 'the disk is full: seeding stopped');
+      return void res.end(`${JSON.stringify({ ...full.toJSON(), added })}\n`);
+    } finally {
+      ctx.events.off('world.resetting', onReset);
     }
     const milliseconds = Math.round(performance.now() - started);
+    if (stopped) {
+      ctx.logger.info({ scans, added, stopped }, stopped === 'reset' ? 'seeding stopped by a reset' : 'seeding cancelled');
+      return void res.end(`${JSON.stringify({ stopped, added, total: scans })}\n`);
+    }
     ctx.logger.info({ scans, webhooks, milliseconds }, 'history seeded');
     if (progress) res.end(`${JSON.stringify({ scans, milliseconds })}\n`);
     else res.json({ scans, milliseconds });
