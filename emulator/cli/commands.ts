@@ -20,7 +20,8 @@ export async function stop(data: string): Promise<void> {
   if (seen.state === 'stopped') return void (await requireRunning(paths));
   const pid = seen.state === 'running' ? seen.instance.pid : seen.pid;
   if (pid === undefined) throw new CliError(`[emulator] a process holds data folder ${paths.dir} but its pid is unknown (${paths.lockOwner} is missing); stop it by hand`);
-  const where = seen.state === 'running' ? `at ${seen.instance.base_url} ` : '';
+  const url = seen.state === 'running' ? seen.instance.base_url : seen.instance?.base_url;
+  const where = url ? `at ${url} ` : '';
   const gone = () => !isAlive(pid) && !folderHolder(paths);
   signal(pid, 'SIGTERM');
   if (!(await waitUntil(gone, STOP_WITHIN_MS, 50))) {

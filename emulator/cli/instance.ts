@@ -69,18 +69,23 @@ export async function look(paths: DataPaths): Promise<Liveness> {
  */
 export async function findRunning(paths: DataPaths): Promise<Instance | undefined> {
   const started = performance.now();
-  let said = false;
-  for (;;) {
-    const seen = await look(paths);
-    if (seen.state === 'running') return seen.instance;
-    if (seen.state === 'stopped') return undefined;
-    const waited = performance.now() - started;
-    if (waited >= ANSWER_WITHIN_MS) throw new CliError(silentProblem(paths, seen.pid, waited));
-    if (!said && waited >= SAY_WAITING_AFTER_MS) {
-      said = true;
-      sayError(`[emulator] the emulator of data folder ${paths.dir}${seen.pid ? ` (pid ${seen.pid})` : ''} is still starting or busy; waiting up to ${ANSWER_WITHIN_MS / 1000} s for it to answer…`);
+  let pid: number | undefined;
+  // A timer, not a check between looks: one look may itself wait seconds on a silent process.
+  const waiting = setTimeout(() => {
+    sayError(`[emulator] the emulator of data folder ${paths.dir}${pid ? ` (pid ${pid})` : ''} is still starting or busy; waiting up to ${ANSWER_WITHIN_MS / 1000} s for it to answer…`);
+  }, SAY_WAITING_AFTER_MS);
+  try {
+    for (;;) {
+      const seen = await look(paths);
+      if (seen.state === 'running') return seen.instance;
+      if (seen.state === 'stopped') return undefined;
+      pid = seen.pid;
+      const waited = performance.now() - started;
+      if (waited >= ANSWER_WITHIN_MS) throw new CliError(silentProblem(paths, seen.pid, waited));
+      await sleep(200);
     }
-    await sleep(200);
+  } finally {
+    clearTimeout(waiting);
   }
 }
 
