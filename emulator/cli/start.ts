@@ -111,6 +111,8 @@ async function startInBackground(options: StartOptions, paths: DataPaths, fixtur
   }, ANSWER_WITHIN_MS);
   clearTimeout(waiting);
   const instance = readInstance(paths);
+  // Exit 0 before answering: another start won the folder first, and the child reported that one.
+  if (exitCode === 0) return say(childProblem(paths, exitCode));
   if (exitCode !== undefined) throw new CliError(childProblem(paths, exitCode));
   if (!healthy || !instance) {
     // Gone before this says so: a server left running would hold the folder.
