@@ -6,10 +6,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Locator, Page } from 'playwright-core';
-import { TERMS_LABEL, disableValidation, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
+import { TERMS_LABEL, disableValidation, fingerprint, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
 import type { Config } from '../config.js';
 import { PAGES, type PageName, STATES, type Shown, type StateName } from '../intents.js';
 import type { ConsentBox } from '../run/facts.js';
+import type { Fingerprint, StateBook } from './states.js';
 
 type MarkerConfig = Config['markers'];
 
@@ -35,13 +36,27 @@ export function recognisedSelectors(markers: MarkerConfig): string[] {
 
 export type ShownMark = { document: number; at: number };
 
-/** Any agency page: what it shows now, what it showed since a moment, and waiting until it shows something. */
+/** What a page shows, and what it is made of. */
+export interface PageReading {
+  shown: Shown[];
+  features: Fingerprint;
+  /** The state shown, when it was recognised by the signature learned from the preview (not by a marker). */
+  learned?: StateName;
+}
+
+/**
+ * Any agency page: what it shows now, what it showed since a moment, and waiting until it shows
+ * something. A state is recognised by the config's marker, which wins when it matches; else by
+ * the signature the run learned from the preview (harness/pages/states.ts), when exactly one
+ * learned state's signature is on the page.
+ */
 export class AgencyPage {
   private readonly selectors: string[];
 
   constructor(
     readonly page: Page,
     readonly markers: MarkerConfig,
+    private readonly states?: StateBook,
   ) {
     this.selectors = recognisedSelectors(markers);
   }
@@ -57,19 +72,32 @@ export class AgencyPage {
     return indices.map((index) => RECOGNISED[index]!.shown);
   }
 
-  /** Every page kind and state whose marker matches, and the consent form when its boxes are there. */
+  /** Every page kind and state recognised. */
   async shows(): Promise<Shown[]> {
-    const { matches, termsBox } = await this.recognised();
+    return (await this.read()).shown;
+  }
+
+  /** Every page kind and state whose marker matches, the consent form when its boxes are there, the learned state the page carries; and its features. */
+  async read(): Promise<PageReading> {
+    const { matches, termsBox, features } = await this.recognised();
     const matched = await Promise.all(matches.map((hit, index) => (hit ?? this.page.locator(this.selectors[index]!).count().then((count) => count > 0))));
     const shown = RECOGNISED.filter((_item, index) => matched[index]).map((item) => item.shown);
     if (termsBox && !shown.includes('page:consent')) shown.push('page:consent');
-    return shown;
+    if (!shown.includes('page:consent') && !shown.some((item) => item.startsWith('state:'))) {
+      const [learned, ...others] = this.states?.carried(features) ?? [];
+      if (learned && others.length === 0) {
+        shown.push(`state:${learned}`);
+        return { shown, features, learned };
+      }
+    }
+    return { shown, features };
   }
 
-  /** The page's own reading of its markers; a page that navigates by itself meanwhile (a wait page retrying) is read again once loaded. */
-  private async recognised(attempt = 1): Promise<Awaited<ReturnType<typeof recognise>>> {
+  /** The page's own reading of its markers and features; a page that navigates by itself meanwhile (a wait page retrying) is read again once loaded. */
+  private async recognised(attempt = 1): Promise<Awaited<ReturnType<typeof recognise>> & { features: Fingerprint }> {
     try {
-      return await this.page.evaluate(recognise, { selectors: this.selectors, terms: TERMS_LABEL });
+      const [markers, features] = await Promise.all([this.page.evaluate(recognise, { selectors: this.selectors, terms: TERMS_LABEL }), this.page.evaluate(fingerprint)]);
+      return { ...markers, features };
     } catch (error) {
       if (attempt >= 5 || !/context was destroyed|navigat/i.test((error as Error).message)) throw error;
       await this.page.waitForLoadState('domcontentloaded').catch(() => undefined);
@@ -81,12 +109,13 @@ export class AgencyPage {
    * Waits until the page shows `wanted`; gives up after `timeoutMs`, or after `graceMs` once it
    * settles on something else it recognises (another state, an error). Resolves with the last reading.
    */
-  async waitFor(wanted: (shown: Shown[]) => boolean, options: { timeoutMs: number; graceMs?: number; other?: (shown: Shown[]) => boolean }): Promise<{ met: boolean; shown: Shown[] }> {
+  async waitFor(wanted: (shown: Shown[], reading: PageReading) => boolean | Promise<boolean>, options: { timeoutMs: number; graceMs?: number; other?: (shown: Shown[]) => boolean }): Promise<{ met: boolean; shown: Shown[] }> {
     const started = Date.now();
     let otherSince: number | undefined;
     for (;;) {
-      const shown = await this.shows().catch((): Shown[] => []);
-      if (wanted(shown)) return { met: true, shown };
+      const reading = await this.read().catch((): PageReading => ({ shown: [], features: { markup: [], structure: [], text: [] } }));
+      const { shown } = reading;
+      if (await wanted(shown, reading)) return { met: true, shown };
       const now = Date.now();
       otherSince = options.other?.(shown) ? (otherSince ?? now) : undefined;
       if (now - started >= options.timeoutMs || (otherSince !== undefined && now - otherSince >= (options.graceMs ?? 2000))) return { met: false, shown };

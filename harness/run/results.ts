@@ -1,0 +1,146 @@
+/**
+ * The steps about result states. `open_previews` opens the preview's six sandbox scenarios, each
+ * a state the harness knows, and gives each page's features to the run's StateBook, which learns
+ * what tells them apart (harness/pages/states.ts). `expect` then waits until a page shows a state:
+ * by its marker (which wins when it matches), by the signature learned from the preview, or, for
+ * the states the preview cannot show, by inference: the service answered that state, and the
+ * page is distinct from every learned state and from the page the journey showed before its entry.
+ */
+import type { BrowserSession } from '../browser/session.js';
+import { INFERRED_STATES, STATE_ANSWERS, type ResultState, type Shown, type StateName, showsState, statesShown } from '../intents.js';
+import type { PageReading } from '../pages/agency.js';
+import { PreviewPage } from '../pages/agency.js';
+import { type Fingerprint, describe, samePage } from '../pages/states.js';
+import type { Step } from '../scenarios/schema.js';
+import { type Expectation, type JourneyFacts, redactUrl } from './facts.js';
+import type { ScenarioRun } from './scenario-run.js';
+import { answerOf, lastEntryAnswer, sandboxEntry } from './step-support.js';
+
+/** How long a preview scenario may take to make its calls and show its state (a slow single-page app on a loaded machine). */
+export const PREVIEW_WAIT_MS = 15_000;
+/** How long a wait goes on once the page settled on something other than what it waits for: it may still be redrawing. */
+export const SETTLED_GRACE_MS = 1500;
+
+/** Something else the page shows that means it settled: another state, or an error page. */
+export const settledElsewhere = (wanted: StateName) => (shown: Shown[]) => statesShown(shown).some((state) => state !== wanted) || shown.includes('page:error');
+
+/** One sandbox scenario through the preview: its link, the sandbox entry the service saw, the page it settles on (learned), and whether that page shows its state. */
+export async function openPreview(run: ScenarioRun, session: BrowserSession, preview: string, scenario: StateName): Promise<void> {
+  const { states } = run.facts;
+  const expectation: Expectation = { scenario: run.scenario.id, journey: 'preview', environment: 'sandbox', wanted: 'result', state: scenario, met: false, page: undefined };
+  let learned: Fingerprint | undefined;
+  try {
+    await session.goto(preview);
+    const link = await new PreviewPage(session.page, run.env.config.markers).link(scenario, PREVIEW_WAIT_MS);
+    if (!link) {
+      expectation.page = await run.observe(session);
+      run.facts.expectations.push(expectation);
+      return;
+    }
+    const view = run.view(session);
+    const index = (await view.read()).features;
+    await session.act(() => link.click());
+    run.facts.previewed.push(scenario);
+    // The concrete signal: the service saw the preview's entry (or, without one, the page settles on its own).
+    expectation.answer = answerOf(await sandboxEntry(run, scenario, PREVIEW_WAIT_MS));
+    let last: { features: Fingerprint; since: number } | undefined;
+    // Its marker, else a page other than the preview's own that stays the same for a moment (a single-page app draws after its fetches).
+    const settled = await view.waitFor((shown, { features }) => {
+      if (showsState(shown, scenario)) return true;
+      if (samePage(features, index)) return false;
+      if (!last || !samePage(last.features, features)) last = { features, since: Date.now() };
+      return Date.now() - last.since >= SETTLED_GRACE_MS;
+    }, { timeoutMs: PREVIEW_WAIT_MS, other: settledElsewhere(scenario), graceMs: SETTLED_GRACE_MS });
+    const reading = await view.read();
+    if (settled.met) learned = reading.features;
+  } finally {
+    states.report(scenario, learned);
+  }
+  await states.ready(PREVIEW_WAIT_MS);
+  const reading = await run.view(session).read().catch(() => undefined);
+  expectation.met = Boolean(reading && showsState(reading.shown, scenario));
+  if (reading) expectation.how = howShown(run, reading, scenario);
+  expectation.page = await run.observe(session);
+  run.facts.expectations.push(expectation);
+}
+
+/** `expect`: waits until the page shows a kind of page or a state, and records it with the service's answer it is about. */
+export async function expectStep(run: ScenarioRun, step: Extract<Step, { do: 'expect' }>): Promise<void> {
+  const journey = run.journey(step.journey);
+  const session = await run.session(step.journey);
+  const timeoutMs = step.timeout_s * 1000;
+  let met: boolean;
+  let how: string | undefined;
+  const state = step.state === 'drawn' ? journey.pack.outcome : step.state;
+  if (state) ({ met, how } = await showsResult(run, session, journey, state, timeoutMs));
+  else {
+    const wanted: Shown = step.shows === 'consent_form' ? 'page:consent' : `page:${step.shows!}`;
+    met = (await run.view(session).waitFor((shown) => shown.includes(wanted), { timeoutMs })).met;
+  }
+  const page = await run.observe(session);
+  const expectation: Expectation = {
+    scenario: run.scenario.id, journey: step.journey, environment: 'production', wanted: state ? 'result' : step.shows!, ...(state ? { state } : {}), met, page,
+    answer: await lastEntryAnswer(run, journey), ...(how ? { how } : {}),
+  };
+  run.facts.expectations.push(expectation);
+  if (!met) {
+    const wanted = state ? `state "${state}"` : `${step.shows!.replace('_', ' ')}`;
+    throw new Error(`expected ${wanted}; the page shows ${page?.shows.join(', ') || 'nothing recognised'} (${redactUrl(session.page.url())})`);
+  }
+}
+
+/** Waits until the page shows `state`: its marker, its learned signature, the won codes, a state shown since the last action, or inferred. */
+export async function showsResult(run: ScenarioRun, session: BrowserSession, journey: JourneyFacts, state: StateName, timeoutMs: number): Promise<{ met: boolean; how?: string }> {
+  await run.facts.states.ready(PREVIEW_WAIT_MS);
+  const view = run.view(session);
+  const codes = state === 'won' ? ((await run.observed(journey.pack.code)).filter((call) => call.answer?.entry_state === 'won').at(-1)?.answer?.codes ?? []) : [];
+  const inferred = INFERRED_STATES.includes(state as ResultState) ? inference(run, journey, state as ResultState) : undefined;
+  let how: string | undefined;
+  const { met } = await view.waitFor(async (shown, reading) => {
+    if (showsState(shown, state)) {
+      how = howShown(run, reading, state);
+      return true;
+    }
+    if (inferred && (await inferred(shown, reading))) how = `inferred: the service answered ${STATE_ANSWERS[state as ResultState].label} and the page is none of the states learned from the preview, nor the page before the entry`;
+    return how !== undefined;
+  }, { timeoutMs, other: settledElsewhere(state), graceMs: 3000 });
+  if (met) return { met, how };
+  // A state the page showed only for a while since the last action (a wait page that retried by itself) counts too.
+  if (showsState(await view.shownSince(session.lastMark), state)) return { met: true, how: 'marker, shown since the last action' };
+  // A won page also shows itself by the codes the service delivered, whatever its markers.
+  const text = codes.length > 0 ? await session.page.locator('body').innerText().catch(() => '') : '';
+  return codes.length > 0 && text.includes(codes[0]!) ? { met: true, how: 'the delivered code is on the page' } : { met: false };
+}
+
+function howShown(run: ScenarioRun, reading: PageReading, state: StateName): string {
+  const signature = reading.learned === state ? run.facts.states.signatureOf(state) : undefined;
+  return signature ? `learned from the preview: ${describe(signature)}` : 'marker';
+}
+
+/**
+ * For a state the preview cannot show: the service answered it; nothing recognised shows another
+ * state or an error; the page carries no learned state's signature and differs from the page the
+ * journey showed before its entry; and it read the same twice in a row (not a page still drawing).
+ * Without anything learned there is nothing to tell the page apart from: no inference.
+ */
+function inference(run: ScenarioRun, journey: JourneyFacts, state: ResultState): (shown: Shown[], reading: PageReading) => Promise<boolean> {
+  const { facts } = run;
+  let previous: Fingerprint | undefined;
+  return async (shown, { features }) => {
+    const stable = previous !== undefined && samePage(previous, features);
+    previous = features;
+    if (!facts.states.learned || !stable || statesShown(shown).length > 0 || shown.includes('page:error') || shown.includes('page:landing')) return false;
+    if (facts.states.carried(features).length > 0) return false;
+    const before = pageBeforeEntry(run, journey);
+    if (!before || samePage(before, features)) return false;
+    const answer = await lastEntryAnswer(run, journey);
+    return Boolean(answer && STATE_ANSWERS[state].is(answer));
+  };
+}
+
+/** The features of the last page the journey showed before its last entry was sent (its consent form). */
+function pageBeforeEntry(run: ScenarioRun, journey: JourneyFacts): Fingerprint | undefined {
+  const sent = journey.submissions.at(-1)?.at;
+  if (sent === undefined) return undefined;
+  return run.facts.pages.filter((page) => page.scenario === journey.scenario && page.journey === journey.journey && page.at < sent && page.features).at(-1)?.features;
+}
