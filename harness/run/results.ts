@@ -8,13 +8,12 @@
  */
 import type { BrowserSession } from '../browser/session.js';
 import { INFERRED_STATES, STATE_ANSWERS, type ResultState, type Shown, type StateName, showsState, statesShown } from '../intents.js';
-import type { PageReading } from '../pages/agency.js';
-import { PreviewPage } from '../pages/agency.js';
+import { type AgencyPage, type PageReading, PreviewPage } from '../pages/agency.js';
 import { type Fingerprint, describe, samePage } from '../pages/states.js';
 import type { Step } from '../scenarios/schema.js';
 import { type Expectation, type JourneyFacts, redactUrl } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
-import { answerOf, lastEntryAnswer, sandboxEntry } from './step-support.js';
+import { answerOf, lastEntryAnswer, sandboxEntry, waitForCall } from './step-support.js';
 
 /** How long a preview scenario may take to make its calls and show its state (a slow single-page app on a loaded machine). */
 export const PREVIEW_WAIT_MS = 15_000;
@@ -24,8 +23,24 @@ export const SETTLED_GRACE_MS = 1500;
 /** Something else the page shows that means it settled: another state, or an error page. */
 export const settledElsewhere = (wanted: StateName) => (shown: Shown[]) => statesShown(shown).some((state) => state !== wanted) || shown.includes('page:error');
 
+/** The sandbox scenario the harness makes fail once, to see the agency's generic failure page. */
+const FAILING_PREVIEW = 'won';
+
+/** `open_previews`: each scenario in its own browser, side by side, and the agency's failure page once the real won preview has made its entry. */
+export async function openPreviews(run: ScenarioRun, scenarios: readonly StateName[]): Promise<void> {
+  const preview = run.facts.origins.preview;
+  if (!preview) throw new Error('no preview URL: pass --preview or set "preview" in the config');
+  const failing = scenarios.includes(FAILING_PREVIEW);
+  run.facts.states.expect(failing ? [...scenarios, 'error'] : scenarios);
+  // The production journeys wait for the brand's approval, which waits for all six calls.
+  await Promise.all([
+    ...scenarios.map(async (scenario, index) => openPreview(run, index === 0 ? await run.session('preview') : await run.fresh(`preview-${index}`), preview, scenario)),
+    ...(failing ? [openFailingPreview(run, preview)] : []),
+  ]);
+}
+
 /** One sandbox scenario through the preview: its link, the sandbox entry the service saw, the page it settles on (learned), and whether that page shows its state. */
-export async function openPreview(run: ScenarioRun, session: BrowserSession, preview: string, scenario: StateName): Promise<void> {
+async function openPreview(run: ScenarioRun, session: BrowserSession, preview: string, scenario: StateName): Promise<void> {
   const { states } = run.facts;
   const expectation: Expectation = { scenario: run.scenario.id, journey: 'preview', environment: 'sandbox', wanted: 'result', state: scenario, met: false, page: undefined };
   let learned: Fingerprint | undefined;
@@ -43,16 +58,7 @@ export async function openPreview(run: ScenarioRun, session: BrowserSession, pre
     run.facts.previewed.push(scenario);
     // The concrete signal: the service saw the preview's entry (or, without one, the page settles on its own).
     expectation.answer = answerOf(await sandboxEntry(run, scenario, PREVIEW_WAIT_MS));
-    let last: { features: Fingerprint; since: number } | undefined;
-    // Its marker, else a page other than the preview's own that stays the same for a moment (a single-page app draws after its fetches).
-    const settled = await view.waitFor((shown, { features }) => {
-      if (showsState(shown, scenario)) return true;
-      if (samePage(features, index)) return false;
-      if (!last || !samePage(last.features, features)) last = { features, since: Date.now() };
-      return Date.now() - last.since >= SETTLED_GRACE_MS;
-    }, { timeoutMs: PREVIEW_WAIT_MS, other: settledElsewhere(scenario), graceMs: SETTLED_GRACE_MS });
-    const reading = await view.read();
-    if (settled.met) learned = reading.features;
+    learned = await settledPage(view, index, scenario);
   } finally {
     states.report(scenario, learned);
   }
@@ -62,6 +68,47 @@ export async function openPreview(run: ScenarioRun, session: BrowserSession, pre
   if (reading) expectation.how = howShown(run, reading, scenario);
   expectation.page = await run.observe(session);
   run.facts.expectations.push(expectation);
+}
+
+/**
+ * The preview's won scenario once more, its sandbox entry answered 500 by a fault: the page the
+ * agency shows when the service fails is learned as `error`, so a production page that is that
+ * page is never taken for a state the preview cannot show. It starts once the real won preview's
+ * entry reached the service, so the fault meets only this one.
+ */
+async function openFailingPreview(run: ScenarioRun, preview: string): Promise<void> {
+  let learned: Fingerprint | undefined;
+  try {
+    if (!(await sandboxEntry(run, FAILING_PREVIEW, PREVIEW_WAIT_MS))) return;
+    const session = await run.fresh('preview-failing');
+    await session.goto(preview);
+    const link = await new PreviewPage(session.page, run.env.config.markers).link(FAILING_PREVIEW, PREVIEW_WAIT_MS);
+    if (!link) return;
+    const view = run.view(session);
+    const index = (await view.read()).features;
+    await run.env.client.arm({ path: '/session/entry', method: 'POST', status: 500, match: { environment: 'sandbox', scenario: FAILING_PREVIEW } });
+    await session.act(() => link.click());
+    const failed = await waitForCall(run, (call) => call.path === '/session/entry' && call.environment === 'sandbox' && call.scenario === FAILING_PREVIEW && call.fault !== undefined, { timeoutMs: PREVIEW_WAIT_MS });
+    if (failed) learned = await settledPage(view, index, 'error');
+  } finally {
+    run.facts.states.report('error', learned);
+  }
+}
+
+/**
+ * The features of the page a preview scenario settles on: once its marker shows `state`, or once
+ * it is no longer the preview's own page and stays the same for a moment (a single-page app draws
+ * after its fetches). Undefined when it settles on another state's marker, or never settles.
+ */
+async function settledPage(view: AgencyPage, index: Fingerprint, state: StateName): Promise<Fingerprint | undefined> {
+  let last: { features: Fingerprint; since: number } | undefined;
+  const settled = await view.waitFor((shown, { features }) => {
+    if (showsState(shown, state)) return true;
+    if (samePage(features, index)) return false;
+    if (!last || !samePage(last.features, features)) last = { features, since: Date.now() };
+    return Date.now() - last.since >= SETTLED_GRACE_MS;
+  }, { timeoutMs: PREVIEW_WAIT_MS, other: settledElsewhere(state), graceMs: SETTLED_GRACE_MS });
+  return settled.met ? (await view.read()).features : undefined;
 }
 
 /** `expect`: waits until the page shows a kind of page or a state, and records it with the service's answer it is about. */

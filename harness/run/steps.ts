@@ -15,7 +15,7 @@ import type { Step } from '../scenarios/schema.js';
 import { redactUrl, showsTerms } from './facts.js';
 import { finalState, isTerminalPoll, scheduleViolation } from './polling.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
-import { SETTLED_GRACE_MS, expectStep, openPreview, settledElsewhere } from './results.js';
+import { SETTLED_GRACE_MS, expectStep, openPreviews, settledElsewhere } from './results.js';
 import type { ScenarioRun } from './scenario-run.js';
 import {
   complete, entryCall, exchangeOf, lastRequest, probe, tamperings, waitForCall,
@@ -52,11 +52,7 @@ export const STEPS: Steps = {
   },
 
   async open_previews(run, step) {
-    const preview = run.facts.origins.preview;
-    if (!preview) throw new Error('no preview URL: pass --preview or set "preview" in the config');
-    run.facts.states.expect(step.scenarios);
-    // One browser per scenario, side by side: the production journeys wait for the brand's approval, which waits for all six calls.
-    await Promise.all(step.scenarios.map(async (scenario, index) => openPreview(run, index === 0 ? await run.session('preview') : await run.fresh(`preview-${index}`), preview, scenario)));
+    await openPreviews(run, step.scenarios);
   },
 
   async scan(run, step) {
