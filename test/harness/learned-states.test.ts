@@ -8,10 +8,12 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { fingerprint } from '../../harness/browser/in-page.js';
+import { CHECKS } from '../../harness/checks/registry.js';
 import { ConfigSchema } from '../../harness/config.js';
-import type { StateName } from '../../harness/intents.js';
+import type { ResultState, StateName } from '../../harness/intents.js';
 import { AgencyPage } from '../../harness/pages/agency.js';
 import { type Fingerprint, StateBook, learn, samePage, statesCarried } from '../../harness/pages/states.js';
+import { type Expectation, type PageSeen, RunFacts } from '../../harness/run/facts.js';
 import { useChromium } from '../support/chromium.js';
 
 const SIX = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'] as const;
@@ -70,15 +72,16 @@ const productionCopy: Copy = { prize: 'Tasse en céramique', code: 'QWERTYUIOP',
 describe('the French site: states as classes of a <section>, copy in French, no markers', () => {
   const book = new StateBook();
   beforeAll(async () => {
-    book.expect(SIX);
-    for (const state of SIX) book.report(state, await read(french(state, true, sandboxCopy)));
+    // The six sandbox scenarios, and the won one again with its entry answered 500: the site's failure page.
+    book.expect([...SIX, 'error']);
+    for (const state of [...SIX, 'error'] as const) book.report(state, await read(french(state, true, sandboxCopy)));
   });
 
   test('each state is learned by the class only its page carries, a state marker that decides alone', () => {
     expect(book.learned!.unlearned).toEqual([]);
     expect(Object.fromEntries(book.learned!.signatures.map((signature) => [signature.state, signature.keys.length ? signature.keys : signature.features]))).toEqual({
       won: expect.arrayContaining(['section.gagne']), lost: ['section.perdu'], pending: ['section.en-attente'], failed: ['section.retard'],
-      ineligible: ['section.non-eligible'], already_entered: ['section.deja-participe'],
+      ineligible: ['section.non-eligible'], already_entered: ['section.deja-participe'], error: ['section.erreur'],
     });
   });
 
@@ -98,8 +101,10 @@ describe('the French site: states as classes of a <section>, copy in French, no 
     }
   });
 
-  test('the states the preview cannot show carry no learned signature: distinct, left to inference', async () => {
-    for (const state of ['unavailable', 'invalid_session', 'rate_limited', 'error'] as const) {
+  test('the states the preview cannot show carry no learned signature: distinct, left to inference; the failure page shows error', async () => {
+    await page.setContent(french('error', false, productionCopy));
+    expect(await new AgencyPage(page, defaults, book).shows()).toEqual(['state:error']);
+    for (const state of ['unavailable', 'invalid_session', 'rate_limited'] as const) {
       await page.setContent(french(state, false, productionCopy));
       expect([state, await new AgencyPage(page, defaults, book).shows()]).toEqual([state, []]);
     }
@@ -144,4 +149,39 @@ test('a state whose preview page carries nothing the other five do not is not le
   for (const state of SIX) pages.push([state, await read(french(state === 'failed' ? 'pending' : state, true, sandboxCopy))]);
   const learned = learn(pages);
   expect(learned.unlearned).toEqual(['pending', 'failed']);
+});
+
+describe('journey.state.* on inferred states and ambiguous pages (made-up facts)', () => {
+  const fp = (...markup: string[]): Fingerprint => ({ markup, structure: ['body', 'body>main'], text: [] });
+  const seen = (features: Fingerprint): PageSeen => ({ scenario: 's', journey: 'main', environment: 'production', at: 0, url: 'http://127.0.0.1:3000/r', status: 200, shows: [], links: [], title: 'Aktion', text: '', features });
+  const expectation = (state: ResultState, error: string, status: number, page: PageSeen, how?: string): Expectation => ({
+    scenario: `entry-${state}`, journey: 'main', environment: 'production', wanted: 'result', state, met: how !== undefined, page, answer: { status, error, entryState: null }, ...(how ? { how } : {}),
+  });
+  const facts = () => new RunFacts(ConfigSchema.parse({}), { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' }, '/tmp');
+  const check = (state: ResultState) => CHECKS.find((candidate) => candidate.id === `journey.state.${state}`)!;
+
+  test('an inferred state passes when its page is its own, and fails when it is the very page shown for another answer', () => {
+    const run = facts();
+    run.expectations.push(
+      expectation('unavailable', 'unavailable', 410, seen(fp('section.oops')), 'inferred: …'),
+      expectation('invalid_session', 'invalid_session', 401, seen(fp('section.oops')), 'inferred: …'),
+      expectation('rate_limited', 'rate_limited', 429, seen(fp('section.wait')), 'inferred: …'),
+    );
+    expect(check('unavailable').evaluate(run)).toMatchObject({ status: 'fail', reason: expect.stringContaining('the page is the same as the one shown for invalid_session') });
+    expect(check('invalid_session').evaluate(run)?.status).toBe('fail');
+    expect(check('rate_limited').evaluate(run)).toMatchObject({ status: 'pass' });
+  });
+
+  test("a page carrying two learned states' signatures is inconclusive, saying so; a page carrying the failure page's signature fails", () => {
+    const run = facts();
+    run.states.expect(['lost', 'already_entered', 'error']);
+    run.states.report('lost', fp('section.perdu'));
+    run.states.report('already_entered', fp('section.deja'));
+    run.states.report('error', fp('section.erreur'));
+    run.expectations.push(expectation('already_entered', 'already_entered', 409, seen(fp('section.perdu', 'section.deja'))));
+    expect(check('already_entered').evaluate(run)).toMatchObject({ status: 'inconclusive', evidence: [{ label: expect.stringContaining('carries the signatures of lost and already_entered') }] });
+    const shownAsError = facts();
+    shownAsError.expectations.push(expectation('unavailable', 'unavailable', 410, { ...seen(fp('section.erreur')), shows: ['state:error'] }));
+    expect(check('unavailable').evaluate(shownAsError)).toMatchObject({ status: 'fail', reason: expect.stringContaining('the page shows error') });
+  });
 });
