@@ -39,7 +39,7 @@ export type ShownMark = { document: number; at: number };
 /** What a page shows, and what it is made of. */
 export interface PageReading {
   shown: Shown[];
-  features: Fingerprint;
+  features?: Fingerprint;
   /** The state shown, when it was recognised by the signature learned from the preview (not by a marker). */
   learned?: StateName;
 }
@@ -77,31 +77,39 @@ export class AgencyPage {
     return (await this.read()).shown;
   }
 
-  /** Every page kind and state whose marker matches, the consent form when its boxes are there, the learned state the page carries; and its features. */
-  async read(): Promise<PageReading> {
-    const { matches, termsBox, features } = await this.recognised();
+  /**
+   * Every page kind and state whose marker matches, the consent form when its boxes are there, else
+   * the learned state the page carries; and the page's features, when they were read for that or
+   * `withFeatures` asks for them.
+   */
+  async read(withFeatures = false): Promise<PageReading> {
+    const { matches, termsBox, features } = await this.recognised(withFeatures);
     const matched = await Promise.all(matches.map((hit, index) => (hit ?? this.page.locator(this.selectors[index]!).count().then((count) => count > 0))));
     const shown = RECOGNISED.filter((_item, index) => matched[index]).map((item) => item.shown);
     if (termsBox && !shown.includes('page:consent')) shown.push('page:consent');
-    if (!shown.includes('page:consent') && !shown.some((item) => item.startsWith('state:'))) {
+    if (features && !shown.includes('page:consent') && !shown.some((item) => item.startsWith('state:'))) {
       const [learned, ...others] = this.states?.carried(features) ?? [];
       if (learned && others.length === 0) {
         shown.push(`state:${learned}`);
         return { shown, features, learned };
       }
     }
-    return { shown, features };
+    return { shown, ...(features ? { features } : {}) };
   }
 
-  /** The page's own reading of its markers and features; a page that navigates by itself meanwhile (a wait page retrying) is read again once loaded. */
-  private async recognised(attempt = 1): Promise<Awaited<ReturnType<typeof recognise>> & { features: Fingerprint }> {
+  /**
+   * The page's own reading of its markers, and of its features when asked or when a learned state
+   * may be what it shows; a page that navigates by itself meanwhile (a wait page retrying) is read again once loaded.
+   */
+  private async recognised(withFeatures: boolean, attempt = 1): Promise<Awaited<ReturnType<typeof recognise>> & { features?: Fingerprint }> {
     try {
-      const [markers, features] = await Promise.all([this.page.evaluate(recognise, { selectors: this.selectors, terms: TERMS_LABEL }), this.page.evaluate(fingerprint)]);
-      return { ...markers, features };
+      const markers = await this.page.evaluate(recognise, { selectors: this.selectors, terms: TERMS_LABEL });
+      const learning = this.states?.learned && !markers.termsBox && !markers.matches.some((hit, index) => hit === true && RECOGNISED[index]!.shown.startsWith('state:'));
+      return withFeatures || learning ? { ...markers, features: await this.page.evaluate(fingerprint) } : markers;
     } catch (error) {
       if (attempt >= 5 || !/context was destroyed|navigat/i.test((error as Error).message)) throw error;
       await this.page.waitForLoadState('domcontentloaded').catch(() => undefined);
-      return this.recognised(attempt + 1);
+      return this.recognised(withFeatures, attempt + 1);
     }
   }
 
@@ -109,11 +117,14 @@ export class AgencyPage {
    * Waits until the page shows `wanted`; gives up after `timeoutMs`, or after `graceMs` once it
    * settles on something else it recognises (another state, an error). Resolves with the last reading.
    */
-  async waitFor(wanted: (shown: Shown[], reading: PageReading) => boolean | Promise<boolean>, options: { timeoutMs: number; graceMs?: number; other?: (shown: Shown[]) => boolean }): Promise<{ met: boolean; shown: Shown[] }> {
+  async waitFor(
+    wanted: (shown: Shown[], reading: PageReading) => boolean | Promise<boolean>,
+    options: { timeoutMs: number; graceMs?: number; other?: (shown: Shown[]) => boolean; withFeatures?: boolean },
+  ): Promise<{ met: boolean; shown: Shown[] }> {
     const started = Date.now();
     let otherSince: number | undefined;
     for (;;) {
-      const reading = await this.read().catch((): PageReading => ({ shown: [], features: { markup: [], structure: [], text: [] } }));
+      const reading = await this.read(options.withFeatures).catch((): PageReading => ({ shown: [] }));
       const { shown } = reading;
       if (await wanted(shown, reading)) return { met: true, shown };
       const now = Date.now();

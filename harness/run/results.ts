@@ -53,7 +53,7 @@ async function openPreview(run: ScenarioRun, session: BrowserSession, preview: s
       return;
     }
     const view = run.view(session);
-    const index = (await view.read()).features;
+    const index = (await view.read(true)).features!;
     await session.act(() => link.click());
     run.facts.previewed.push(scenario);
     // The concrete signal: the service saw the preview's entry (or, without one, the page settles on its own).
@@ -85,7 +85,7 @@ async function openFailingPreview(run: ScenarioRun, preview: string): Promise<vo
     const link = await new PreviewPage(session.page, run.env.config.markers).link(FAILING_PREVIEW, PREVIEW_WAIT_MS);
     if (!link) return;
     const view = run.view(session);
-    const index = (await view.read()).features;
+    const index = (await view.read(true)).features!;
     await run.env.client.arm({ path: '/session/entry', method: 'POST', status: 500, match: { environment: 'sandbox', scenario: FAILING_PREVIEW } });
     await session.act(() => link.click());
     const failed = await waitForCall(run, (call) => call.path === '/session/entry' && call.environment === 'sandbox' && call.scenario === FAILING_PREVIEW && call.fault !== undefined, { timeoutMs: PREVIEW_WAIT_MS });
@@ -104,11 +104,11 @@ async function settledPage(view: AgencyPage, index: Fingerprint, state: StateNam
   let last: { features: Fingerprint; since: number } | undefined;
   const settled = await view.waitFor((shown, { features }) => {
     if (showsState(shown, state)) return true;
-    if (samePage(features, index)) return false;
+    if (!features || samePage(features, index)) return false;
     if (!last || !samePage(last.features, features)) last = { features, since: Date.now() };
     return Date.now() - last.since >= SETTLED_GRACE_MS;
-  }, { timeoutMs: PREVIEW_WAIT_MS, other: settledElsewhere(state), graceMs: SETTLED_GRACE_MS });
-  return settled.met ? (await view.read()).features : undefined;
+  }, { timeoutMs: PREVIEW_WAIT_MS, other: settledElsewhere(state), graceMs: SETTLED_GRACE_MS, withFeatures: true });
+  return settled.met ? (await view.read(true)).features : undefined;
 }
 
 /** `expect`: waits until the page shows a kind of page or a state, and records it with the service's answer it is about. */
@@ -150,7 +150,7 @@ export async function showsResult(run: ScenarioRun, session: BrowserSession, jou
     }
     if (inferred && (await inferred(shown, reading))) how = `inferred: the service answered ${STATE_ANSWERS[state as ResultState].label} and the page is none of the states learned from the preview, nor the page before the entry`;
     return how !== undefined;
-  }, { timeoutMs, other: settledElsewhere(state), graceMs: 3000 });
+  }, { timeoutMs, other: settledElsewhere(state), graceMs: 3000, withFeatures: inferred !== undefined });
   if (met) return { met, how };
   // A state the page showed only for a while since the last action (a wait page that retried by itself) counts too.
   if (showsState(await view.shownSince(session.lastMark), state)) return { met: true, how: 'marker, shown since the last action' };
@@ -174,6 +174,7 @@ function inference(run: ScenarioRun, journey: JourneyFacts, state: ResultState):
   const { facts } = run;
   let previous: Fingerprint | undefined;
   return async (shown, { features }) => {
+    if (!features) return false;
     const stable = previous !== undefined && samePage(previous, features);
     previous = features;
     if (!facts.states.learned || !stable || statesShown(shown).length > 0 || shown.includes('page:error') || shown.includes('page:landing')) return false;
