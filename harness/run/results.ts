@@ -118,8 +118,9 @@ export async function expectStep(run: ScenarioRun, step: Extract<Step, { do: 'ex
   const timeoutMs = step.timeout_s * 1000;
   let met: boolean;
   let how: string | undefined;
+  let shownBefore: Pick<Expectation, 'page' | 'answer'> | undefined;
   const state = step.state === 'drawn' ? journey.pack.outcome : step.state;
-  if (state) ({ met, how } = await showsResult(run, session, journey, state, timeoutMs));
+  if (state) ({ met, how, shownBefore } = await showsResult(run, session, journey, state, timeoutMs));
   else {
     const wanted: Shown = step.shows === 'consent_form' ? 'page:consent' : `page:${step.shows!}`;
     met = (await run.view(session).waitFor((shown) => shown.includes(wanted), { timeoutMs })).met;
@@ -127,7 +128,7 @@ export async function expectStep(run: ScenarioRun, step: Extract<Step, { do: 'ex
   const page = await run.observe(session);
   const expectation: Expectation = {
     scenario: run.scenario.id, journey: step.journey, environment: 'production', wanted: state ? 'result' : step.shows!, ...(state ? { state } : {}), met, page,
-    answer: await lastEntryAnswer(run, journey), ...(how ? { how } : {}),
+    answer: await lastEntryAnswer(run, journey), ...(how ? { how } : {}), ...shownBefore,
   };
   run.facts.expectations.push(expectation);
   if (!met) {
@@ -137,7 +138,9 @@ export async function expectStep(run: ScenarioRun, step: Extract<Step, { do: 'ex
 }
 
 /** Waits until the page shows `state`: its marker, its learned signature, the won codes, a state shown since the last action, or inferred. */
-export async function showsResult(run: ScenarioRun, session: BrowserSession, journey: JourneyFacts, state: StateName, timeoutMs: number): Promise<{ met: boolean; how?: string }> {
+export async function showsResult(
+  run: ScenarioRun, session: BrowserSession, journey: JourneyFacts, state: StateName, timeoutMs: number,
+): Promise<{ met: boolean; how?: string; shownBefore?: Pick<Expectation, 'page' | 'answer'> }> {
   await run.facts.states.ready(PREVIEW_WAIT_MS);
   const view = run.view(session);
   const codes = state === 'won' ? ((await run.observed(journey.pack.code)).filter((call) => call.answer?.entry_state === 'won').at(-1)?.answer?.codes ?? []) : [];
@@ -148,12 +151,14 @@ export async function showsResult(run: ScenarioRun, session: BrowserSession, jou
       how = howShown(run, reading, state);
       return true;
     }
-    if (inferred && (await inferred(shown, reading))) how = `inferred: the service answered ${STATE_ANSWERS[state as ResultState].label} and the page is none of the states learned from the preview, nor the page before the entry`;
+    if (inferred && (await inferred(shown, reading))) how = inferredHow(state as ResultState);
     return how !== undefined;
   }, { timeoutMs, other: settledElsewhere(state), graceMs: 3000, withFeatures: inferred !== undefined });
   if (met) return { met, how };
   // A state the page showed only for a while since the last action (a wait page that retried by itself) counts too.
   if (showsState(await view.shownSince(session.lastMark), state)) return { met: true, how: 'marker, shown since the last action' };
+  const shownBefore = inferred ? await inferredAfterEntry(run, journey, state as ResultState) : undefined;
+  if (shownBefore) return { met: true, how: `${inferredHow(state as ResultState)}, on the page shown right after the entry`, shownBefore };
   // A won page also shows itself by the codes the service delivered, whatever its markers.
   const text = codes.length > 0 ? await session.page.locator('body').innerText().catch(() => '') : '';
   return codes.length > 0 && text.includes(codes[0]!) ? { met: true, how: 'the delivered code is on the page' } : { met: false };
@@ -184,6 +189,23 @@ function inference(run: ScenarioRun, journey: JourneyFacts, state: ResultState):
     const answer = await lastEntryAnswer(run, journey);
     return Boolean(answer && STATE_ANSWERS[state].is(answer));
   };
+}
+
+const inferredHow = (state: ResultState) => `inferred: the service answered ${STATE_ANSWERS[state].label} and the page is none of the states learned from the preview, nor the page before the entry`;
+
+/**
+ * A state the page showed only for a while (a wait page that sent the entry again by itself): the
+ * page seen right after the entry, when it meets the inference, with the service's answer to that entry.
+ */
+async function inferredAfterEntry(run: ScenarioRun, journey: JourneyFacts, state: ResultState): Promise<Pick<Expectation, 'page' | 'answer'> | undefined> {
+  const { facts } = run;
+  const sent = journey.submissions.at(-1)?.at;
+  const before = pageBeforeEntry(run, journey);
+  if (sent === undefined || !before || !facts.states.learned) return undefined;
+  const page = facts.pages.find((seen) => seen.scenario === journey.scenario && seen.journey === journey.journey && seen.at >= sent && seen.features);
+  if (!page?.features || statesShown(page.shows).length > 0 || page.shows.includes('page:error') || facts.states.carried(page.features).length > 0 || samePage(before, page.features)) return undefined;
+  const answer = answerOf((await run.observed(journey.pack.code)).find((call) => call.method === 'POST' && call.path === '/session/entry' && facts.onEmulatorClock(sent) <= call.at));
+  return answer && STATE_ANSWERS[state].is(answer) ? { page, answer } : undefined;
 }
 
 /** The features of the last page the journey showed before its last entry was sent (its consent form). */
