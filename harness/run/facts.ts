@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator/client.js';
 import type { Shown, StateName } from '../intents.js';
+import { type Fingerprint, StateBook } from '../pages/states.js';
 
 export type Environment = 'sandbox' | 'production';
 
@@ -24,6 +25,8 @@ export interface PageSeen {
   links: string[];
   title: string;
   text: string;
+  /** What the page is made of (harness/pages/states.ts): how a state is learned, recognised and told apart. */
+  features?: Fingerprint;
 }
 
 /** A response from the agency's origin, redirects included. */
@@ -176,6 +179,8 @@ export interface Expectation {
   page: PageSeen | undefined;
   /** The service's last answer to the journey's entry (or the preview scenario's) when the wait ended. */
   answer?: ServiceAnswer;
+  /** How the page was recognised as showing the state: its marker, the signature learned from the preview, or inferred. */
+  how?: string;
 }
 
 export interface TermsEdit {
@@ -232,6 +237,8 @@ export class RunFacts {
   readonly termsEdits: TermsEdit[] = [];
   readonly faults: ArmedFault[] = [];
   readonly captures = new Map<string, Capture>();
+  /** The result states learned from the preview's pages. */
+  readonly states = new StateBook();
   /** Sandbox scenarios opened through the preview. */
   readonly previewed: string[] = [];
   readonly outcomes = new Map<string, ScenarioOutcome>();

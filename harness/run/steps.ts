@@ -8,16 +8,17 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
 import type { ObservedCall } from '../emulator/client.js';
-import { type Shown, type StateName, showsState, statesShown } from '../intents.js';
-import { PreviewPage, consentPageOf } from '../pages/agency.js';
+import { type Shown, showsState } from '../intents.js';
+import { consentPageOf } from '../pages/agency.js';
 import { AuthorizePage, SignInPage } from '../pages/emulator.js';
 import type { Step } from '../scenarios/schema.js';
-import { type Expectation, type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
+import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
 import { finalState, isTerminalPoll, scheduleViolation } from './polling.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
+import { SETTLED_GRACE_MS, expectStep, openPreviews, settledElsewhere } from './results.js';
 import type { ScenarioRun } from './scenario-run.js';
 import {
-  answerOf, complete, entryCall, exchangeOf, lastEntryAnswer, lastRequest, probe, sandboxEntry, tamperings, waitForCall,
+  complete, entryCall, exchangeOf, lastRequest, probe, tamperings, waitForCall,
 } from './step-support.js';
 
 type StepOf<K extends Step['do']> = Extract<Step, { do: K }>;
@@ -29,12 +30,8 @@ const FAULT_TARGETS = {
   session_read: { method: 'GET', path: '/session' },
 } as const;
 
-/** How long a preview scenario may take to make its calls and show its state (a slow single-page app on a loaded machine). */
-const PREVIEW_WAIT_MS = 15_000;
 /** How long a page may take to draw what it shows after it loaded: a single-page app draws after its own fetches. */
 const PAGE_WAIT_MS = 10_000;
-/** How long a wait goes on once the page settled on something other than what it waits for: it may still be redrawing. */
-const SETTLED_GRACE_MS = 1500;
 /** Waiting for the consent form: up to PAGE_WAIT_MS, or a moment once the page settled on something else (a state, an error). */
 const CONSENT_WAIT = { timeoutMs: PAGE_WAIT_MS, other: (shown: Shown[]) => shown.some((item) => item !== 'page:consent'), graceMs: SETTLED_GRACE_MS };
 /** After Retry-After, a little more: the agency times the wait from when its answer arrived. */
@@ -43,9 +40,6 @@ const RETRY_AFTER_MARGIN_MS = 300;
 const VIRTUAL_AFTER_END_MS = 5 * 60_000;
 /** Real time for what the virtual run set off to reach the agency. */
 const AFTER_VIRTUAL_MS = 1000;
-
-/** Something else the page shows that means it settled: another state, or an error page. */
-const settledElsewhere = (wanted: StateName) => (shown: Shown[]) => statesShown(shown).some((state) => state !== wanted) || shown.includes('page:error');
 
 export const STEPS: Steps = {
   async open_landing(run) {
@@ -58,10 +52,7 @@ export const STEPS: Steps = {
   },
 
   async open_previews(run, step) {
-    const preview = run.facts.origins.preview;
-    if (!preview) throw new Error('no preview URL: pass --preview or set "preview" in the config');
-    // One browser per scenario, side by side: the production journeys wait for the brand's approval, which waits for all six calls.
-    await Promise.all(step.scenarios.map(async (scenario, index) => openPreview(run, index === 0 ? await run.session('preview') : await run.fresh(`preview-${index}`), preview, scenario)));
+    await openPreviews(run, step.scenarios);
   },
 
   async scan(run, step) {
@@ -193,35 +184,7 @@ export const STEPS: Steps = {
     if (!entered) throw new Error(`the entry did not reach the service again within ${step.timeout_s} s: the page offered no consent form, no link back and retried nothing by itself`);
   },
 
-  async expect(run, step) {
-    const journey = run.journey(step.journey);
-    const session = await run.session(step.journey);
-    const view = run.view(session);
-    const timeoutMs = step.timeout_s * 1000;
-    let met: boolean;
-    const state = step.state === 'drawn' ? journey.pack.outcome : step.state;
-    if (state) {
-      const codes = state === 'won' ? ((await run.observed(journey.pack.code)).filter((call) => call.answer?.entry_state === 'won').at(-1)?.answer?.codes ?? []) : [];
-      // A won page also shows itself by the codes the service delivered, whatever its markers.
-      const showsCodes = async () => codes.length > 0 && (await session.page.locator('body').innerText().catch(() => '')).includes(codes[0]!);
-      // A state the page showed only for a while since the last action (a wait page that retried by itself) counts too.
-      met = (await view.waitFor((shown) => showsState(shown, state), { timeoutMs, other: settledElsewhere(state), graceMs: 3000 })).met
-        || showsState(await view.shownSince(session.lastMark), state) || (await showsCodes());
-    } else {
-      const wanted: Shown = step.shows === 'consent_form' ? 'page:consent' : `page:${step.shows!}`;
-      met = (await view.waitFor((shown) => shown.includes(wanted), { timeoutMs })).met;
-    }
-    const page = await run.observe(session);
-    const expectation: Expectation = {
-      scenario: run.scenario.id, journey: step.journey, environment: 'production', wanted: state ? 'result' : step.shows!, ...(state ? { state } : {}), met, page,
-      answer: await lastEntryAnswer(run, journey),
-    };
-    run.facts.expectations.push(expectation);
-    if (!met) {
-      const wanted = state ? `state "${state}"` : `${step.shows!.replace('_', ' ')}`;
-      throw new Error(`expected ${wanted}; the page shows ${page?.shows.join(', ') || 'nothing recognised'} (${redactUrl(session.page.url())})`);
-    }
-  },
+  expect: expectStep,
 
   async fault(run, step) {
     const journey = run.journey(step.journey);
@@ -305,26 +268,6 @@ export const STEPS: Steps = {
     await run.env.client.advanceClock(step.advance);
   },
 };
-
-/** One sandbox scenario through the preview: its link, the sandbox entry the service saw, then the state its page shows. */
-async function openPreview(run: ScenarioRun, session: BrowserSession, preview: string, scenario: StateName): Promise<void> {
-  await session.goto(preview);
-  const link = await new PreviewPage(session.page, run.env.config.markers).link(scenario, PREVIEW_WAIT_MS);
-  const expectation: Expectation = { scenario: run.scenario.id, journey: 'preview', environment: 'sandbox', wanted: 'result', state: scenario, met: false, page: undefined };
-  if (!link) {
-    expectation.page = await run.observe(session);
-    run.facts.expectations.push(expectation);
-    return;
-  }
-  await session.act(() => link.click());
-  run.facts.previewed.push(scenario);
-  // The concrete signal: the service saw the preview's entry (or, without one, the page settles on its own).
-  const entry = await sandboxEntry(run, scenario, PREVIEW_WAIT_MS);
-  expectation.answer = answerOf(entry);
-  expectation.met = (await run.view(session).waitFor((shown) => showsState(shown, scenario), { timeoutMs: PREVIEW_WAIT_MS, other: settledElsewhere(scenario), graceMs: SETTLED_GRACE_MS })).met;
-  expectation.page = await run.observe(session);
-  run.facts.expectations.push(expectation);
-}
 
 /** After the callback was opened as issued: the agency's exchange of its code (from the server or the page), then the page it leads to. */
 async function openedCallback(run: ScenarioRun, session: BrowserSession, callback: string | undefined): Promise<void> {
