@@ -110,6 +110,8 @@ export interface Probe {
   scenario: string;
   journey: string;
   at: number;
+  /** The first callback opened on the journey's transaction: nothing before it could have consumed the transaction. */
+  fresh: boolean;
   /** SHA-256 of the service_code the probe carried. */
   codeSha: string;
   url: string;

@@ -101,6 +101,24 @@ describe('state', () => {
   });
 
   rule({
+    defect: 'state-prefix-consumed-on-mismatch',
+    title: 'rejects a truncated state on a transaction of its own, and a mismatched one ends nothing it should not',
+    observe: async (w) => {
+      const browser = new TestBrowser();
+      const url = await callbackUrl(w, browser);
+      const state = new URL(url).searchParams.get('state')!;
+      const changed = await browser.open(withParam(url, 'state', `${state.slice(0, -1)}${state.endsWith('A') ? 'B' : 'A'}`));
+      const truncated = await browser.open(withParam(url, 'state', state.slice(0, -1)));
+      const other = new TestBrowser();
+      const own = await callbackUrl(w, other);
+      const first = await other.open(withParam(own, 'state', new URL(own).searchParams.get('state')!.slice(0, -1)));
+      return { changed: marker(changed, 'error'), truncated: marker(truncated, 'error'), truncatedFirst: marker(first, 'error'), exchanges: exchanges(w) };
+    },
+    holds: { changed: 'state_mismatch', truncated: 'state_mismatch', truncatedFirst: 'state_mismatch', exchanges: 0 },
+    broken: { changed: 'state_mismatch', truncated: 'unsolicited_callback', truncatedFirst: undefined, exchanges: 1 },
+  });
+
+  rule({
     defect: 'unsolicited-callback-accepted',
     title: 'rejects an unsolicited callback, with an error page and no exchange',
     observe: async (w) => {
