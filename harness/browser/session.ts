@@ -75,7 +75,7 @@ export class BrowserSession {
       } catch {
         // service worker requests have no frame
       }
-      facts.requests.push({ scenario, journey, at: Date.now(), method: request.method(), url: request.url(), referer: request.headers().referer, resourceType: request.resourceType(), from });
+      facts.requests.push({ scenario, journey, at: Date.now(), method: request.method(), url: request.url(), referer: request.headers().referer, resourceType: request.resourceType(), from, body: request.postData()?.slice(0, MAX_BODY) });
       if (AWAITED.has(request.resourceType())) this.inFlight.add(request);
       this.lastActivity = Date.now();
     });

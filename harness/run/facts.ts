@@ -48,6 +48,8 @@ export interface RequestSeen {
   resourceType: string;
   /** The URL of the page that made it. */
   from: string;
+  /** What it carried (a form, JSON), for the secrets search. */
+  body?: string;
 }
 
 export interface ConsentBox {

@@ -33,6 +33,9 @@ const TAMPERINGS: Array<[variant: string, tamper: (state: string) => string]> = 
   ['empty', () => ''],
 ];
 
+/** Tampered journeys side by side: each is a browser with a few page loads, and the scenarios run beside them. */
+const TAMPERED_AT_ONCE = 3;
+
 export function tamperings(state: string): Array<[variant: string, tampered: string]> {
   return TAMPERINGS.map(([variant, tamper]) => [variant, tamper(state)]);
 }
@@ -43,7 +46,10 @@ export async function callbackStep(run: ScenarioRun, step: CallbackStep): Promis
   const issued = journey.issuedCallback;
   if (!issued) throw new Error('no callback URL held: run "authorize" with "hold": true first');
   if (step.variant === 'tampered_state') {
-    await Promise.all(TAMPERINGS.map(([variant, tamper], index) => tamperedOnItsOwn(run, journey, `${step.journey}-tampered-${index + 1}`, variant, tamper)));
+    const variants = TAMPERINGS.map(([variant, tamper], index) => () => tamperedOnItsOwn(run, journey, `${step.journey}-tampered-${index + 1}`, variant, tamper));
+    // Every variant runs to its end before the step fails: a probe the agency accepted is evidence even if another variant's journey broke off.
+    const failed = (await inParallel(variants, TAMPERED_AT_ONCE)).find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     return;
   }
   if (step.variant === 'replay') {
@@ -85,4 +91,18 @@ async function probe(run: ScenarioRun, kind: ProbeKind, variant: string, journey
     kind, variant, scenario: run.scenario.id, journey: journey.journey, at, fresh, codeSha: sha256(code), url: redactUrl(url),
     page: { status, url: session.page.url(), shows: seen?.shows ?? [], title: seen?.title ?? '' },
   });
+}
+
+/** Runs the tasks, at most `limit` at a time, each to its end. */
+async function inParallel(tasks: Array<() => Promise<void>>, limit: number): Promise<Array<PromiseSettledResult<void>>> {
+  const results: Array<PromiseSettledResult<void>> = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await tasks[index]!().then((value) => ({ status: 'fulfilled' as const, value }), (reason: unknown) => ({ status: 'rejected' as const, reason }));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
 }
