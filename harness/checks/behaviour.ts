@@ -1,6 +1,6 @@
 /** How the agency behaves over time and under failure. @see spec §4.2, §4.3, §7, §8 */
 import type { ObservedCall } from '../emulator/client.js';
-import { showsState } from '../intents.js';
+import { type StateName, showsState, statesShown } from '../intents.js';
 import type { PollWatch, RequestSeen, RunFacts } from '../run/facts.js';
 import { POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, scheduleViolation } from '../run/polling.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';
@@ -10,6 +10,9 @@ import { type Check, type Evidence, fail, inconclusive, pass } from './types.js'
 const POLLING_TYPES = new Set(['document', 'fetch', 'xhr', 'eventsource', 'websocket']);
 /** After the page first hears of the end, this long to show it (a reload, one more fetch) before further requests count as polling. */
 const LEARN_MS = 2000;
+/** Results only an entry can give: after a failed exchange there is no session, so none of them is known. */
+const GUESSABLE: ReadonlySet<StateName> = new Set(['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered']);
+const ERROR_PAGE = 'markers.pages.error (or markers.states.error): so the harness recognises the page a failed exchange leads to';
 const FINAL_STATE = 'markers.states.won and markers.states.failed: so the harness recognises the page a settled delivery ends on';
 
 /** The run's polling watches of one mode, each with the delivery polls the service saw during it. */
@@ -166,26 +169,35 @@ export const BEHAVIOUR_CHECKS: Check[] = [
   },
   {
     id: 'behaviour.no_exchange_retry',
-    title: 'A failed code exchange is not retried; the journey restarts from the pack scan',
+    title: 'A failed code exchange is not retried and no result is guessed; the journey restarts from the pack scan',
     group: 'behaviour',
     spec: '§4.3, §7',
     kind: 'can_fail',
+    configure: ERROR_PAGE,
     evaluate(facts) {
       const faults = facts.faults.filter((fault) => fault.on === 'exchange');
       const evidence: Evidence[] = [];
       const problems: Evidence[] = [];
+      const unrecognised: Evidence[] = [];
       for (const fault of faults) {
         const exchanges = facts.callsOf(fault.pack).filter(isExchange);
-        const failedAt = exchanges.findIndex((call) => call.fault !== undefined);
-        if (failedAt === -1) continue;
-        const retries = exchanges.slice(failedAt + 1);
-        const page = [...facts.pages].reverse().find((candidate) => candidate.scenario === fault.scenario && candidate.journey === fault.journey);
+        const failed = exchanges.find((call) => call.fault !== undefined);
+        if (!failed) continue;
+        const retries = exchanges.filter((call) => call.seq > failed.seq);
+        // What the journey's browser showed after the failed exchange: no session, so no result it could know.
+        const pages = facts.pages.filter((candidate) => candidate.scenario === fault.scenario && candidate.journey === fault.journey && facts.onEmulatorClock(candidate.at) >= failed.at);
+        const page = pages.at(-1);
+        const guessed = pages.flatMap((candidate) => statesShown(candidate.shows).filter((state) => GUESSABLE.has(state))).at(0);
         const item = { label: `${fault.scenario}: the exchange ${fault.drop ? 'lost its connection' : `answered ${fault.status}`}; ${retries.length} more exchange(s); the page shows ${page?.shows.join(', ') || `"${page?.title ?? '?'}"`}` };
         evidence.push(item);
         if (retries.length) problems.push({ ...item, label: `the failed exchange was sent again ${retries.length} time(s)` });
+        else if (guessed) problems.push({ ...item, label: `after the failed exchange the page shows a result, ${guessed}, though the service gave no session to know one` });
+        else if (!page?.shows.length) unrecognised.push(item);
       }
       if (evidence.length === 0) return undefined;
-      return problems.length ? fail(problems[0]!.label, [problems[0]!, ...evidence]) : pass(evidence.length, 'not retried', evidence);
+      if (problems.length) return fail(problems[0]!.label, [problems[0]!, ...evidence]);
+      if (unrecognised.length) return inconclusive(`not retried, but the harness cannot tell whether the page after the failed exchange shows a result: ${unrecognised[0]!.label}`, ERROR_PAGE, evidence);
+      return pass(evidence.length, 'not retried, and no result shown', evidence);
     },
   },
 ];

@@ -213,6 +213,20 @@ describe('a failed exchange', () => {
     broken: { exchanges: 2 },
   });
 
+  rule({
+    defect: 'guesses-result-after-failed-exchange',
+    title: 'shows no result it was not given: the page asks to scan again',
+    observe: async (w) => {
+      const browser = new TestBrowser();
+      const url = await callbackUrl(w, browser);
+      w.spy.fail('POST', '/sessions', 'drop');
+      const page = await browser.open(url);
+      return { error: marker(page, 'error'), state: marker(page, 'entry-state') };
+    },
+    holds: { error: 'exchange_failed', state: undefined },
+    broken: { error: undefined, state: 'lost' },
+  });
+
   test('with an expired code shows the scan-again page and no form', async () => {
     const w = await agencyWorld();
     const browser = new TestBrowser();
