@@ -1,7 +1,7 @@
 /** How the agency behaves over time and under failure. @see spec §4.2, §4.3, §7, §8 */
 import type { ObservedCall } from '../emulator/client.js';
 import { type StateName, showsState, statesShown } from '../intents.js';
-import type { PollWatch, RequestSeen, RunFacts } from '../run/facts.js';
+import type { JourneyFacts, PollWatch, RequestSeen, RunFacts } from '../run/facts.js';
 import { POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, scheduleViolation } from '../run/polling.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
@@ -28,6 +28,22 @@ function pagePolls(facts: RunFacts, watch: PollWatch, from: number): Array<Reque
     .filter((request) => request.scenario === watch.scenario && request.journey === watch.journey && POLLING_TYPES.has(request.resourceType) && facts.isAgency(request.url))
     .map((request) => ({ ...request, on: facts.onEmulatorClock(request.at) }))
     .filter((request) => request.on >= from);
+}
+
+/** How long after the journey's last page the agency may still be acting on its last request. */
+const AFTER_LAST_PAGE_MS = 1000;
+
+/**
+ * Sandbox sessions opened after a production entry's 401, while its journey went on, that the
+ * preview does not account for (more sessions of that sandbox scenario than the preview opened):
+ * another identity, one that needs no collector.
+ */
+function sandboxSessionsAfter(facts: RunFacts, refused: ObservedCall, journey: JourneyFacts): ObservedCall[] {
+  const pages = facts.pages.filter((page) => page.scenario === journey.scenario && page.journey === journey.journey);
+  const until = Math.max(refused.at, ...pages.map((page) => facts.onEmulatorClock(page.at))) + AFTER_LAST_PAGE_MS;
+  const opened = facts.calls.filter((call) => call.environment === 'sandbox' && call.method === 'POST' && call.path === '/sessions' && call.answer?.session_created);
+  const unaccounted = (scenario: string | null) => opened.filter((call) => call.scenario === scenario).length > facts.previewed.filter((previewed) => previewed === scenario).length;
+  return opened.filter((call) => call.seq > refused.seq && call.at <= until && unaccounted(call.scenario));
 }
 
 export const BEHAVIOUR_CHECKS: Check[] = [
@@ -120,19 +136,22 @@ export const BEHAVIOUR_CHECKS: Check[] = [
     spec: '§4.2 401',
     kind: 'can_fail',
     evaluate(facts) {
-      const refused = facts.calls.filter((call) => isEntry(call) && call.status === 401 && call.answer?.error === 'invalid_session');
+      const refused = facts.calls.filter((call) => isEntry(call) && call.environment !== 'sandbox' && call.status === 401 && call.answer?.error === 'invalid_session');
       const evidence: Evidence[] = [];
       const problems: Evidence[] = [];
       for (const call of refused) {
         const journey = facts.journeys.find((candidate) => candidate.pack.code === call.pack);
         if (!journey) continue;
         const others = facts.journeys.filter((candidate) => candidate.scenario === journey.scenario && candidate !== journey && candidate.submissions.length === 0);
-        // Another live session is what a careless agency would reach for; without one, nothing was tested.
-        if (!others.some((other) => facts.callsOf(other.pack.code).some((candidate) => isExchange(candidate) && candidate.answer?.session_created))) continue;
+        // Another live session is what a careless agency would reach for; a sandbox session needs none. Without either, nothing was tested.
+        const tempted = others.some((other) => facts.callsOf(other.pack.code).some((candidate) => isExchange(candidate) && candidate.answer?.session_created));
         const borrowed = others.flatMap((other) => facts.callsOf(other.pack.code).filter((entry) => isEntry(entry) && entry.seq > call.seq).map((entry) => ({ other, entry })));
-        const item = { label: `${where(journey)}: entry answered 401 while another collector's session was live; ${borrowed.length} entry call(s) then used another collector's session` };
+        const sandbox = sandboxSessionsAfter(facts, call, journey);
+        if (!tempted && sandbox.length === 0) continue;
+        const item = { label: `${where(journey)}: entry answered 401${tempted ? " while another collector's session was live" : ''}; then ${borrowed.length} entry call(s) with another collector's session, ${sandbox.length} sandbox session(s) opened` };
         evidence.push(item);
         if (borrowed.length) problems.push({ ...item, label: `after the 401 the entry was sent with ${where(borrowed[0]!.other)}'s session, a collector who never entered` });
+        else if (sandbox.length) problems.push({ ...item, label: `after the 401 the agency opened a sandbox session (scenario ${sandbox[0]!.scenario ?? '?'}) instead of asking to rescan` });
       }
       if (evidence.length === 0) return undefined;
       return problems.length ? fail(problems[0]!.label, [problems[0]!, ...evidence]) : pass(evidence.length, 'no other identity was used', evidence);

@@ -153,6 +153,8 @@ export interface Capture {
   scenario: string;
   url: string;
   axe?: Array<{ id: string; impact: string | null; help: string; nodes: number }>;
+  /** Why axe-core could not analyse the state (the page went away mid-analysis), while it has not. */
+  axeError?: string;
   screenshots: { mobile?: string; desktop?: string };
 }
 
@@ -238,7 +240,7 @@ export class RunFacts {
   calls: ObservedCall[] = [];
   secrets: Secrets = { counters: {}, keys: [], session_tokens: [] };
   checklist: Checklist | undefined;
-  /** Why axe-core could not analyse a page, when it could not. */
+  /** Why axe-core could not run at all (not installed). */
   axeProblem: string | undefined;
   /** The emulator's wall clock minus the harness's, in ms: compares the browser's times with the service's. */
   clockOffset = 0;

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { expect, test } from 'vitest';
+import { CALLBACK_CHECKS } from '../../harness/checks/callback.js';
 import { PKCE_CHECKS } from '../../harness/checks/pkce.js';
 import { ConfigSchema } from '../../harness/config.js';
 import type { ObservedCall } from '../../harness/emulator/client.js';
@@ -97,4 +98,19 @@ test('the tampered states: changed, truncated, extended, halved, case-swapped an
     'case swapped': 'aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789-_aBcDe', empty: '',
   });
   for (const [, tampered] of variants) expect(tampered).not.toBe(state);
+});
+
+test('seen 7: a callback refused because a probe took its code is the probe\'s evidence, never callback.clean_url\'s', () => {
+  const cleanUrl = CALLBACK_CHECKS.find((candidate) => candidate.id === 'callback.clean_url')!;
+  const seen = facts();
+  // The agency accepted the tampered state and exchanged the code; the callback opened as issued afterwards was refused with 400.
+  seen.journeys.push({ ...journey('main', CODE, 2000), completion: { at: 2000, status: 400, location: undefined, landed: 'http://127.0.0.1:3000/callback?service_code=x&state=s' } });
+  seen.probes.push(tampered('last character changed', 1000));
+  seen.calls.push(exchange(1, 1100, CODE, true));
+  expect(check.evaluate(seen)!.status).toBe('fail');
+  expect(cleanUrl.evaluate(seen)).toBeUndefined();
+  // A journey of its own that redirected cleanly is still judged.
+  seen.journeys.push(journey('main', 'sc_won', 3000, 'production-won'));
+  seen.calls.push(exchange(2, 3100, 'sc_won', true));
+  expect(cleanUrl.evaluate(seen)).toMatchObject({ status: 'pass', observed: 1 });
 });
