@@ -2,12 +2,10 @@
 import type { ObservedCall } from '../emulator/client.js';
 import { type StateName, showsState, statesShown } from '../intents.js';
 import type { JourneyFacts, PollWatch, RequestSeen, RunFacts } from '../run/facts.js';
-import { POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, scheduleViolation } from '../run/polling.js';
+import { BACKEND_LATENCY_MS, POLLING_TYPES, POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, pageDecided, scheduleViolation } from '../run/polling.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
 
-/** Requests a page polls with: its own loads, fetches and XHRs (not its images or styles). */
-const POLLING_TYPES = new Set(['document', 'fetch', 'xhr', 'eventsource', 'websocket']);
 /** After the page first hears of the end, this long to show it (a reload, one more fetch) before further requests count as polling. */
 const LEARN_MS = 2000;
 /** Results only an entry can give: after a failed exchange there is no session, so none of them is known. */
@@ -60,16 +58,20 @@ export const BEHAVIOUR_CHECKS: Check[] = [
       const problems: Evidence[] = [];
       let judged = 0;
       for (const { watch, polls } of watches) {
-        const seen = intervals(watch.from, polls);
-        const violation = scheduleViolation(watch.from, polls);
+        const decided = pageDecided(facts, watch.scenario, watch.journey, [watch.from, ...polls.map((poll) => poll.at)]);
+        const seen = intervals(watch.from, polls, decided);
+        const violation = scheduleViolation(watch.from, polls, decided);
         const window = Math.round((watch.until - watch.from) / 1000);
-        const item = { label: `${watch.scenario}: ${polls.length} poll(s) in ${window} s after the entry, at intervals ${seen.map((interval) => `${interval.seconds.toFixed(1)} s`).join(', ') || 'none'}`, data: seen };
+        const shown = seen.map((interval) => `${interval.seconds.toFixed(1)} s${interval.byPage ? ' (page)' : ''}`).join(', ') || 'none';
+        const item = { label: `${watch.scenario}: ${polls.length} poll(s) in ${window} s after the entry, at intervals ${shown}`, data: seen };
         evidence.push(item);
         if (violation) problems.push({ ...item, label: `poll ${violation.poll} came ${violation.seconds.toFixed(1)} s after the previous call; the schedule allows ${violation.expected} s at the earliest` });
         else if (polls.length < 2) problems.push({ ...item, label: `only ${polls.length} poll(s) in ${window} s: a pending delivery must be polled (first after ${POLL_SCHEDULE_S[0]} s)` });
         else judged += polls.length;
       }
-      return problems.length ? fail(problems[0]!.label, [problems[0]!, ...evidence]) : pass(judged, `on schedule (${POLL_SCHEDULE_S.join(', ')} s)`, evidence);
+      return problems.length
+        ? fail(problems[0]!.label, [problems[0]!, ...evidence])
+        : pass(judged, `on schedule (${POLL_SCHEDULE_S.join(', ')} s); an interval the page decided ("page") is measured between its requests, which the service saw within ${BACKEND_LATENCY_MS / 1000} s each`, evidence);
     },
   },
   {

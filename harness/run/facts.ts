@@ -40,7 +40,7 @@ export interface AgencyResponse {
 export interface RequestSeen {
   scenario: string;
   journey: string;
-  /** When the browser sent it (the harness's clock). */
+  /** When the browser sent it (the harness's clock): the browser's own time once the request finished. */
   at: number;
   method: string;
   url: string;

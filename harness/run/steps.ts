@@ -11,7 +11,7 @@ import { type Shown, type StateName, showsState, statesShown } from '../intents.
 import { ConsentPage, PreviewPage } from '../pages/agency.js';
 import type { Step } from '../scenarios/schema.js';
 import { type Expectation, redactUrl, showsTerms } from './facts.js';
-import { finalState, isTerminalPoll, scheduleViolation } from './polling.js';
+import { finalState, isTerminalPoll, pageDecided, scheduleViolation } from './polling.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
 import { continueOnAuthorize, scanPack } from './journey-start.js';
 import { callbackStep } from './probes.js';
@@ -180,7 +180,7 @@ export const STEPS: Steps = {
       const { now, data } = await run.env.client.observed(run.env.baseline.calls, { pack: journey.pack.code });
       const polls = data.filter((call) => call.method === 'GET' && call.path === '/session' && call.at > entry.at);
       if (step.mode === 'schedule') {
-        if (scheduleViolation(entry.at, polls)) until = Math.min(until, now);
+        if (scheduleViolation(entry.at, polls, pageDecided(run.facts, run.scenario.id, step.journey, [entry.at, ...polls.map((poll) => poll.at)]))) until = Math.min(until, now);
         if (polls.length >= step.polls) until = Math.min(until, polls[step.polls - 1]!.at);
       } else {
         terminal = polls.find(isTerminalPoll);
