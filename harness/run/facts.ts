@@ -43,7 +43,7 @@ export interface AgencyResponse {
 export interface RequestSeen {
   scenario: string;
   journey: string;
-  /** When the browser sent it (the harness's clock). */
+  /** When the browser sent it (the harness's clock): the browser's own time once the request finished. */
   at: number;
   method: string;
   url: string;
@@ -51,6 +51,8 @@ export interface RequestSeen {
   resourceType: string;
   /** The URL of the page that made it. */
   from: string;
+  /** What it carried (a form, JSON), for the secrets search. */
+  body?: string;
 }
 
 export interface ConsentBox {
@@ -117,6 +119,8 @@ export interface Probe {
   scenario: string;
   journey: string;
   at: number;
+  /** The first callback opened on the journey's transaction: nothing before it could have consumed the transaction. */
+  fresh: boolean;
   /** SHA-256 of the service_code the probe carried. */
   codeSha: string;
   url: string;
@@ -156,6 +160,8 @@ export interface Capture {
   scenario: string;
   url: string;
   axe?: Array<{ id: string; impact: string | null; help: string; nodes: number }>;
+  /** Why axe-core could not analyse the state (the page went away mid-analysis), while it has not. */
+  axeError?: string;
   screenshots: { mobile?: string; desktop?: string };
 }
 
@@ -250,7 +256,7 @@ export class RunFacts {
   calls: ObservedCall[] = [];
   secrets: Secrets = { counters: {}, keys: [], session_tokens: [] };
   checklist: Checklist | undefined;
-  /** Why axe-core could not analyse a page, when it could not. */
+  /** Why axe-core could not run at all (not installed). */
   axeProblem: string | undefined;
   /** The emulator's wall clock minus the harness's, in ms: compares the browser's times with the service's. */
   clockOffset = 0;

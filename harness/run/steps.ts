@@ -4,22 +4,20 @@
  * into the run's facts; they judge nothing (checks do). No step waits for a navigation: each waits
  * for a concrete signal, what the page shows or a call the emulator observed the agency make.
  */
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
 import type { ObservedCall } from '../emulator/client.js';
 import { type Shown, showsState } from '../intents.js';
 import { consentPageOf } from '../pages/agency.js';
-import { AuthorizePage, SignInPage } from '../pages/emulator.js';
 import type { Step } from '../scenarios/schema.js';
 import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
-import { finalState, isTerminalPoll, scheduleViolation } from './polling.js';
+import { finalState, isTerminalPoll, pageDecided, scheduleViolation } from './polling.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
+import { continueOnAuthorize, scanPack } from './journey-start.js';
+import { callbackStep } from './probes.js';
 import { SETTLED_GRACE_MS, expectStep, openPreviews, settledElsewhere } from './results.js';
 import type { ScenarioRun } from './scenario-run.js';
-import {
-  complete, entryCall, exchangeOf, lastRequest, probe, tamperings, waitForCall,
-} from './step-support.js';
+import { entryCall, waitForCall } from './step-support.js';
 
 type StepOf<K extends Step['do']> = Extract<Step, { do: K }>;
 type Steps = { [K in Step['do']]: (run: ScenarioRun, step: StepOf<K>) => Promise<void> };
@@ -56,94 +54,14 @@ export const STEPS: Steps = {
   },
 
   async scan(run, step) {
-    const journey = run.journey(step.journey);
-    const session = await run.session(step.journey);
-    const { facts } = run;
-    const scan = `${facts.origins.emulator}/q/${encodeURIComponent(journey.pack.code)}`;
-    // To add a state to the service's redirect, sign in first, then take the scan's redirect without following it.
-    await session.goto(step.supply_state ? `${facts.origins.emulator}/sign-in?next=%2Fpromotions` : scan);
-    const signIn = new SignInPage(session.page);
-    if (signIn.isShown()) await signIn.signIn(journey.email, journey.country, (button) => session.act(() => button.click()));
-    if (step.supply_state) {
-      const routed = await session.context.request.get(scan, { maxRedirects: 0, failOnStatusCode: false });
-      const location = routed.headers().location;
-      if (!location || !facts.isCallback(new URL(location, scan).href)) throw new Error(`the scan was not routed to the agency's callback (HTTP ${routed.status()}): is the integration approved?`);
-      const url = new URL(location, scan);
-      journey.suppliedState = randomBytes(32).toString('base64url');
-      url.searchParams.set('state', journey.suppliedState);
-      await session.goto(url.href);
-    }
-    // The agency sends the browser on to the service's authorize page, by a redirect or from a script.
-    const authorize = new AuthorizePage(session.page);
-    await session.page.waitForURL((url) => authorize.isAt(url, facts.origins.emulator), { timeout: 8000 }).catch(() => undefined);
-    journey.serviceRequest = lastRequest(run, step.journey, (url) => facts.isCallback(url.href) && url.searchParams.has('service_request'))?.searchParams.get('service_request') ?? undefined;
-    const sent = authorize.isShown(facts.origins.emulator) ? new URL(session.page.url()) : lastRequest(run, step.journey, (url) => authorize.isAt(url, facts.origins.emulator));
-    if (sent) {
-      const query = sent.searchParams;
-      journey.authorize = { url: sent.href, state: query.get('state') ?? undefined, challenge: query.get('code_challenge') ?? undefined, method: query.get('code_challenge_method') ?? undefined };
-    }
-    if (!authorize.isShown(facts.origins.emulator) || (session.lastStatus ?? 200) >= 400) {
-      await run.observe(session);
-      throw new Error(`after the scan the browser shows ${redactUrl(session.page.url())} (HTTP ${session.lastStatus}), not the service's authorize page`);
-    }
+    await scanPack(run, run.journey(step.journey), await run.session(step.journey), step.supply_state);
   },
 
   async authorize(run, step) {
-    const journey = run.journey(step.journey);
-    const session = await run.session(step.journey);
-    const { facts } = run;
-    const authorize = new AuthorizePage(session.page);
-    if (!authorize.isShown(facts.origins.emulator)) throw new Error(`not on the authorize page but ${redactUrl(session.page.url())}`);
-    const isReturn = (url: URL) => facts.isCallback(url.href) && url.searchParams.has('service_code');
-    if (step.hold) {
-      // The service's redirect back, taken without following it: the callback URL is held, unopened.
-      const form = await authorize.fields();
-      const answer = await session.context.request.post(new URL('/authorize', facts.origins.emulator).href, { form, maxRedirects: 0, failOnStatusCode: false });
-      const location = answer.headers().location;
-      if (!location || !isReturn(new URL(location, facts.origins.emulator))) throw new Error(`Continue did not redirect to the callback (HTTP ${answer.status()})`);
-      journey.issuedCallback = new URL(location, facts.origins.emulator).href;
-      return;
-    }
-    const at = Date.now();
-    await session.act(() => authorize.continueButton.click());
-    journey.issuedCallback = lastRequest(run, step.journey, isReturn)?.href;
-    await openedCallback(run, session, journey.issuedCallback);
-    await complete(run, journey, session, at);
+    await continueOnAuthorize(run, run.journey(step.journey), await run.session(step.journey), step.hold);
   },
 
-  async callback(run, step) {
-    const journey = run.journey(step.journey);
-    const issued = journey.issuedCallback;
-    if (!issued) throw new Error('no callback URL held: run "authorize" with "hold": true first');
-    const code = new URL(issued).searchParams.get('service_code') ?? '';
-    if (step.variant === 'as_issued') {
-      const session = await run.session(step.journey);
-      const at = Date.now();
-      await session.goto(issued);
-      await openedCallback(run, session, issued);
-      await complete(run, journey, session, at);
-      return;
-    }
-    if (step.variant === 'tampered_state') {
-      const session = await run.session(step.journey);
-      for (const [variant, state] of tamperings(new URL(issued).searchParams.get('state') ?? '')) {
-        const tampered = new URL(issued);
-        tampered.searchParams.set('state', state);
-        await probe(run, 'tampered_state', variant, journey, session, tampered.href, code);
-      }
-      return;
-    }
-    if (step.variant === 'replay') {
-      if (!journey.completion) throw new Error('nothing to replay: open the callback "as_issued" first');
-      await probe(run, 'replay', 'the same URL again', journey, await run.session(step.journey), issued, code);
-      return;
-    }
-    const session = await run.fresh(`${step.journey}-${step.variant}`);
-    if (step.variant === 'other_browser') return probe(run, 'other_browser', 'a browser without the cookie', journey, session, issued, code);
-    const unsolicited = new URL(issued);
-    unsolicited.searchParams.set('state', randomBytes(32).toString('base64url'));
-    await probe(run, 'unsolicited', 'a state nobody issued, in a fresh browser', journey, session, unsolicited.href, code);
-  },
+  callback: callbackStep,
 
   async inspect_consent(run, step) {
     const journey = run.journey(step.journey);
@@ -225,7 +143,7 @@ export const STEPS: Steps = {
       const { now, data } = await run.env.client.observed(run.env.baseline.calls, { pack: journey.pack.code });
       const polls = data.filter((call) => call.method === 'GET' && call.path === '/session' && call.at > entry.at);
       if (step.mode === 'schedule') {
-        if (scheduleViolation(entry.at, polls)) until = Math.min(until, now);
+        if (scheduleViolation(entry.at, polls, pageDecided(run.facts, run.scenario.id, step.journey, [entry.at, ...polls.map((poll) => poll.at)]))) until = Math.min(until, now);
         if (polls.length >= step.polls) until = Math.min(until, polls[step.polls - 1]!.at);
       } else {
         terminal = polls.find(isTerminalPoll);
@@ -268,12 +186,6 @@ export const STEPS: Steps = {
     await run.env.client.advanceClock(step.advance);
   },
 };
-
-/** After the callback was opened as issued: the agency's exchange of its code (from the server or the page), then the page it leads to. */
-async function openedCallback(run: ScenarioRun, session: BrowserSession, callback: string | undefined): Promise<void> {
-  if (callback) await exchangeOf(run, callback, 5000);
-  await session.act(async () => undefined);
-}
 
 /** The consent form of a journey's page: its age box known by the minimum age its terms set. */
 function consentOf(run: ScenarioRun, journey: JourneyFacts, session: BrowserSession) {
