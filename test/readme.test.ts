@@ -17,40 +17,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { freePort } from './hardening/processes.js';
+import { type Block, codeBlocks, SHELL } from './support/markdown.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SKIP = /^<!--\s*not run:\s*(.+?)\s*-->$/;
-
-interface Block {
-  file: string;
-  line: number;
-  text: string;
-  /** Why it is not run, from its marker; undefined when it runs. */
-  skipped?: string;
-}
-
-/** The ```sh, ```bash and ```shell blocks of a Markdown file, also indented ones (in a list), with their markers. */
-function shellBlocks(file: string, markdown: string): Block[] {
-  const lines = markdown.split('\n');
-  const blocks: Block[] = [];
-  for (let index = 0; index < lines.length; index++) {
-    const open = /^(\s*)```(sh|bash|shell)\s*$/.exec(lines[index]!);
-    if (!open) continue;
-    const indent = open[1]!.length;
-    const start = index;
-    const body: string[] = [];
-    while (++index < lines.length && lines[index]!.trim() !== '```') body.push(lines[index]!.slice(indent));
-    let previous = start - 1;
-    while (previous >= 0 && lines[previous]!.trim() === '') previous--;
-    const skipped = previous >= 0 ? SKIP.exec(lines[previous]!.trim())?.[1] : undefined;
-    blocks.push({ file, line: start + 1, text: body.join('\n'), ...(skipped ? { skipped } : {}) });
-  }
-  return blocks;
-}
 
 function documents(): Block[] {
   const docs = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name));
-  return ['README.md', ...docs].flatMap((file) => shellBlocks(file, readFileSync(join(ROOT, file), 'utf8')));
+  return ['README.md', ...docs].flatMap((file) => codeBlocks(file, readFileSync(join(ROOT, file), 'utf8'), SHELL));
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'emulator-readme-'));
@@ -122,11 +95,11 @@ test('every shell block of the README runs as written, in order, against a fresh
 });
 
 test('a block is skipped only by a marker that says why', () => {
-  const blocks = shellBlocks('example.md', ['```sh', 'echo run', '```', '', '<!-- not run: starts a server in the foreground -->', '', '```bash', 'npm start', '```', '  ```shell', '  echo indented', '  ```'].join('\n'));
+  const blocks = codeBlocks('example.md', ['```sh', 'echo run', '```', '', '<!-- not run: starts a server in the foreground -->', '', '```bash', 'npm start', '```', '  ```shell', '  echo indented', '  ```', '```ts', 'let x = 1;', '```'].join('\n'), SHELL);
   expect(blocks).toEqual([
-    { file: 'example.md', line: 1, text: 'echo run' },
-    { file: 'example.md', line: 7, text: 'npm start', skipped: 'starts a server in the foreground' },
-    { file: 'example.md', line: 10, text: 'echo indented' },
+    { file: 'example.md', line: 1, lang: 'sh', text: 'echo run' },
+    { file: 'example.md', line: 7, lang: 'bash', text: 'npm start', skipped: 'starts a server in the foreground' },
+    { file: 'example.md', line: 10, lang: 'shell', text: 'echo indented' },
   ]);
 });
 
