@@ -5,7 +5,7 @@
  * reference agency. The installs enforce `allowScripts` (`--strict-allow-scripts`): an install script
  * the README's `allowScripts` line does not cover fails them, as npm 12 will skip it.
  *
- * The checkout is packed with `--ignore-scripts`: `prepare` would rebuild dist/ under the other test
+ * The checkout is packed with `--ignore-scripts`: `prepack` would rebuild dist/ under the other test
  * files, and the suite's `pretest` built it. npm needs its registry for the dependencies (its cache is
  * shared); better-sqlite3 builds from source where no prebuilt binary can be fetched, so this takes minutes.
  */
