@@ -101,11 +101,12 @@ for (const type of ['commonjs', 'module'] as const) {
     const result = await run('bash', ['-c', script], {
       cwd: project,
       env: {
-        ...inherited, HOME: home, npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'), npm_config_strict_allow_scripts: 'true',
+        // HOME holds the tarball (the README's `~`); npm keeps this machine's settings and cache.
+        ...inherited, HOME: home, npm_config_userconfig: join(homedir(), '.npmrc'), npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'), npm_config_strict_allow_scripts: 'true',
         EMULATOR_PORT: String(port), EMULATOR_DATA: data, CALLBACK_URL: agency.callbackUrl, PREVIEW_URL: agency.previewUrl, CI: '1', NO_COLOR: '1',
       },
     });
     expect(result.code, `${result.stdout}\n${result.stderr}`.slice(-6000)).toBe(0);
     expect(result.stdout).toMatch(/\b1 passed\b/);
-  }, 900_000);
+  }, 1_500_000);
 }
