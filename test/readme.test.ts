@@ -16,8 +16,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
+import { pino } from 'pino';
+import { createAgencyLogger } from '../fixtures/agency-reference/logger.js';
+import { startAgency } from '../fixtures/agency-reference/server.js';
 import { freePort } from './hardening/processes.js';
 import { type Block, codeBlocks, SHELL } from './support/markdown.js';
+import { testWorld } from './world.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -29,22 +33,27 @@ function documents(): Block[] {
 const scratch = mkdtempSync(join(tmpdir(), 'emulator-readme-'));
 const data = join(scratch, 'data');
 
-afterAll(() => {
-  const instance = join(data, 'instance.json');
-  if (existsSync(instance)) {
-    const { pid } = JSON.parse(readFileSync(instance, 'utf8')) as { pid: number };
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
+/** The emulator a block started in `dataFolder`, should the blocks have stopped before stopping it. */
+function stopEmulator(dataFolder: string): void {
+  const instance = join(dataFolder, 'instance.json');
+  if (!existsSync(instance)) return;
+  try {
+    process.kill((JSON.parse(readFileSync(instance, 'utf8')) as { pid: number }).pid, 'SIGTERM');
+  } catch {
+    // already gone
   }
+}
+
+afterAll(() => {
+  stopEmulator(data);
+  stopEmulator(join(scratch, 'ci-data'));
   rmSync(scratch, { recursive: true, force: true });
 });
 
 /** `npx emulator …` and `npx harness …` as the package's bins; anything else npx would fetch is refused. */
 function npxShim(): string {
   const bin = join(scratch, 'bin');
+  if (existsSync(bin)) return bin;
   mkdirSync(bin);
   writeFileSync(join(bin, 'npx'), `#!/bin/sh
 case "$1" in
@@ -92,6 +101,33 @@ test('every shell block of the README runs as written, in order, against a fresh
   const failedIn = [...output.matchAll(/::block (\S+)::/g)].at(-1)?.[1];
   expect(code, `the block at ${failedIn} failed:\n${output.slice(-4000)}`).toBe(0);
   expect([...output.matchAll(/::block (\S+)::/g)].length).toBe(run.length);
+});
+
+test('the CI section runs as written against the reference agency, whose request log it names, and exits 0 (issue 26 item 3)', { timeout: 900_000 }, async () => {
+  const text = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = text.slice(text.indexOf('## For agencies and CI'), text.indexOf('## Security'));
+  const blocks = codeBlocks('README.md', section, SHELL).filter((block) => block.skipped?.includes('test/readme.test.ts runs it on its own'));
+  expect(blocks.length).toBe(1);
+  const work = join(scratch, 'ci');
+  mkdirSync(work);
+  // The agency of the section: the reference agency, on the emulator the block starts, writing its request log beside the config.
+  const port = await freePort();
+  const { env: values } = testWorld();
+  const agency = await startAgency({
+    port: 0, emulatorUrl: `http://127.0.0.1:${port}`, keys: { sandbox: values.sandbox_key, production: values.production_key },
+    logger: createAgencyLogger(pino.destination({ dest: join(work, 'agency.log'), sync: true })),
+  });
+  try {
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PROMO_|EMULATOR_|HARNESS_CONTROL)/.test(name)));
+    const env = { ...inherited, PATH: `${npxShim()}:${process.env.PATH}`, EMULATOR_PORT: String(port), EMULATOR_DATA: join(scratch, 'ci-data'), CALLBACK_URL: agency.callbackUrl, PREVIEW_URL: agency.previewUrl, NO_COLOR: '1' };
+    const { code, output } = await runBash(PRELUDE + blocks[0]!.text, env, work);
+    expect(code, output.slice(-4000)).toBe(0);
+    expect(output).toMatch(/exit 0: every check passed/);
+    expect(existsSync(join(work, 'harness-report', 'junit.xml'))).toBe(true);
+  } finally {
+    await agency.close();
+    stopEmulator(join(scratch, 'ci-data'));
+  }
 });
 
 test('a block is skipped only by a marker that says why', () => {
