@@ -20,6 +20,7 @@ import { pino } from 'pino';
 import { createAgencyLogger } from '../fixtures/agency-reference/logger.js';
 import { startAgency } from '../fixtures/agency-reference/server.js';
 import { freePort } from './hardening/processes.js';
+import { stopEmulatorOf } from './packaging/support.js';
 import { type Block, codeBlocks, SHELL } from './support/markdown.js';
 import { testWorld } from './world.js';
 
@@ -33,20 +34,9 @@ function documents(): Block[] {
 const scratch = mkdtempSync(join(tmpdir(), 'emulator-readme-'));
 const data = join(scratch, 'data');
 
-/** The emulator a block started in `dataFolder`, should the blocks have stopped before stopping it. */
-function stopEmulator(dataFolder: string): void {
-  const instance = join(dataFolder, 'instance.json');
-  if (!existsSync(instance)) return;
-  try {
-    process.kill((JSON.parse(readFileSync(instance, 'utf8')) as { pid: number }).pid, 'SIGTERM');
-  } catch {
-    // already gone
-  }
-}
-
 afterAll(() => {
-  stopEmulator(data);
-  stopEmulator(join(scratch, 'ci-data'));
+  stopEmulatorOf(data);
+  stopEmulatorOf(join(scratch, 'ci-data'));
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -126,7 +116,7 @@ test('the CI section runs as written against the reference agency, whose request
     expect(existsSync(join(work, 'harness-report', 'junit.xml'))).toBe(true);
   } finally {
     await agency.close();
-    stopEmulator(join(scratch, 'ci-data'));
+    stopEmulatorOf(join(scratch, 'ci-data'));
   }
 });
 

@@ -10,7 +10,7 @@
  * shared); better-sqlite3 builds from source where no prebuilt binary can be fetched, so this takes minutes.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -18,7 +18,7 @@ import { createAgencyLogger } from '../../fixtures/agency-reference/logger.js';
 import { type RunningAgency, startAgency } from '../../fixtures/agency-reference/server.js';
 import { type Block, codeBlocks, SHELL } from '../support/markdown.js';
 import { testWorld } from '../world.js';
-import { freePort, removeTempFolders, ROOT, run, tempFolder } from './support.js';
+import { freePort, removeTempFolders, ROOT, run, stopEmulatorOf, tempFolder } from './support.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const SECTION = README.slice(README.indexOf('### Test your site with Playwright Test'), README.indexOf('`journey.settleDelivery()`'));
@@ -63,17 +63,6 @@ test("the checkout's own install scripts are all reviewed in allowScripts", asyn
   expect(pending.stdout + pending.stderr).toMatch(/No packages with unreviewed install scripts/);
 });
 
-/** The emulator the steps started, should they have stopped before `npx emulator stop`. */
-function stopEmulator(data: string): void {
-  const instance = join(data, 'instance.json');
-  if (!existsSync(instance)) return;
-  try {
-    process.kill((JSON.parse(readFileSync(instance, 'utf8')) as { pid: number }).pid, 'SIGTERM');
-  } catch {
-    // already gone
-  }
-}
-
 for (const type of ['commonjs', 'module'] as const) {
   test.concurrent(`in a fresh ${type} project, the README's Playwright steps install the package and its example test passes`, async () => {
     expect(STEPS.length).toBeGreaterThanOrEqual(2);
@@ -94,7 +83,7 @@ for (const type of ['commonjs', 'module'] as const) {
     const { env } = testWorld();
     const agency: RunningAgency = await startAgency({ port: 0, emulatorUrl: `http://127.0.0.1:${port}`, keys: { sandbox: env.sandbox_key, production: env.production_key }, logger: createAgencyLogger(undefined, 'silent') });
     stops.push(() => agency.close());
-    stops.push(async () => stopEmulator(data));
+    stops.push(async () => stopEmulatorOf(data));
 
     const script = `set -euo pipefail\n${STEPS.map((block) => block.text).join('\n')}\n`;
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PROMO_|EMULATOR_|HARNESS_CONTROL|npm_)/.test(name)));
