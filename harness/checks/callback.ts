@@ -5,7 +5,7 @@ import { issuedExchange, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass, warn } from './types.js';
 
 const JOURNEY_PARAMS = ['service_request', 'service_code', 'state'];
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
  * Whether the agency's cookies must be `Secure`: over https always, on any host (a deployed
