@@ -5,8 +5,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Context } from '../context.js';
 import { SlidingWindowLimiter } from '../domain/rate-limit.js';
-import { OPENAPI_PATH } from '../openapi/document.js';
-import { experienceOpenApi } from '../openapi/experience.js';
+import { OPENAPI_PATH } from '../api-docs.js';
 import { assertSynchronousRoutes } from '../http.js';
 import { loadCampaign } from '../store/promotions.js';
 import type { AgencyKey } from '../store/keys.js';
@@ -25,7 +24,8 @@ export interface CallerLocals {
   session?: Session;
 }
 
-export function experienceRouter(ctx: Context): { router: Router; resetLimits(): void } {
+/** `openApi` serves the API's own document (openapi/experience.ts): app.ts hands it in, as openapi/ stands above the API it describes. */
+export function experienceRouter(ctx: Context, openApi: () => object): { router: Router; resetLimits(): void } {
   const router = Router();
   let perKey = new SlidingWindowLimiter(ctx.config.limits.perKey, ctx.config.limits.windowMs);
   let perSession = new SlidingWindowLimiter(ctx.config.limits.perSession, ctx.config.limits.windowMs);
@@ -53,7 +53,7 @@ export function experienceRouter(ctx: Context): { router: Router; resetLimits():
 
   // Public: the document holds no secrets, and tools fetch it without credentials.
   router.get(OPENAPI_PATH, (_req, res) => {
-    res.json(experienceOpenApi());
+    res.json(openApi());
   });
 
   router.get('/campaign', (req, res) => {

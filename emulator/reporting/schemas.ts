@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { validate } from '../validation.js';
-import { apiDocs } from '../openapi/registry.js';
+import { apiDocs } from '../api-docs.js';
 import { ReportingError } from './errors.js';
 
 /** @see spec §8: scan list `limit` at most 1000, default 100; `offset` default 0 */
