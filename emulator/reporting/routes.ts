@@ -7,6 +7,7 @@ import { type Request, type Response, Router } from 'express';
 import type { Context } from '../context.js';
 import { bearerOf } from '../experience/auth.js';
 import { OPENAPI_PATH } from '../api-docs.js';
+import { RECENT_SCANS } from '../domain/limits.js';
 import { jsonBody } from '../http.js';
 import { findAudienceMember, listAudience } from '../store/audience.js';
 import { createBatch, findBatch } from '../store/batches.js';
@@ -22,8 +23,6 @@ import { brandActivations, scanOutcome, scanOutcomes } from './scan-outcome.js';
 import { BatchBody, CollectorListQuery, RedemptionListQuery, ScanListQuery, SkuBody, parse, pathId } from './schemas.js';
 import { batchJson, collectorDetailJson, collectorJson, redemptionJson, skuJson } from './serialize.js';
 
-/** @see spec §2.8, §8: the collector detail carries the last 20 scans */
-const RECENT_SCANS = 20;
 
 interface CompanyLocals {
   companyId: number;
