@@ -6,7 +6,7 @@
 import express from 'express';
 import type { Context } from './context.js';
 import { trustedCaller } from './control/guard.js';
-import { experienceFaults } from './control/observer.js';
+import { observeAndFault } from './control/observer.js';
 import { controlPlane } from './control/plane.js';
 import type { Fixture } from './fixture.js';
 import type { CallerLocals, experienceRouter } from './experience/routes.js';
@@ -35,7 +35,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   app.use('/api/experience/v1', lazy(async () => {
     const [{ experienceRouter }, { experienceOpenApi }] = await Promise.all([import('./experience/routes.js'), import('./openapi/experience.js')]);
     experience = experienceRouter(ctx, experienceOpenApi);
-    return series([experienceFaults(ctx), interactionLog(ctx), noOptions, keyBeforeBody(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
+    return series([observeAndFault(ctx), interactionLog(ctx), noOptions, keyBeforeBody(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
   }));
   // Anything else first commits the experience API's turn transaction: it runs transactions of its own.
   app.use((_req, _res, next) => {

@@ -34,20 +34,21 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
     perSession = new SlidingWindowLimiter(ctx.config.limits.perSession, ctx.config.limits.windowMs);
   };
 
-  const admit = (limiter: 'key' | 'session', id: string) => {
-    const admission = (limiter === 'key' ? perKey : perSession).take(id, ctx.clock.now());
-    if (!admission.ok) throw new ApiError('rate_limited', { headers: { 'Retry-After': String(admission.retryAfterSeconds) } });
+  /** The §8 rate limit (decisions/004); not the admission rule of an entry (domain/admission.ts). */
+  const withinRateLimit = (limiter: 'key' | 'session', id: string) => {
+    const taken = (limiter === 'key' ? perKey : perSession).take(id, ctx.clock.now());
+    if (!taken.ok) throw new ApiError('rate_limited', { headers: { 'Retry-After': String(taken.retryAfterSeconds) } });
   };
   const key = (req: Request, res: Response): AgencyKey => {
     const found = (res.locals as CallerLocals).key ?? authenticateKey(ctx, req.get('authorization'));
     (res.locals as CallerLocals).key = found;
-    admit('key', `key:${found.id}`);
+    withinRateLimit('key', `key:${found.id}`);
     return found;
   };
   const session = (req: Request, res: Response, agencyKey: AgencyKey): Session => {
     const found = authenticateSession(ctx, agencyKey, req.get('x-service-session'));
     (res.locals as CallerLocals).session = found;
-    admit('session', `session:${found.id}`);
+    withinRateLimit('session', `session:${found.id}`);
     return found;
   };
 
