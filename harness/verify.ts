@@ -14,7 +14,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { checkCallbackUrl } from '../emulator/console/callback-url.js';
+import { checkCallbackUrl } from '../emulator/control/contract.js';
 import { type InstallPolicy, launchChromium } from './browser/chromium.js';
 import { type CheckReport, evaluateChecks } from './checks/evaluate.js';
 import { CHECKS, CHECK_IDS } from './checks/registry.js';

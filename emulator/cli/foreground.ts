@@ -7,7 +7,7 @@ import { PRETTY_IGNORE, createLogger } from '../logger.js';
 import { type Running, startServer } from '../server.js';
 import { SavedClockError } from '../store/saved-clock.js';
 import { restoreHeapGrowth } from './heap.js';
-import { CliError } from './cli-error.js';
+import { CliError } from '../cli-error.js';
 import { type Instance, removeInstance, writeInstance } from './instance.js';
 import { CLI, type DataPaths, dataFlag } from './paths.js';
 import { startSummary, say } from './print.js';
@@ -42,7 +42,7 @@ export async function serveForeground(options: ServeOptions): Promise<void> {
   if (!options.publicUrl) running.world.config.baseUrl = localUrl;
   const baseUrl = running.world.config.baseUrl;
 
-  const watcher = options.watch ? await (await import('../watch.js')).watchFixture(options.fixturePath, running.world) : undefined;
+  const watcher = options.watch ? await (await import('./watch.js')).watchFixture(options.fixturePath, running.world) : undefined;
   const instance: Instance = {
     pid: process.pid, base_url: localUrl,
     ...(options.publicUrl ? { public_url: options.publicUrl } : {}),

@@ -7,7 +7,7 @@ import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, read
 import { resolve } from 'node:path';
 import { type Fixture, FixtureError, loadFixture } from '../fixture.js';
 import { inSea } from '../sea.js';
-import { CliError } from './cli-error.js';
+import { CliError } from '../cli-error.js';
 import { control, findRunning, isHealthy, readInstance, waitUntil } from './instance.js';
 import { type DataPaths, dataFlag, dataPaths, defaultFixture } from './paths.js';
 import { type Env, startSummary, say } from './print.js';
