@@ -11,7 +11,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Without scripts, `prepare` (the TypeScript build) waits for the sources; the native binding does not.
+# Without scripts, the build (`dependencies`, run after an install) waits for the sources; the native binding does not.
 RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3
 COPY tsconfig.json tsconfig.build.json ./
 COPY emulator emulator
@@ -19,8 +19,9 @@ COPY harness harness
 COPY fixtures fixtures
 COPY scenarios scenarios
 COPY scripts/bundle-cli.mjs scripts/
-RUN npm run build \
- && npm prune --omit=dev --no-audit --no-fund \
+# `npm run build` less the Playwright fixtures' CommonJS build: the image runs the emulator only.
+RUN npx tsc -p tsconfig.build.json && node scripts/bundle-cli.mjs \
+ && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
  && chmod +x dist/emulator/cli.js
 
 # The reference agency and the harness, with Debian's Chromium for the harness.

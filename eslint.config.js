@@ -2,6 +2,7 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
+import { layersRule } from './eslint/layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'docs/**', 'fixtures/agency-spa/public/**'] },
@@ -36,5 +37,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Layers point down only, and the harness reads the emulator only through its wire contract.
+    files: ['emulator/**/*.ts', 'harness/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { local: { rules: { layers: layersRule } } },
+    rules: { 'local/layers': 'error' },
   },
 );

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { pino } from 'pino';
-import type { Limits } from '../emulator/context.js';
+import type { Limits } from '../emulator/domain/limits.js';
 import { envValues } from '../emulator/control/env.js';
 import { s256 } from '../emulator/domain/pkce.js';
 import { createSandboxSession, exchangeCode } from '../emulator/experience/sessions.js';

@@ -5,7 +5,8 @@
  */
 import express from 'express';
 import type { Context } from './context.js';
-import { experienceFaults } from './control/observer.js';
+import { trustedCaller } from './control/guard.js';
+import { observeAndFault } from './control/observer.js';
 import { controlPlane } from './control/plane.js';
 import type { Fixture } from './fixture.js';
 import type { CallerLocals, experienceRouter } from './experience/routes.js';
@@ -32,8 +33,9 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
 
   let experience: ExperienceRouter | undefined;
   app.use('/api/experience/v1', lazy(async () => {
-    experience = (await import('./experience/routes.js')).experienceRouter(ctx);
-    return series([experienceFaults(ctx), interactionLog(ctx), noOptions, keyBeforeBody(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
+    const [{ experienceRouter }, { experienceOpenApi }] = await Promise.all([import('./experience/routes.js'), import('./openapi/experience.js')]);
+    experience = experienceRouter(ctx, experienceOpenApi);
+    return series([observeAndFault(ctx), interactionLog(ctx), noOptions, keyBeforeBody(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
   }));
   // Anything else first commits the experience API's turn transaction: it runs transactions of its own.
   app.use((_req, _res, next) => {
@@ -41,11 +43,11 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
     next();
   });
   app.use('/api/v1', lazy(async () => {
-    const [{ reportingRouter }, { reportingErrors }] = await Promise.all([import('./reporting/routes.js'), import('./reporting/errors.js')]);
-    return series([noOptions, reportingRouter(ctx), notFound], reportingErrors(ctx.logger));
+    const [{ reportingRouter }, { reportingErrors }, { reportingOpenApi }] = await Promise.all([import('./reporting/routes.js'), import('./reporting/errors.js'), import('./openapi/reporting.js')]);
+    return series([noOptions, reportingRouter(ctx, reportingOpenApi), notFound], reportingErrors(ctx.logger));
   }));
   app.use('/_emulator', controlPlane({ ...ctx, resetLimits: () => experience?.resetLimits() }));
-  app.use(noOptions, lazy(async () => (await import('./journey/routes.js')).journeyRouter(ctx)), lazy(async () => (await import('./console/dashboard-routes.js')).dashboardRouter(ctx)));
+  app.use(noOptions, lazy(async () => (await import('./journey/routes.js')).journeyRouter(ctx)), lazy(async () => (await import('./console/dashboard-routes.js')).dashboardRouter(ctx, (req) => trustedCaller(req, ctx.config.controlToken))));
   app.use(notFound, errorWriter(ctx.logger));
   return app;
 }

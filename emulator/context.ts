@@ -1,17 +1,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
+import type { Limits } from './domain/limits.js';
 import type { EventBus } from './events.js';
 import type { Db } from './store/db.js';
 
-export interface Limits {
-  /** @see spec §8: experience requests per minute per consumer session */
-  perSession: number;
-  /** @see spec §8: experience requests per minute per campaign key */
-  perKey: number;
-  windowMs: number;
-}
-
-export const SPEC_LIMITS: Limits = { perSession: 60, perKey: 3000, windowMs: 60_000 };
 
 export interface Config {
   /**

@@ -1,5 +1,5 @@
 /**
- * Domain events inside the emulator: the experience API and the journey announce what happened,
+ * Domain events inside the emulator: the experience API, the journey and the batch job announce what happened,
  * and subscribers (webhooks) react, so neither side imports the other.
  */
 import { EventEmitter } from 'node:events';
@@ -11,6 +11,8 @@ export interface DomainEvents {
   'scan.recorded': [{ scanId: number }];
   /** A production entry was created. */
   'entry.created': [{ entryId: number }];
+  /** A batch's codes were generated, or its CSV became ready to download. */
+  'batch.advanced': [{ batchId: number; state: 'generated' | 'export_ready' }];
   /** Webhook deliveries were stored (webhooks/outbox.ts), for the dispatcher to send. */
   'webhooks.enqueued': [];
   /** The world is about to be reset: work in flight for the old one (deliveries, a seed) stops without writing. */

@@ -9,7 +9,7 @@ import { existsSync, lstatSync, mkdirSync, renameSync, writeFileSync } from 'nod
 import { createRequire, isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CliError } from './cli/cli-error.js';
+import { CliError } from './cli-error.js';
 
 type Sea = typeof import('node:sea');
 

@@ -31,7 +31,7 @@ function targetOptions(command: Command): Command {
   return command
     .option('--callback <url>', "the agency's production callback URL")
     .option('--preview <url>', "the agency's preview callback URL (runs the six sandbox scenarios)")
-    .option('--emulator <url>', `the emulator's base URL (default ${DEFAULT_EMULATOR})`)
+    .option('--emulator <url>', `the emulator's base URL (default: "emulator" in the config, else PROMO_BASE_URL, else http://127.0.0.1:$EMULATOR_PORT, else ${DEFAULT_EMULATOR})`)
     .option('--promotion <id|slug>', 'the promotion to verify (default: the one the callback URL is registered on, else the default one)')
     .option('--config <file>', 'harness.config.json (default: ./harness.config.json when there is one)')
     .addOption(new Option('--control-token <token>', "the emulator's control token, when it runs off loopback with --control-token").env('HARNESS_CONTROL_TOKEN'))

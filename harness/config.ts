@@ -10,6 +10,17 @@ import { PAGES, STATES } from './intents.js';
 import { CATEGORIES, type Category } from './vocabulary.js';
 
 export const DEFAULT_EMULATOR = 'http://127.0.0.1:4010';
+
+/**
+ * The emulator when neither --emulator nor the config names it: PROMO_BASE_URL (what
+ * `eval "$(npx emulator env)"` exports), else 127.0.0.1 on EMULATOR_PORT (what `emulator start` reads), else 4010.
+ */
+export function emulatorFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.PROMO_BASE_URL) return env.PROMO_BASE_URL;
+  if (env.EMULATOR_PORT === undefined || env.EMULATOR_PORT === '') return DEFAULT_EMULATOR;
+  if (!/^\d{1,5}$/.test(env.EMULATOR_PORT)) throw new HarnessError(`EMULATOR_PORT ${env.EMULATOR_PORT} is not a port number`);
+  return `http://127.0.0.1:${env.EMULATOR_PORT}`;
+}
 export const DEFAULT_OUT = 'harness-report';
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });

@@ -1,9 +1,12 @@
 /** The package's own files, the same from `harness/` (tests) and `dist/harness/` (the command). */
 import { readFileSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
-import { packageRoot } from '../emulator/cli/paths.js';
+import { createRequire } from 'node:module';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 
-export { packageRoot };
+/** The folder holding package.json: where Node resolves the package's own name (its `exports` name package.json). */
+export function packageRoot(): string {
+  return dirname(createRequire(import.meta.url).resolve('promo-emulator/package.json'));
+}
 
 export function harnessVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;

@@ -5,6 +5,7 @@
  * HarnessError: exit 2, one line.
  */
 import { findChromium, type InstallPolicy } from './browser/chromium.js';
+import { LOOPBACK } from './checks/callback.js';
 import type { EmulatorClient, Promotion } from './emulator/client.js';
 import { choosePromotion, describePromotion } from './emulator/promotion.js';
 import { HarnessError } from './errors.js';
@@ -48,13 +49,13 @@ export async function preflight(target: PreflightTarget, log: (line: string) => 
   ok(`promotion ${describePromotion(promotion)}: ${how}`);
   if (!promotion.live) notes.push(`the promotion ${promotion.slug} is not live, so it cannot be approved: production journeys cannot run and their checks will be inconclusive`);
 
-  await reachable(target.callback, 'callback');
+  await answersLikeAgency(target.callback, 'callback', target.client.origin);
   ok(`agency callback ${target.callback}`);
   for (const [name, url] of [['callback', target.callback], ['preview', target.preview]] as const) {
     if (url && new URL(url).protocol === 'http:') notes.push(`the ${name} URL uses plain http on ${new URL(url).hostname}: accepted for local development only; deployed, it must be https`);
   }
   if (target.preview) {
-    await reachable(target.preview, 'preview');
+    await answersLikeAgency(target.preview, 'preview', target.client.origin);
     ok(`agency preview ${target.preview}`);
   } else {
     notes.push('no --preview URL: the six sandbox scenarios cannot be run through the agency, so a new approval is not possible');
@@ -65,11 +66,31 @@ export async function preflight(target: PreflightTarget, log: (line: string) => 
   return { chromium, promotion, lines, notes };
 }
 
-async function reachable(url: string, name: string): Promise<void> {
+/**
+ * Refuses, before the run registers anything, a URL that is no agency page: not reachable, the
+ * emulator itself, 404, 5xx, or no HTML. A redirect, or a 4xx page for a callback opened without
+ * its parameters, is an agency answering.
+ */
+async function answersLikeAgency(url: string, name: 'callback' | 'preview', emulator: string): Promise<void> {
+  const refuse = (why: string) => new HarnessError(`the agency's ${name} URL ${url} ${why}: check --${name}`);
+  if (sameServer(new URL(url), new URL(emulator))) throw refuse(`is the emulator itself (${emulator}), not the agency`);
+  let response: Response;
   try {
-    const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
     await response.arrayBuffer();
   } catch {
     throw new HarnessError(`the agency's ${name} URL ${url} is not reachable: start the agency, or check --${name}`);
   }
+  if (response.status === 404) throw refuse('answers 404 (no page there)');
+  if (response.status >= 500) throw refuse(`answers ${response.status} (the agency failed)`);
+  if (response.status >= 300 && response.status < 400) return;
+  const type = response.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
+  if (type !== 'text/html') throw refuse(`answers ${response.status} with ${type}, not an HTML page`);
+}
+
+/** The same host and port, counting every loopback name as one. */
+function sameServer(a: URL, b: URL): boolean {
+  const host = (url: URL) => (LOOPBACK.has(url.hostname) ? 'loopback' : url.hostname);
+  const port = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
+  return host(a) === host(b) && port(a) === port(b);
 }

@@ -14,12 +14,13 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { checkCallbackUrl } from '../emulator/console/callback-url.js';
+import { checkCallbackUrl } from '../emulator/control/contract.js';
 import { type InstallPolicy, launchChromium } from './browser/chromium.js';
 import { type CheckReport, evaluateChecks } from './checks/evaluate.js';
 import { CHECKS, CHECK_IDS } from './checks/registry.js';
 import { STATUSES, type Status } from './checks/types.js';
-import { type Config, DEFAULT_EMULATOR, DEFAULT_OUT, loadConfig } from './config.js';
+import { type Config, DEFAULT_OUT, emulatorFromEnv, loadConfig } from './config.js';
+import { scenariosBehindFailure } from './report/traces.js';
 import { EmulatorClient } from './emulator/client.js';
 import { PackPool } from './emulator/packs.js';
 import { HarnessError } from './errors.js';
@@ -83,7 +84,7 @@ export function resolveTarget(options: TargetOptions): Target {
   const callback = options.callback ?? config.callback;
   if (!callback) throw new HarnessError('no callback URL: pass --callback URL (the production callback URL of the agency)');
   const preview = options.preview ?? config.preview;
-  const emulator = options.emulator ?? config.emulator ?? DEFAULT_EMULATOR;
+  const emulator = options.emulator ?? config.emulator ?? emulatorFromEnv();
   for (const [name, url] of [['callback', callback], ['preview', preview], ['emulator', emulator]] as const) {
     if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new HarnessError(`--${name} ${url} is not an http(s) URL`);
   }
@@ -213,7 +214,7 @@ function keepEvidence(checks: CheckReport[], scenarios: readonly Scenario[], run
   mkdirSync(join(outDir, 'evidence'), { recursive: true });
   for (const check of checks) {
     if (check.status === 'fail') {
-      for (const scenario of scenarios.filter((candidate) => candidate.feeds.includes(check.id))) {
+      for (const scenario of scenariosBehindFailure(check.reason, scenarios.filter((candidate) => candidate.feeds.includes(check.id)))) {
         for (const trace of runs.get(scenario.id)?.traces ?? []) {
           const target = join(outDir, 'traces', trace.split('/').at(-1)!);
           if (!kept.has(trace)) {

@@ -16,62 +16,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
+import { pino } from 'pino';
+import { createAgencyLogger } from '../fixtures/agency-reference/logger.js';
+import { startAgency } from '../fixtures/agency-reference/server.js';
 import { freePort } from './hardening/processes.js';
+import { stopEmulatorOf } from './packaging/support.js';
+import { type Block, codeBlocks, SHELL } from './support/markdown.js';
+import { testWorld } from './world.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SKIP = /^<!--\s*not run:\s*(.+?)\s*-->$/;
-
-interface Block {
-  file: string;
-  line: number;
-  text: string;
-  /** Why it is not run, from its marker; undefined when it runs. */
-  skipped?: string;
-}
-
-/** The ```sh, ```bash and ```shell blocks of a Markdown file, also indented ones (in a list), with their markers. */
-function shellBlocks(file: string, markdown: string): Block[] {
-  const lines = markdown.split('\n');
-  const blocks: Block[] = [];
-  for (let index = 0; index < lines.length; index++) {
-    const open = /^(\s*)```(sh|bash|shell)\s*$/.exec(lines[index]!);
-    if (!open) continue;
-    const indent = open[1]!.length;
-    const start = index;
-    const body: string[] = [];
-    while (++index < lines.length && lines[index]!.trim() !== '```') body.push(lines[index]!.slice(indent));
-    let previous = start - 1;
-    while (previous >= 0 && lines[previous]!.trim() === '') previous--;
-    const skipped = previous >= 0 ? SKIP.exec(lines[previous]!.trim())?.[1] : undefined;
-    blocks.push({ file, line: start + 1, text: body.join('\n'), ...(skipped ? { skipped } : {}) });
-  }
-  return blocks;
-}
 
 function documents(): Block[] {
   const docs = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name));
-  return ['README.md', ...docs].flatMap((file) => shellBlocks(file, readFileSync(join(ROOT, file), 'utf8')));
+  return ['README.md', ...docs].flatMap((file) => codeBlocks(file, readFileSync(join(ROOT, file), 'utf8'), SHELL));
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'emulator-readme-'));
 const data = join(scratch, 'data');
 
 afterAll(() => {
-  const instance = join(data, 'instance.json');
-  if (existsSync(instance)) {
-    const { pid } = JSON.parse(readFileSync(instance, 'utf8')) as { pid: number };
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
+  stopEmulatorOf(data);
+  stopEmulatorOf(join(scratch, 'ci-data'));
   rmSync(scratch, { recursive: true, force: true });
 });
 
 /** `npx emulator …` and `npx harness …` as the package's bins; anything else npx would fetch is refused. */
 function npxShim(): string {
   const bin = join(scratch, 'bin');
+  if (existsSync(bin)) return bin;
   mkdirSync(bin);
   writeFileSync(join(bin, 'npx'), `#!/bin/sh
 case "$1" in
@@ -121,12 +93,39 @@ test('every shell block of the README runs as written, in order, against a fresh
   expect([...output.matchAll(/::block (\S+)::/g)].length).toBe(run.length);
 });
 
+test('the CI section runs as written against the reference agency, whose request log it names, and exits 0 (issue 26 item 3)', { timeout: 900_000 }, async () => {
+  const text = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = text.slice(text.indexOf('## For agencies and CI'), text.indexOf('## Security'));
+  const blocks = codeBlocks('README.md', section, SHELL).filter((block) => block.skipped?.includes('test/readme.test.ts runs it on its own'));
+  expect(blocks.length).toBe(1);
+  const work = join(scratch, 'ci');
+  mkdirSync(work);
+  // The agency of the section: the reference agency, on the emulator the block starts, writing its request log beside the config.
+  const port = await freePort();
+  const { env: values } = testWorld();
+  const agency = await startAgency({
+    port: 0, emulatorUrl: `http://127.0.0.1:${port}`, keys: { sandbox: values.sandbox_key, production: values.production_key },
+    logger: createAgencyLogger(pino.destination({ dest: join(work, 'agency.log'), sync: true })),
+  });
+  try {
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PROMO_|EMULATOR_|HARNESS_CONTROL)/.test(name)));
+    const env = { ...inherited, PATH: `${npxShim()}:${process.env.PATH}`, EMULATOR_PORT: String(port), EMULATOR_DATA: join(scratch, 'ci-data'), CALLBACK_URL: agency.callbackUrl, PREVIEW_URL: agency.previewUrl, NO_COLOR: '1' };
+    const { code, output } = await runBash(PRELUDE + blocks[0]!.text, env, work);
+    expect(code, output.slice(-4000)).toBe(0);
+    expect(output).toMatch(/exit 0: every check passed/);
+    expect(existsSync(join(work, 'harness-report', 'junit.xml'))).toBe(true);
+  } finally {
+    await agency.close();
+    stopEmulatorOf(join(scratch, 'ci-data'));
+  }
+});
+
 test('a block is skipped only by a marker that says why', () => {
-  const blocks = shellBlocks('example.md', ['```sh', 'echo run', '```', '', '<!-- not run: starts a server in the foreground -->', '', '```bash', 'npm start', '```', '  ```shell', '  echo indented', '  ```'].join('\n'));
+  const blocks = codeBlocks('example.md', ['```sh', 'echo run', '```', '', '<!-- not run: starts a server in the foreground -->', '', '```bash', 'npm start', '```', '  ```shell', '  echo indented', '  ```', '```ts', 'let x = 1;', '```'].join('\n'), SHELL);
   expect(blocks).toEqual([
-    { file: 'example.md', line: 1, text: 'echo run' },
-    { file: 'example.md', line: 7, text: 'npm start', skipped: 'starts a server in the foreground' },
-    { file: 'example.md', line: 10, text: 'echo indented' },
+    { file: 'example.md', line: 1, lang: 'sh', text: 'echo run' },
+    { file: 'example.md', line: 7, lang: 'bash', text: 'npm start', skipped: 'starts a server in the foreground' },
+    { file: 'example.md', line: 10, lang: 'shell', text: 'echo indented' },
   ]);
 });
 

@@ -7,6 +7,7 @@ import { Router } from 'express';
 import { describe, expect, it, vi } from 'vitest';
 import { announce } from '../emulator/events.js';
 import { experienceRouter } from '../emulator/experience/routes.js';
+import { experienceOpenApi } from '../emulator/openapi/experience.js';
 import { assertSynchronousRoutes, series } from '../emulator/http.js';
 import { getMeta, setMeta } from '../emulator/store/db.js';
 import { commitTurnTransaction, joinTurnTransaction, ownTransaction } from '../emulator/store/turn-transaction.js';
@@ -82,6 +83,6 @@ describe('async handlers on the request path', () => {
     const router = Router();
     router.post('/session/entry', async (_req, res) => void res.json({}));
     expect(() => assertSynchronousRoutes(router)).toThrow(/\/session\/entry.*async/);
-    expect(() => experienceRouter(testWorld().world)).not.toThrow();
+    expect(() => experienceRouter(testWorld().world, experienceOpenApi)).not.toThrow();
   });
 });

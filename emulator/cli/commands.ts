@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { type ClockState, parseDuration } from '../clock.js';
 import type { EnvValues } from '../control/env.js';
-import { CliError } from './cli-error.js';
+import { CliError } from '../cli-error.js';
 import { FolderInUse, folderHolder, holdFolderLock, releaseFolderLock } from './folder-lock.js';
 import { control, findRunning, isAlive, look, removeInstance, requireRunning, waitUntil } from './instance.js';
 import { type DataPaths, dataFlag, dataPaths } from './paths.js';

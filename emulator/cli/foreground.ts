@@ -8,7 +8,7 @@ import { type Running, startServer } from '../server.js';
 import { DamagedDatabase } from '../store/db.js';
 import { SavedClockError } from '../store/saved-clock.js';
 import { restoreHeapGrowth } from './heap.js';
-import { CliError } from './cli-error.js';
+import { CliError } from '../cli-error.js';
 import { FolderInUse, folderHolder, holdFolderLock } from './folder-lock.js';
 import { type Instance, readInstance, removeInstance, writeInstance } from './instance.js';
 import { CLI, type DataPaths, dataFlag } from './paths.js';
@@ -46,7 +46,7 @@ export async function serveForeground(options: ServeOptions): Promise<void> {
   if (!options.publicUrl) running.world.config.baseUrl = localUrl;
   const baseUrl = running.world.config.baseUrl;
 
-  const watcher = options.watch ? await (await import('../watch.js')).watchFixture(options.fixturePath, running.world) : undefined;
+  const watcher = options.watch ? await (await import('./watch.js')).watchFixture(options.fixturePath, running.world) : undefined;
   const instance: Instance = {
     pid: process.pid, base_url: localUrl,
     ...(options.publicUrl ? { public_url: options.publicUrl } : {}),

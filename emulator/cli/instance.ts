@@ -1,7 +1,7 @@
 /** The instance file in a data folder, finding the emulator it names, and calling its control plane. */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CliError } from './cli-error.js';
+import { CliError } from '../cli-error.js';
 import { folderHolder } from './folder-lock.js';
 import { type DataPaths, dataFlag } from './paths.js';
 import { CLI } from './paths.js';

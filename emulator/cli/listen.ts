@@ -10,9 +10,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SinkDelivery } from '../webhooks/sink.js';
+import type { SinkDelivery } from '../control/sink.js';
 import { signatureHeader } from '../webhooks/signing.js';
-import { CliError } from './cli-error.js';
+import { CliError } from '../cli-error.js';
 import { type Instance, control, requireRunning } from './instance.js';
 import { type DataPaths, dataPaths } from './paths.js';
 import { say } from './print.js';

@@ -3,7 +3,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PRETTY_IGNORE } from '../logger.js';
-import { CliError } from './cli-error.js';
+import { CliError } from '../cli-error.js';
 import { dataFlag, dataPaths } from './paths.js';
 import { CLI } from './paths.js';
 

@@ -3,7 +3,7 @@
  * pay for express and SQLite.
  */
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
-import { CliError } from './cli-error.js';
+import { CliError } from '../cli-error.js';
 import { consoleCommands, promotionOption } from './console.js';
 import { parsePublicUrl } from './public-url.js';
 import { seedCommand } from './seed.js';

@@ -1,6 +1,6 @@
 /** `emulator seed --scans N [--webhooks]`: more seeded scan history on the running emulator, for scale testing. */
 import { Command, InvalidArgumentError } from 'commander';
-import { CliError } from './cli-error.js';
+import { CliError } from '../cli-error.js';
 import { controlResponse, requireRunning } from './instance.js';
 import { CLI, dataOption, dataPaths } from './paths.js';
 import { say, sayError } from './print.js';

@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Fixture, FixtureError, loadFixture } from '../fixture.js';
 import { inSea } from '../sea.js';
-import { CliError } from './cli-error.js';
+import { CliError } from '../cli-error.js';
 import { ANSWER_WITHIN_MS, control, findRunning, isHealthy, readInstance, waitUntil } from './instance.js';
 import { type DataPaths, dataFlag, dataPaths, defaultFixture } from './paths.js';
 import { type Env, startSummary, say, sayError } from './print.js';

@@ -11,10 +11,9 @@ import { field, formBody, pageErrors, sendPage } from '../pages/http.js';
 import { html } from '../pages/html.js';
 import { layout } from '../pages/layout.js';
 import { latestInteractions } from '../store/interactions.js';
+import { knownOutcomePacks } from '../store/known-packs.js';
 import { type Promotion, defaultPromotionId, findPromotion, loadCampaign } from '../store/promotions.js';
 import { listSinks } from '../store/sinks.js';
-import { knownOutcomePacks } from '../control/env.js';
-import { trustedCaller } from '../control/guard.js';
 import { type KeyChange, approve, createKey, logRows, overview, promotionRef, promotionSummaries, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
 import { LIVE_LOG_SCRIPT } from './live-log.js';
 import { DASHBOARD_NAV, type Notice, dashboardPage, pageQuery } from './views/dashboard.js';
@@ -37,7 +36,8 @@ const DONE: Record<string, string> = {
   callbacks_cleared: 'Callback URLs saved. The approval and the checklist were cleared: the agency runs the six sandbox scenarios again.',
 };
 
-export function dashboardRouter(ctx: Context): Router {
+/** `trusted` is the control plane's guard (control/guard.ts), which app.ts hands in: the console stands below the control plane. */
+export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean): Router {
   const router = Router();
   const message = (title: string, text: string) => layout({ title, body: html`<section class="warning"><p>${text}</p></section>`, nav: DASHBOARD_NAV });
 
@@ -46,7 +46,7 @@ export function dashboardRouter(ctx: Context): Router {
   });
 
   const guard: RequestHandler = (req, res, next) => {
-    if (trustedCaller(req, ctx.config.controlToken)) return next();
+    if (trusted(req)) return next();
     sendPage(res, 403, message('Dashboard not available', 'The dashboard answers on loopback only. Open it at 127.0.0.1 or localhost on the machine that runs the emulator, or use the CLI with --control-token.'));
   };
 
@@ -54,7 +54,7 @@ export function dashboardRouter(ctx: Context): Router {
     const data = overview(ctx, page.promotion.id);
     sendPage(page.res, status, dashboardPage(page.req, page.res, {
       data, promotions: promotionSummaries(ctx), log: logRows(ctx, latestInteractions(ctx.db, LOG_ROWS)), notice, callbackInput,
-      packs: knownOutcomePacks(ctx, loadCampaign(ctx.db, page.promotion.id)),
+      packs: knownOutcomePacks(ctx.db, ctx.seed, loadCampaign(ctx.db, page.promotion.id)),
       sinks: listSinks(ctx.db), clock: ctx.clock.state(),
       urls: { public: ctx.config.baseUrl, local: ctx.config.localUrl ?? ctx.config.baseUrl },
     }));

@@ -1,6 +1,9 @@
 /**
- * The control plane's wire types that tools read: `GET /_emulator/observed`'s calls. The emulator
- * answers with them and the harness reads them; this file is the one both import.
+ * The control plane's wire contract with the tools: every type the harness reads of the control
+ * plane and the console, and the callback-URL rule they both apply. The emulator answers with
+ * these and the harness reads them; this file is the one both import, and the only one of the
+ * emulator the harness imports (test/layers.test.ts). It imports nothing, so every layer may import
+ * it; test/control-contract.test.ts holds the emulator's answers to these types.
  */
 
 /**
@@ -47,4 +50,110 @@ export interface ObservedCall {
   code_sha256?: string;
   verifier?: VerifierVerdict;
   answer?: CallAnswer;
+}
+
+/** The connection values of `GET /_emulator/env`, as far as the harness reads them. */
+export interface Env {
+  base_url: string;
+  sandbox_key: string | null;
+  production_key: string | null;
+  reporting_token: string;
+  brand_slug: string;
+  promotion_id: number;
+  promotion: { id: number; slug: string; name: string; mechanic: Mechanic };
+  /** Every promotion of the world; each with the SKUs whose packs enter it. */
+  promotions: Array<{ id: number; skus: Array<{ id: number }> }>;
+}
+
+export type Mechanic = 'instant_win' | 'code_unlock' | 'content';
+
+/** A promotion as `GET /_emulator/promotions` lists it. */
+export interface Promotion {
+  id: number;
+  slug: string;
+  name: string;
+  default: boolean;
+  mechanic: Mechanic;
+  live: boolean;
+  state: 'live' | 'scheduled' | 'ended' | 'draft';
+}
+
+/** What a promotion's seeded draw can give: an outcome, and how a pending one settles. */
+export interface PackKind {
+  outcome: Pack['outcome'];
+  settles_as?: 'won' | 'failed';
+}
+
+/** A pack of `GET /_emulator/packs` and `env`, with the outcome its seeded draw gives. */
+export interface Pack {
+  code: string;
+  outcome: 'won' | 'lost' | 'pending' | 'failed';
+  settles_as?: 'won' | 'failed';
+}
+
+/** A promotion's terms, as `GET /_emulator/terms` answers and `POST /_emulator/terms` edits them. */
+export interface Terms {
+  text: string;
+  url: string;
+  links: Array<{ label: string; url: string }>;
+  required: boolean;
+  minimum_age?: number;
+  version: string;
+}
+
+/** A fault armed with `POST /_emulator/faults {"next": ...}`. */
+export interface FaultSpec {
+  path: string;
+  method?: 'GET' | 'POST';
+  status?: number;
+  error?: string;
+  retry_after?: number;
+  drop?: true;
+  times?: number;
+  match?: { pack?: string; scenario?: SandboxScenario; environment?: 'sandbox' | 'production' };
+}
+
+/** The sandbox scenarios a sandbox session can be created with (spec §4.1 rule 4). */
+export type SandboxScenario = 'won' | 'lost' | 'pending' | 'failed' | 'ineligible' | 'already_entered';
+
+/** `GET /_emulator/secrets`: every secret the emulator issued, for the harness to search a browser for. */
+export interface Secrets {
+  counters: Record<string, number>;
+  keys: Array<{ id: number; environment: string; secret: string }>;
+  session_tokens: string[];
+}
+
+/** The brand's checklist, `GET /_emulator/console/checklist`. */
+export interface Checklist {
+  complete: boolean;
+  items: Array<{ scenario: string; session_created: boolean; entry_submitted: boolean }>;
+  missing: string[];
+}
+
+export type CallbackCheck = { ok: true; url: string; localDevelopment: boolean } | { ok: false; reason: string };
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
+
+/**
+ * Callback URLs: HTTPS, no query string, no fragment. http://localhost and http://127.0.0.1 are
+ * accepted as the local-development exception (DESIGN.md). The console stores what it accepts;
+ * the harness refuses a `--callback` the console would refuse.
+ * @see spec §5 (experience) rule 5
+ */
+export function checkCallbackUrl(text: string): CallbackCheck {
+  const trimmed = text.trim();
+  if (trimmed.length > 2048) return { ok: false, reason: 'is longer than 2048 characters' };
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return { ok: false, reason: 'is not an absolute URL such as https://agency.example/callback' };
+  }
+  const localDevelopment = url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname);
+  if (url.protocol !== 'https:' && !localDevelopment) return { ok: false, reason: 'must use https (plain http is accepted only for localhost and 127.0.0.1)' };
+  // `new URL` drops an empty "?" or "#", so the raw text is checked too.
+  if (url.search || trimmed.includes('?')) return { ok: false, reason: 'must not have a query string: the service adds service_request, service_code and state' };
+  if (url.hash || trimmed.includes('#')) return { ok: false, reason: 'must not have a fragment' };
+  if (url.username || url.password) return { ok: false, reason: 'must not contain a user name or password' };
+  return { ok: true, url: url.href, localDevelopment };
 }

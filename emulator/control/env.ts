@@ -8,15 +8,11 @@ import { issueSecret } from '../domain/secrets.js';
 import { listCollectors } from '../store/collectors.js';
 import { listCompanies, listCompanyBrands } from '../store/companies.js';
 import { keySecret } from '../store/keys.js';
-import { type KnownPack, unenteredPacks } from '../store/known-packs.js';
-import { type Campaign, type Promotion, defaultPromotionId, listPromotions, loadCampaign } from '../store/promotions.js';
+import { type KnownPack, knownOutcomePacks } from '../store/known-packs.js';
+import { type Promotion, defaultPromotionId, listPromotions, loadCampaign } from '../store/promotions.js';
 import { listPromotionSkus } from '../store/skus.js';
 import { promotionPackCodes } from '../store/units.js';
 import { seededKeys } from '../store/world.js';
-
-export type { KnownPack };
-
-const PACKS_PER_OUTCOME = 3;
 
 export function envValues(ctx: Context, promotionId = defaultPromotionId(ctx.db)) {
   const companies = companiesOf(ctx);
@@ -89,15 +85,10 @@ function promotionEnv(ctx: Context, promotion: Promotion, companies: CompanyEnv[
     production_key: keyFor('production'),
     reporting_token: company.reporting_token,
     skus: listPromotionSkus(ctx.db, promotion.id),
-    ...packNames(knownOutcomePacks(ctx, campaign), promotionPackCodes(ctx.db, promotion.id, 'test')),
+    ...packNames(knownOutcomePacks(ctx.db, ctx.seed, campaign), promotionPackCodes(ctx.db, promotion.id, 'test')),
     preview_packs: promotionPackCodes(ctx.db, promotion.id, 'preview'),
     recalled_packs: promotionPackCodes(ctx.db, promotion.id, 'recalled'),
   };
-}
-
-/** A few unentered production packs of each outcome the promotion's draw can give: what `env` and the dashboard show. */
-export function knownOutcomePacks(ctx: Context, campaign: Campaign): KnownPack[] {
-  return unenteredPacks(ctx.db, ctx.seed, campaign, PACKS_PER_OUTCOME);
 }
 
 /**

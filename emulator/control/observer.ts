@@ -15,7 +15,7 @@ import { keepCall, stateOf } from './plane-state.js';
 const CALL = Symbol('observed call');
 type ObservingLocals = CallerLocals & { [CALL]?: StoredCall };
 
-export function experienceFaults(ctx: Context): RequestHandler {
+export function observeAndFault(ctx: Context): RequestHandler {
   const state = stateOf(ctx);
   // One json wrapper and one close listener per app, not per request: each finds its call in res.locals.
   function json(this: Response, body: unknown): Response {

@@ -19,7 +19,7 @@ export function controlPlane(ctx: Context & { fixture: Fixture; resetLimits(): v
   const router = Router();
   router.use(controlGuard(ctx.config.controlToken), noOptions);
   // The sink verifies signatures on the bytes as they came: before the JSON body reader.
-  router.use('/sink', lazy(async () => (await import('../webhooks/sink.js')).sinkReceiver(ctx)));
+  router.use('/sink', lazy(async () => (await import('./sink.js')).sinkReceiver(ctx)));
   router.use('/api-docs', lazy(async () => (await import('../openapi/reference.js')).apiReferenceRouter()));
   // The APIs' body reader (http.ts): UTF-8 JSON up to 100 KB, the same refusals.
   router.use(jsonBody, changeQuery);
@@ -32,7 +32,7 @@ export function controlPlane(ctx: Context & { fixture: Fixture; resetLimits(): v
   router.use(worldEditsRouter(ctx, stateOf(ctx).originalTerms));
   router.use(secretsRouter(ctx));
   // webhooks, sinks
-  router.use(lazy(async () => (await import('../webhooks/control.js')).webhooksControlRouter(ctx)));
+  router.use(lazy(async () => (await import('./webhooks.js')).webhooksControlRouter(ctx)));
   // seed
   router.use(lazy(async () => (await import('../reporting/control.js')).seedControlRouter(ctx)));
   router.use(notFound, errorWriter(ctx.logger));

@@ -10,7 +10,7 @@ import { ControlError } from './errors.js';
 import { validate } from '../validation.js';
 import type { Fixture } from '../fixture.js';
 import { promotionParam } from '../console/promotion-param.js';
-import { checkCallbackUrl } from '../console/callback-url.js';
+import { checkCallbackUrl } from './contract.js';
 import { listInteractions } from '../store/interactions.js';
 import { resetWorld } from '../store/reset.js';
 import { announceReset } from '../events.js';

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { Context } from '../context.js';
 import { issueSecret } from '../domain/secrets.js';
 import { validate } from '../validation.js';
+import type { Secrets } from './contract.js';
 import { listCounters } from '../store/db.js';
 import { type Environment, findKeyBySecret, keySecret } from '../store/keys.js';
 
@@ -29,7 +30,7 @@ export function secretsRouter(ctx: Context): Router {
       counters,
       keys: agencyKeys(ctx, counters.agency_key ?? 0),
       session_tokens: after === undefined ? [] : sessionTokens(ctx, after, counters.session ?? 0),
-    });
+    } satisfies Secrets);
   });
   return router;
 }

@@ -3,11 +3,8 @@
  * from the seed, so a pack's outcome is known in advance and identical on every run; dates,
  * budget and stock are then honoured at entry time.
  */
+import { type Delivery, type EntryState, initialDelivery } from './delivery.js';
 import { deriveUnit } from './secrets.js';
-
-export type Delivery = 'instant' | 'delayed' | 'failed' | 'delayed_failed';
-export type EntryState = 'won' | 'lost' | 'pending' | 'failed';
-export type DeliveryState = 'none' | 'processing' | 'delivered' | 'failed';
 
 export interface DrawPrize {
   id: number;
@@ -33,20 +30,6 @@ export function prizeForNumber<P extends DrawPrize>(number: number, prizes: P[])
 /** A drawn prize is awarded only while it has stock and the budget still covers its value. */
 export function canAward(prize: DrawPrize, stock: number, budgetLeft: number): boolean {
   return stock > 0 && prize.face_value <= budgetLeft;
-}
-
-/** The entry state and delivery a freshly won prize starts in. @see spec §3 */
-export function initialDelivery(delivery: Delivery): { state: EntryState; deliveryState: DeliveryState; settlesAs?: 'delivered' | 'failed' } {
-  switch (delivery) {
-    case 'instant':
-      return { state: 'won', deliveryState: 'delivered' };
-    case 'failed':
-      return { state: 'failed', deliveryState: 'failed' };
-    case 'delayed':
-      return { state: 'pending', deliveryState: 'processing', settlesAs: 'delivered' };
-    case 'delayed_failed':
-      return { state: 'pending', deliveryState: 'processing', settlesAs: 'failed' };
-  }
 }
 
 /** The state a pack's entry would start in if entered now with full stock and budget, and what a pending one settles as. */

@@ -1,4 +1,5 @@
 /** Agency key and session authentication. @see spec §5 (experience) rules 1 to 3 */
+import { expired } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { type AgencyKey, findKeyBySecret } from '../store/keys.js';
 import { type Session, findSessionByToken } from '../store/sessions.js';
@@ -15,7 +16,7 @@ export function authenticateKey(ctx: Context, authorization: string | undefined)
   const key = findKeyBySecret(ctx.db, secret);
   if (!key) throw new ApiError('invalid_key');
   if (key.revoked_at !== null) throw new ApiError('key_revoked');
-  if (ctx.clock.now() >= key.expires_at) throw new ApiError('key_expired');
+  if (expired(key.expires_at, ctx.clock.now())) throw new ApiError('key_expired');
   return key;
 }
 
@@ -23,7 +24,7 @@ export function authenticateKey(ctx: Context, authorization: string | undefined)
 export function authenticateSession(ctx: Context, key: AgencyKey, token: string | undefined): Session {
   if (!token) throw new ApiError('invalid_session', { message: 'Send the session token in the X-Service-Session header. Ask the customer to rescan.' });
   const session = findSessionByToken(ctx.db, token);
-  if (!session || session.key_id !== key.id || session.revoked_at !== null || ctx.clock.now() >= session.expires_at) {
+  if (!session || session.key_id !== key.id || session.revoked_at !== null || expired(session.expires_at, ctx.clock.now())) {
     throw new ApiError('invalid_session');
   }
   return session;

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { PromotionSchema, TermsSchema } from '../fixture.js';
-import { apiDocs } from '../openapi/registry.js';
+import { apiDocs } from '../api-docs.js';
 import { SANDBOX_SCENARIOS } from './schemas.js';
 
 export const CampaignSchema = z

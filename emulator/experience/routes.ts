@@ -5,8 +5,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Context } from '../context.js';
 import { SlidingWindowLimiter } from '../domain/rate-limit.js';
-import { OPENAPI_PATH } from '../openapi/document.js';
-import { experienceOpenApi } from '../openapi/experience.js';
+import { OPENAPI_PATH } from '../api-docs.js';
 import { assertSynchronousRoutes } from '../http.js';
 import { loadCampaign } from '../store/promotions.js';
 import type { AgencyKey } from '../store/keys.js';
@@ -25,7 +24,8 @@ export interface CallerLocals {
   session?: Session;
 }
 
-export function experienceRouter(ctx: Context): { router: Router; resetLimits(): void } {
+/** `openApi` serves the API's own document (openapi/experience.ts): app.ts hands it in, as openapi/ stands above the API it describes. */
+export function experienceRouter(ctx: Context, openApi: () => object): { router: Router; resetLimits(): void } {
   const router = Router();
   let perKey = new SlidingWindowLimiter(ctx.config.limits.perKey, ctx.config.limits.windowMs);
   let perSession = new SlidingWindowLimiter(ctx.config.limits.perSession, ctx.config.limits.windowMs);
@@ -34,26 +34,27 @@ export function experienceRouter(ctx: Context): { router: Router; resetLimits():
     perSession = new SlidingWindowLimiter(ctx.config.limits.perSession, ctx.config.limits.windowMs);
   };
 
-  const admit = (limiter: 'key' | 'session', id: string) => {
-    const admission = (limiter === 'key' ? perKey : perSession).take(id, ctx.clock.now());
-    if (!admission.ok) throw new ApiError('rate_limited', { headers: { 'Retry-After': String(admission.retryAfterSeconds) } });
+  /** The §8 rate limit (decisions/004); not the admission rule of an entry (domain/admission.ts). */
+  const withinRateLimit = (limiter: 'key' | 'session', id: string) => {
+    const taken = (limiter === 'key' ? perKey : perSession).take(id, ctx.clock.now());
+    if (!taken.ok) throw new ApiError('rate_limited', { headers: { 'Retry-After': String(taken.retryAfterSeconds) } });
   };
   const key = (req: Request, res: Response): AgencyKey => {
     const found = (res.locals as CallerLocals).key ?? authenticateKey(ctx, req.get('authorization'));
     (res.locals as CallerLocals).key = found;
-    admit('key', `key:${found.id}`);
+    withinRateLimit('key', `key:${found.id}`);
     return found;
   };
   const session = (req: Request, res: Response, agencyKey: AgencyKey): Session => {
     const found = authenticateSession(ctx, agencyKey, req.get('x-service-session'));
     (res.locals as CallerLocals).session = found;
-    admit('session', `session:${found.id}`);
+    withinRateLimit('session', `session:${found.id}`);
     return found;
   };
 
   // Public: the document holds no secrets, and tools fetch it without credentials.
   router.get(OPENAPI_PATH, (_req, res) => {
-    res.json(experienceOpenApi());
+    res.json(openApi());
   });
 
   router.get('/campaign', (req, res) => {

@@ -1,6 +1,6 @@
 /** Request bodies of the experience API. @see spec §4.1, §2.6 */
 import { z } from 'zod';
-import { apiDocs } from '../openapi/registry.js';
+import { apiDocs } from '../api-docs.js';
 import { detailsOf } from '../validation.js';
 
 export const SANDBOX_SCENARIOS = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'] as const;

@@ -1,7 +1,7 @@
 /** JSON shapes of the experience API. @see spec §2.2 to §2.5 */
 import type { Config } from '../context.js';
 import type { Admission } from '../domain/admission.js';
-import type { DeliveryState } from '../domain/draw.js';
+import type { DeliveryState } from '../domain/delivery.js';
 import type { Terms } from '../fixture.js';
 import type { Entry } from '../store/entries.js';
 import type { Campaign, Prize } from '../store/promotions.js';

@@ -1,14 +1,17 @@
 /** Creating and reading consumer sessions: sandbox scenarios and the production code exchange. */
 import type { Context } from '../context.js';
-import { type AdmissionInput, admit } from '../domain/admission.js';
+import type { Admission } from '../domain/admission.js';
+import { deliveryAsOf } from '../domain/delivery.js';
+import { expired } from '../domain/limits.js';
 import { verifierMatches } from '../domain/pkce.js';
 import { termsFor } from '../domain/terms.js';
 import { type AuthCode, consumeAuthCode, linkCodeToSession } from '../store/codes.js';
 import { recordSandboxSession } from '../store/coverage.js';
-import { type Entry, findEntryForSession, findProductionEntryForPack, settleDelivery } from '../store/entries.js';
+import { type Entry, findEntryForSession } from '../store/entries.js';
 import type { AgencyKey } from '../store/keys.js';
 import { type Campaign, loadCampaign } from '../store/promotions.js';
 import { type Session, createSession, revokeSession } from '../store/sessions.js';
+import { type PackEntry, packAdmission } from '../use-cases/entry.js';
 import { ApiError } from './errors.js';
 import type { EligibilityJson } from './responses.js';
 import type { Scenario } from './schemas.js';
@@ -53,35 +56,33 @@ const UNKNOWN_CODE = 'Unknown authorization code. Restart from the pack scan.';
 
 function codeProblem(code: AuthCode, key: AgencyKey, verifier: string, now: number): string | undefined {
   if (code.voided_at !== null) return 'The brand changed where this promotion runs (callback URL, pause or production key) after the code was issued. Restart from the pack scan.';
-  if (now >= code.expires_at) return 'The authorization code expired (codes last 5 minutes). Restart from the pack scan.';
+  if (expired(code.expires_at, now)) return 'The authorization code expired (codes last 5 minutes). Restart from the pack scan.';
   if (code.promotion_id !== key.promotion_id) return 'The authorization code belongs to another promotion.';
   if (!verifierMatches(verifier, code.code_challenge)) return 'The code_verifier does not match the code_challenge (S256). Restart from the pack scan.';
   return undefined;
 }
 
-/** The session as the read shows it; `current` is its entry when the caller has it already. */
-export function sessionView(ctx: Context, session: Session, campaign: Campaign, current?: Entry): SessionView {
-  const stored = current ?? findEntryForSession(ctx.db, session.id);
-  const entry = stored && settleDelivery(ctx.db, stored, ctx.clock.now());
+/**
+ * The session as the read shows it, with its entry's delivery as it stands now (a read never writes).
+ * `known` is what the caller has already: the session's entry, and the admission it was judged by.
+ */
+export function sessionView(ctx: Context, session: Session, campaign: Campaign, known: Partial<PackEntry<Admission>> = {}): SessionView {
+  const stored = known.entry ?? findEntryForSession(ctx.db, session.id);
+  const entry = stored && deliveryAsOf(stored, ctx.clock.now());
   return {
     session,
     campaign: campaignJson(campaign),
     terms: termsFor(campaign.promotion, session.country),
-    eligibility: session.sandbox ? sandboxEligibility(session) : productionEligibility(ctx, session, campaign, stored),
+    eligibility: session.sandbox ? sandboxEligibility(session) : eligibilityJson(known.admission ?? productionAdmission(ctx, session, campaign, stored), session.country),
     entry: entry ? entryJson(entry, campaign.prizes.find((prize) => prize.id === entry.prize_id)) : null,
     deliveryState: entry?.delivery_state ?? 'none',
   };
 }
 
 /** What the entry would answer now, before consent. `entered` is the session's own entry, if known: in production, the one entry of its pack. */
-function productionEligibility(ctx: Context, session: Session, campaign: Campaign, entered: Entry | undefined): EligibilityJson {
-  const existing = entered ?? findProductionEntryForPack(ctx.db, campaign.promotion.id, session.unit_id!);
-  return eligibilityJson(admit(admissionInput(ctx, session, campaign, existing)), session.country);
-}
-
-/** A production session's collector, pack and country before the admission rule; `existing` is its pack's entry. */
-export function admissionInput(ctx: Context, session: Session, { promotion }: Campaign, existing: Entry | undefined): AdmissionInput {
-  return { promotion, channel: 'agency', now: ctx.clock.now(), collectorId: session.collector_id, country: session.country, existing };
+function productionAdmission(ctx: Context, session: Session, campaign: Campaign, entered: Entry | undefined): Admission {
+  const entrant = { campaign, channel: 'agency' as const, collectorId: session.collector_id, unitId: session.unit_id!, country: session.country };
+  return packAdmission(ctx, entrant, entered).admission;
 }
 
 const SANDBOX_REFUSALS: Partial<Record<string, EligibilityJson['reason']>> = { ineligible: 'country_restricted', already_entered: 'already_entered' };

@@ -5,6 +5,7 @@
  * @see spec §4.3 steps 4 and 5, §5 (experience) rule 4, §8
  */
 import type { Context } from '../context.js';
+import { expired } from '../domain/limits.js';
 import { CHALLENGE_PATTERN, STATE_PATTERN } from '../domain/pkce.js';
 import { issueAuthCode } from '../store/codes.js';
 import type { Collector } from '../store/collectors.js';
@@ -53,7 +54,7 @@ function checkToken(token: RequestToken | undefined, collector: Collector, now: 
   if (token.collector_id !== collector.id) return 'other_collector';
   if (token.consumed_at !== null) return 'used_request';
   if (token.voided_at !== null) return 'voided_request';
-  if (now >= token.expires_at) return 'expired_request';
+  if (expired(token.expires_at, now)) return 'expired_request';
   return undefined;
 }
 

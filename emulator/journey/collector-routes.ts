@@ -2,9 +2,9 @@
 import { Router } from 'express';
 import type { Context } from '../context.js';
 import { availability } from '../domain/admission.js';
+import { deliveryAsOf } from '../domain/delivery.js';
 import { REWARDS_PATH, entryJson } from '../experience/serialize.js';
 import { sendPage } from '../pages/http.js';
-import { settleDelivery } from '../store/entries.js';
 import { getBrand, listPrizes, listPromotions } from '../store/promotions.js';
 import { wonEntriesOf } from '../store/entries.js';
 import { pageContext, signInFirst } from './page-context.js';
@@ -19,7 +19,7 @@ export function collectorRoutes(ctx: Context): Router {
     if (!page.collector) return signInFirst(res, REWARDS_PATH);
     const now = ctx.clock.now();
     const rewards = wonEntriesOf(ctx.db, page.collector.id).map(({ promotion_name, ...stored }) => {
-      const entry = settleDelivery(ctx.db, stored, now);
+      const entry = deliveryAsOf(stored, now);
       const prize = listPrizes(ctx.db, entry.promotion_id).find((candidate) => candidate.id === entry.prize_id);
       return { promotionName: promotion_name, entry: entryJson(entry, prize), deliveryState: entry.delivery_state };
     });

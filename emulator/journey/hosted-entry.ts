@@ -5,17 +5,16 @@
  * @see spec §1 rules (hosted page), §2.4 to §2.6, §4.1 rules 2 and 5
  */
 import type { Context } from '../context.js';
-import { announce } from '../events.js';
-import { type Admission, type AdmissionInput, type Closed, type EntryAdmission, admit, admitEntry } from '../domain/admission.js';
+import type { Admission, Closed, EntryAdmission } from '../domain/admission.js';
 import type { ConsentInput } from '../domain/consent.js';
 import type { Terms } from '../fixture.js';
 import type { Collector } from '../store/collectors.js';
-import { type Entry, findProductionEntryForPack } from '../store/entries.js';
-import { drawEntry } from '../store/outcomes.js';
+import type { Entry } from '../store/entries.js';
 import type { Campaign } from '../store/promotions.js';
 import { serviceKeyId } from '../store/keys.js';
 import { createSession } from '../store/sessions.js';
 import type { ScannedUnit } from '../store/units.js';
+import { type PackEntrant, type PackEntry, enterPack, packAdmission } from '../use-cases/entry.js';
 
 /** What the hosted page shows before or instead of the form. */
 export type HostedState =
@@ -34,45 +33,30 @@ export interface HostedEntrant {
 }
 
 export function hostedState(ctx: Context, entrant: HostedEntrant): HostedState {
-  const existing = packEntry(ctx, entrant);
-  return stateOf(admit(admissionInput(ctx, entrant, existing)), existing) as HostedState;
+  return stateOf(packAdmission(ctx, packEntrant(entrant))) as HostedState;
 }
 
+/** The draw's entry belongs to a session of the service's own key, opened only when the draw runs. */
 export function enterHosted(ctx: Context, entrant: HostedEntrant, consent: ConsentInput): HostedOutcome {
-  const { outcome, created } = ctx.db.transaction(() => draw(ctx, entrant, consent)).immediate();
-  if (created) announce(ctx, 'entry.created', { entryId: created.id });
-  return outcome;
-}
-
-function draw(ctx: Context, entrant: HostedEntrant, consent: ConsentInput): { outcome: HostedOutcome; created?: Entry } {
-  const existing = packEntry(ctx, entrant);
-  const admission = admitEntry(admissionInput(ctx, entrant, existing), consent);
-  if (admission.kind !== 'open') return { outcome: stateOf(admission, existing) };
-
   const { campaign, collector, unit } = entrant;
-  const now = ctx.clock.now();
-  const { session } = createSession(ctx.db, ctx.seed, {
-    keyId: serviceKeyId(ctx.db, campaign.promotion.id, now), promotionId: campaign.promotion.id, sandbox: false,
-    collectorId: collector.id, unitId: unit.id, country: collector.country, now,
-  });
-  const entry = drawEntry({ db: ctx.db, seed: ctx.seed, now }, {
-    campaign, sessionId: session.id, sandbox: false, collectorId: collector.id, unitId: unit.id, country: collector.country, termsVersion: consent.terms_version,
-  });
-  return { outcome: { kind: 'entered', entry }, created: entry };
+  const openSession = () => {
+    const now = ctx.clock.now();
+    return createSession(ctx.db, ctx.seed, {
+      keyId: serviceKeyId(ctx.db, campaign.promotion.id, now), promotionId: campaign.promotion.id, sandbox: false,
+      collectorId: collector.id, unitId: unit.id, country: collector.country, now,
+    }).session.id;
+  };
+  return stateOf(enterPack(ctx, packEntrant(entrant), consent, openSession));
 }
 
-function packEntry(ctx: Context, { campaign, unit }: HostedEntrant): Entry | undefined {
-  return findProductionEntryForPack(ctx.db, campaign.promotion.id, unit.id);
+function packEntrant({ campaign, collector, unit }: HostedEntrant): PackEntrant {
+  return { campaign, channel: 'service', collectorId: collector.id, unitId: unit.id, country: collector.country };
 }
 
-function admissionInput(ctx: Context, { campaign, collector }: HostedEntrant, existing: Entry | undefined): AdmissionInput {
-  return { promotion: campaign.promotion, channel: 'service', now: ctx.clock.now(), collectorId: collector.id, country: collector.country, existing };
-}
-
-function stateOf(admission: Admission | EntryAdmission, existing: Entry | undefined): HostedOutcome {
+/** The pack's entry is the entrant's when it was found (`entered`) or drawn now (`open`). */
+function stateOf({ admission, entry }: PackEntry<Admission | EntryAdmission>): HostedOutcome {
+  if (entry || admission.kind === 'entered') return { kind: 'entered', entry: entry! };
   switch (admission.kind) {
-    case 'entered':
-      return { kind: 'entered', entry: existing! };
     case 'taken':
       return { kind: 'already_entered' };
     case 'closed':

@@ -1,10 +1,10 @@
 /** The hosted fallback page, after a scan that stayed with the service. @see spec §1 rules */
 import { Router, type Request, type Response } from 'express';
 import type { Context } from '../context.js';
+import { deliveryAsOf } from '../domain/delivery.js';
 import { entryJson } from '../experience/serialize.js';
 import { csrfValid } from '../pages/csrf.js';
 import { field, formBody, sendPage } from '../pages/http.js';
-import { settleDelivery } from '../store/entries.js';
 import { type Campaign, loadCampaign } from '../store/promotions.js';
 import { findUnitByCode, hasScanned } from '../store/units.js';
 import { type HostedEntrant, type HostedOutcome, enterHosted, hostedState } from './hosted-entry.js';
@@ -79,7 +79,7 @@ function viewOf(ctx: Context, campaign: Campaign, outcome: HostedOutcome): { sta
     case 'consent_required':
       return { status: 422, view: { kind: 'open', terms: outcome.terms, problem: `${outcome.problem} Accept the terms to enter.` } };
     case 'entered': {
-      const entry = settleDelivery(ctx.db, outcome.entry, ctx.clock.now());
+      const entry = deliveryAsOf(outcome.entry, ctx.clock.now());
       const prize = campaign.prizes.find((candidate) => candidate.id === entry.prize_id);
       return { status: 200, view: { kind: 'entered', entry: entryJson(entry, prize) } };
     }

@@ -15,7 +15,7 @@ import { collectorRoutes } from './collector-routes.js';
 import { hostedRoutes } from './hosted-routes.js';
 import { scanPack } from './scan.js';
 import { pageContext, refuseForm, safeNext, signInFirst } from './page-context.js';
-import { registerCollector, signIn, signOut } from './sign-in.js';
+import { registerCollector, scannedPack, signIn, signOut } from './sign-in.js';
 import { JOURNEY_NAV, messagePage } from './views/shell.js';
 import { signInPage } from './views/sign-in.js';
 
@@ -43,7 +43,8 @@ export function journeyRouter(ctx: Context): Router {
   });
 
   router.get('/sign-in', (req, res) => {
-    sendPage(res, 200, signInPage(pageContext(ctx, req, res), listCollectors(ctx.db), { next: safeNext(field(req.query, 'next')) }));
+    const next = safeNext(field(req.query, 'next'));
+    sendPage(res, 200, signInPage(pageContext(ctx, req, res), listCollectors(ctx.db), { next, scanned: scannedPack(ctx, next) }));
   });
 
   router.post('/sign-in', formBody, (req, res) => {
@@ -53,14 +54,14 @@ export function journeyRouter(ctx: Context): Router {
     const chosen = field(req.body, 'collector_id');
     if (chosen !== undefined) {
       const collector = findCollector(ctx.db, Number(chosen));
-      if (!collector) return sendPage(res, 400, signInPage(page, listCollectors(ctx.db), { next }));
+      if (!collector) return sendPage(res, 400, signInPage(page, listCollectors(ctx.db), { next, scanned: scannedPack(ctx, next) }));
       signIn(ctx, req, res, collector);
       return res.redirect(303, next);
     }
     const input = { email: field(req.body, 'email')?.trim() ?? '', country: field(req.body, 'country') ?? '', city: field(req.body, 'city')?.trim() || null };
     const registered = registerCollector(ctx, input);
     if ('problems' in registered) {
-      return sendPage(res, 400, signInPage(page, listCollectors(ctx.db), { next, ...input, city: input.city ?? '', problems: registered.problems }));
+      return sendPage(res, 400, signInPage(page, listCollectors(ctx.db), { next, scanned: scannedPack(ctx, next), ...input, city: input.city ?? '', problems: registered.problems }));
     }
     signIn(ctx, req, res, registered.collector);
     res.redirect(303, next);

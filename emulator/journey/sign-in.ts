@@ -9,6 +9,8 @@ import type { Context } from '../context.js';
 import { readCookie } from '../pages/http.js';
 import { collectorOfBrowserSession, createBrowserSession, endBrowserSession } from '../store/browser-sessions.js';
 import { type Collector, createCollector, findCollector, findCollectorByEmail } from '../store/collectors.js';
+import { getBrand, getPromotion } from '../store/promotions.js';
+import { findUnitByCode } from '../store/units.js';
 
 const COOKIE = 'promo_session';
 
@@ -46,4 +48,21 @@ export function registerCollector(ctx: Context, input: NewCollectorInput): { col
   if (!COUNTRY_PATTERN.test(input.country)) problems.country = 'Choose the country you are browsing from.';
   if (Object.keys(problems).length > 0) return { problems };
   return { collector: createCollector(ctx.db, { ...input, now: ctx.clock.now() }) };
+}
+
+/** What the sign-in page says was scanned, when it was reached from a pack's address. */
+export interface ScannedPack {
+  code: string;
+  sku: string;
+  /** The promotion its SKU enters, with its brand; none when no promotion runs on the pack. */
+  promotion?: { name: string; brand: string };
+}
+
+export function scannedPack(ctx: Context, next: string): ScannedPack | undefined {
+  const code = /^\/(?:q|play)\/([A-Za-z0-9-]+)$/.exec(next)?.[1];
+  const unit = code ? findUnitByCode(ctx.db, code.toUpperCase()) : undefined;
+  if (!unit) return undefined;
+  if (unit.promotion_id === null) return { code: unit.code, sku: unit.sku_name };
+  const promotion = getPromotion(ctx.db, unit.promotion_id);
+  return { code: unit.code, sku: unit.sku_name, promotion: { name: promotion.content.name, brand: getBrand(ctx.db, promotion.brand_id).name } };
 }

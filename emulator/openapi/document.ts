@@ -6,10 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { apiDocs } from './registry.js';
-
-/** Where each API serves its document, relative to the API's root. */
-export const OPENAPI_PATH = '/openapi.json';
+import { apiDocs } from '../api-docs.js';
 
 export type Method = 'get' | 'post';
 type JsonSchema = Record<string, unknown>;
@@ -214,7 +211,7 @@ function queryParameters(object: JsonSchema) {
 
 /**
  * zod names shared schemas `#/$defs/<id>`; in the document they live in `components.schemas`. A
- * schema registered with a `wire` type (registry.ts) becomes that type, keeping its description.
+ * schema registered with a `wire` type (api-docs.ts) becomes that type, keeping its description.
  */
 function toComponentRefs(schema: JsonSchema): JsonSchema {
   const walk = (value: unknown): unknown => {

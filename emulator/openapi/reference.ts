@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import { type Html, html, toString, trusted } from '../pages/html.js';
 import { assetText, inSea } from '../sea.js';
-import { OPENAPI_PATH } from './document.js';
+import { OPENAPI_PATH } from '../api-docs.js';
 import { EXPERIENCE_API } from './experience.js';
 import { REPORTING_API } from './reporting.js';
 

@@ -8,7 +8,7 @@ import { BatchSchema, BrandSchema, ScanOutcomeSchema } from '../reporting/respon
 import type { WebhookEvent } from '../store/webhooks.js';
 import { ActivationEnteredSchema } from '../webhooks/payloads.js';
 import type { HeaderDoc, WebhookDoc } from './document.js';
-import { apiDocs } from './registry.js';
+import { apiDocs } from '../api-docs.js';
 import { EVENT_EXAMPLES } from './reporting-examples.js';
 
 const SIGNATURE =

@@ -27,6 +27,8 @@ header button{margin:0;background:#fff;color:#1b2a49}
 .success{border-left:6px solid #1d6b35;background:#eef8f0}
 .secret{font-family:ui-monospace,monospace;word-break:break-all;background:#fff8d6;padding:8px;border:1px dashed #8a6d00}
 code{font-family:ui-monospace,monospace;word-break:break-all}
+/* A pack code is read and typed whole: never broken inside. */
+.pack-code{white-space:nowrap;word-break:normal}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #d6d6de;vertical-align:top}
 .table{overflow-x:auto;max-width:100%}
 ul.packs{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:16px}

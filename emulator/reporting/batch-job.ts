@@ -6,12 +6,9 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Context } from '../context.js';
+import { announce } from '../events.js';
 import { advanceBatch, batchesInState, generateLot, getBatch } from '../store/batches.js';
-import { getBrand } from '../store/promotions.js';
-import { getSku } from '../store/skus.js';
 import { ownTransaction } from '../store/turn-transaction.js';
-import { enqueueEvent } from '../webhooks/outbox.js';
-import { batchJson } from './serialize.js';
 
 /** Runs until the batch is export-ready; a batch that vanished (reset) or a closed database ends it quietly. */
 export async function runBatchJob(ctx: Context, batchId: number): Promise<void> {
@@ -21,9 +18,9 @@ export async function runBatchJob(ctx: Context, batchId: number): Promise<void> 
       if (!ctx.db.open) return;
       if (!ownTransaction(ctx.db, () => generateLot(ctx.db, ctx.seed, batchId))) break;
     }
-    if (ownTransaction(ctx.db, () => advanceBatch(ctx.db, batchId, 'generating', 'generated'))) announceBatch(ctx, batchId, 'batch.generated');
+    if (ownTransaction(ctx.db, () => advanceBatch(ctx.db, batchId, 'generating', 'generated'))) announceBatch(ctx, batchId, 'generated');
     await nextTurn();
-    if (ctx.db.open && ownTransaction(ctx.db, () => advanceBatch(ctx.db, batchId, 'generated', 'export_ready'))) announceBatch(ctx, batchId, 'batch.export_ready');
+    if (ctx.db.open && ownTransaction(ctx.db, () => advanceBatch(ctx.db, batchId, 'generated', 'export_ready'))) announceBatch(ctx, batchId, 'export_ready');
   } catch (error) {
     ctx.logger.error({ err: error, batch: batchId }, 'batch generation stopped');
   }
@@ -34,12 +31,7 @@ export function resumeBatchJobs(ctx: Context): void {
   for (const batch of [...batchesInState(ctx.db, 'generating'), ...batchesInState(ctx.db, 'generated')]) void runBatchJob(ctx, batch.id);
 }
 
-function announceBatch(ctx: Context, batchId: number, event: 'batch.generated' | 'batch.export_ready'): void {
-  const batch = getBatch(ctx.db, batchId);
-  enqueueEvent(ctx, event, () => {
-    const sku = getSku(ctx.db, batch.sku_id);
-    const brand = getBrand(ctx.db, sku.brand_id);
-    return { brandId: brand.id, data: batchJson(batch, sku, brand, ctx.config.baseUrl) };
-  });
-  ctx.logger.info({ batch: batchId, quantity: batch.quantity }, event);
+function announceBatch(ctx: Context, batchId: number, state: 'generated' | 'export_ready'): void {
+  announce(ctx, 'batch.advanced', { batchId, state });
+  ctx.logger.info({ batch: batchId, quantity: getBatch(ctx.db, batchId).quantity }, `batch.${state}`);
 }

@@ -6,7 +6,7 @@
  * @see spec §2.7, §2.8, §2.9, §4.4
  */
 import { z } from 'zod';
-import { apiDocs } from '../openapi/registry.js';
+import { apiDocs } from '../api-docs.js';
 
 const id = () => z.number().int().positive();
 const listOf = <T extends z.ZodType>(item: T) => z.strictObject({ data: z.array(item) });

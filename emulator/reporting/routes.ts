@@ -6,9 +6,9 @@
 import { type Request, type Response, Router } from 'express';
 import type { Context } from '../context.js';
 import { bearerOf } from '../experience/auth.js';
+import { OPENAPI_PATH } from '../api-docs.js';
+import { RECENT_SCANS } from '../domain/limits.js';
 import { jsonBody } from '../http.js';
-import { OPENAPI_PATH } from '../openapi/document.js';
-import { reportingOpenApi } from '../openapi/reporting.js';
 import { findAudienceMember, listAudience } from '../store/audience.js';
 import { createBatch, findBatch } from '../store/batches.js';
 import { findCompanyBrand, findCompanyByToken, listCompanyBrands } from '../store/companies.js';
@@ -23,20 +23,19 @@ import { brandActivations, scanOutcome, scanOutcomes } from './scan-outcome.js';
 import { BatchBody, CollectorListQuery, RedemptionListQuery, ScanListQuery, SkuBody, parse, pathId } from './schemas.js';
 import { batchJson, collectorDetailJson, collectorJson, redemptionJson, skuJson } from './serialize.js';
 
-/** @see spec §2.8, §8: the collector detail carries the last 20 scans */
-const RECENT_SCANS = 20;
 
 interface CompanyLocals {
   companyId: number;
 }
 
-export function reportingRouter(ctx: Context): Router {
+/** `openApi` serves the API's own document (openapi/reporting.ts): app.ts hands it in, as openapi/ stands above the API it describes. */
+export function reportingRouter(ctx: Context, openApi: () => object): Router {
   const router = Router();
   const { db } = ctx;
 
   // Public, so before the token check: the document holds no secrets, and tools fetch it without credentials.
   router.get(OPENAPI_PATH, (_req, res) => {
-    res.json(reportingOpenApi());
+    res.json(openApi());
   });
 
   router.use((req, res, next) => {

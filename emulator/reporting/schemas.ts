@@ -5,12 +5,11 @@
  */
 import { z } from 'zod';
 import { validate } from '../validation.js';
-import { apiDocs } from '../openapi/registry.js';
+import { apiDocs } from '../api-docs.js';
+import { SCAN_PAGE } from '../domain/limits.js';
 import { ReportingError } from './errors.js';
 
-/** @see spec §8: scan list `limit` at most 1000, default 100; `offset` default 0 */
-const MAX_PAGE = 1000;
-const DEFAULT_PAGE = 100;
+const { max: MAX_PAGE, default: DEFAULT_PAGE } = SCAN_PAGE;
 /** The largest batch one request may generate; the spec leaves it open (§8). */
 const MAX_BATCH_QUANTITY = 1_000_000;
 

@@ -2,10 +2,9 @@
  * Authorization codes: 5 minutes, single use, bound to the PKCE challenge, the collector, the pack
  * and the promotion. @see spec §4.3 step 5, §5 rule 4
  */
+import { CODE_LIFETIME_MS } from '../domain/limits.js';
 import { hashSecret, issueSecret } from '../domain/secrets.js';
 import { type Db, nextSerial } from './db.js';
-
-export const CODE_LIFETIME_MS = 5 * 60_000;
 
 export interface AuthCode {
   id: number;

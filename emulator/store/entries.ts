@@ -1,5 +1,5 @@
 /** Entries: one per pack and promotion in production, whoever enters it; sandbox entries are synthetic. @see spec §2.5, §3 */
-import type { DeliveryState, EntryState } from '../domain/draw.js';
+import type { DeliveryState, EntryState } from '../domain/delivery.js';
 import type { Db } from './db.js';
 
 export interface Entry {
@@ -43,22 +43,15 @@ export function findEntryForSession(db: Db, sessionId: number): Entry | undefine
   return db.prepare('SELECT * FROM entries WHERE session_id = ? ORDER BY id DESC LIMIT 1').get(sessionId) as Entry | undefined;
 }
 
-/** Moves a processing delivery whose time has come to its outcome. @see spec §3 */
-export function settleDelivery(db: Db, entry: Entry, now: number): Entry {
-  if (entry.delivery_state !== 'processing' || entry.delivery_due_at === null || entry.delivery_due_at > now) return entry;
-  return db
-    .prepare(`UPDATE entries SET delivery_state = delivery_outcome,
-        state = CASE delivery_outcome WHEN 'delivered' THEN 'won' ELSE 'failed' END
-      WHERE id = ? AND delivery_state = 'processing' RETURNING *`)
-    .get(entry.id) as Entry;
-}
-
-/** Makes a pack's pending delivery due now, settling as `outcome`: the control plane's shortcut. Undefined when none is pending. */
+/**
+ * Makes a pack's pending delivery due now, settling as `outcome`: the control plane's shortcut.
+ * Undefined when none is pending, that is processing and not yet due (domain/delivery.ts).
+ */
 export function settlePendingDeliveryNow(db: Db, packCode: string, outcome: 'delivered' | 'failed', now: number): { id: number } | undefined {
   return db
     .prepare(`UPDATE entries SET delivery_due_at = ?, delivery_outcome = ?
-      WHERE sandbox = 0 AND delivery_state = 'processing' AND unit_id = (SELECT id FROM units WHERE code = ?) RETURNING id`)
-    .get(now, outcome, packCode) as { id: number } | undefined;
+      WHERE sandbox = 0 AND delivery_state = 'processing' AND delivery_due_at > ? AND unit_id = (SELECT id FROM units WHERE code = ?) RETURNING id`)
+    .get(now, outcome, now, packCode) as { id: number } | undefined;
 }
 
 /** The collector's prize wallet: won production entries, hosted or made through an agency. */

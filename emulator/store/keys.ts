@@ -2,12 +2,11 @@
  * Agency keys: one promotion each, sandbox or production, 90 days, revocable; as the brand's
  * console lists them; and the service's own key of each promotion. @see spec §2.1, §5
  */
+import { KEY_LIFETIME_MS, expired } from '../domain/limits.js';
 import { randomBytes } from 'node:crypto';
 import { hashSecret, issueSecret, maskSecret } from '../domain/secrets.js';
 import { cached } from './cache.js';
 import { type Db, nextSerial } from './db.js';
-
-export const KEY_LIFETIME_MS = 90 * 86_400_000;
 
 export type Environment = 'sandbox' | 'production';
 
@@ -72,7 +71,7 @@ export function listAgencyKeys(db: Db): AgencyKey[] {
 
 export function keyStatus(key: AgencyKey, now: number): KeyStatus {
   if (key.revoked_at !== null) return 'revoked';
-  return now >= key.expires_at ? 'expired' : 'active';
+  return expired(key.expires_at, now) ? 'expired' : 'active';
 }
 
 export function hasActiveKey(db: Db, promotionId: number, environment: Environment, now: number): boolean {

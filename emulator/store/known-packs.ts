@@ -8,6 +8,9 @@ import type { Campaign } from './promotions.js';
 
 export type KnownPack = { code: string } & ExpectedOutcome;
 
+/** Packs of each outcome that `env` and the dashboard show. */
+const PACKS_PER_OUTCOME = 3;
+
 /** Units looked at, at most, per call: a promotion may hold millions of generated codes. */
 const PACKS_LOOKED_AT = 50_000;
 
@@ -74,3 +77,8 @@ export function reachableOutcomes(prizes: Campaign['prizes']): ExpectedOutcome[]
 }
 
 const kindOf = (expected: ExpectedOutcome) => `${expected.outcome}:${expected.settles_as ?? ''}`;
+
+/** A few unentered production packs of each outcome the promotion's draw can give: what `env` and the dashboard show. */
+export function knownOutcomePacks(db: Db, seed: string, campaign: Campaign): KnownPack[] {
+  return unenteredPacks(db, seed, campaign, PACKS_PER_OUTCOME);
+}

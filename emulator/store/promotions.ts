@@ -1,6 +1,6 @@
 /** Promotions, their prizes and their campaign content. */
 import type { PromotionContent } from '../fixture.js';
-import type { Delivery } from '../domain/draw.js';
+import type { Delivery } from '../domain/delivery.js';
 import { cached } from './cache.js';
 import type { Db } from './db.js';
 

@@ -3,10 +3,9 @@
  * bound to the collector, the pack and the callback; single use; stored hashed.
  * @see spec §4.3 step 2, §5 rule 4, §8
  */
+import { REQUEST_TOKEN_LIFETIME_MS } from '../domain/limits.js';
 import { hashSecret, issueSecret } from '../domain/secrets.js';
 import { type Db, nextSerial } from './db.js';
-
-export const REQUEST_TOKEN_LIFETIME_MS = 5 * 60_000;
 
 export interface RequestToken {
   id: number;

@@ -1,8 +1,7 @@
 /** Consumer sessions: 30 minutes, bound to the key that exchanged them. @see spec §2.3, §5 rule 2 */
+import { SESSION_LIFETIME_MS } from '../domain/limits.js';
 import { hashSecret, issueSecret } from '../domain/secrets.js';
 import { type Db, nextSerial } from './db.js';
-
-export const SESSION_LIFETIME_MS = 30 * 60_000;
 
 export interface Session {
   id: number;

@@ -5,7 +5,7 @@
  * document, whose test checks real deliveries against it.
  */
 import { z } from 'zod';
-import { apiDocs } from '../openapi/registry.js';
+import { apiDocs } from '../api-docs.js';
 import { ActivationSchema, RewardSchema } from '../reporting/responses.js';
 import type { Db } from '../store/db.js';
 import { getPromotion, listPrizes } from '../store/promotions.js';

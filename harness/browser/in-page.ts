@@ -11,6 +11,7 @@ declare const MutationObserver: any;
 declare const localStorage: any;
 declare const sessionStorage: any;
 declare const FormData: any;
+declare const CSS: any;
 
 /** The page's links, title and text, its DOM and storage. */
 export function readPage(): { links: string[]; title: string; text: string; html: string; storage: string } {
@@ -63,6 +64,40 @@ export function shownSince(mark: { document: number; at: number }): number[] {
   const record = window.__harnessShown;
   if (!record) return [];
   return [...new Set<number>(record.seen.slice(record.document === mark.document ? mark.at : 0).flat())];
+}
+
+/**
+ * What a page is made of, in three tiers from the strongest evidence of a state to the weakest:
+ * `markup`, CSS selectors of its elements' classes, ids, `data-*`, `aria-*` and `role` attributes
+ * (`section.warning`, `main[data-entry-state="won"]`, `p[data-code]`); `structure`, the tag path
+ * of each element (`body>main>section>ul>li`); `text`, the words of its text (letters only,
+ * lower case). What differs per run is left out: a value with a digit or longer than 40
+ * characters, or one that looks random, counts only as the attribute's presence; words never
+ * hold digits. No word list, no language: the preview teaches which of these tell states apart.
+ */
+export function fingerprint(): { markup: string[]; structure: string[]; text: string[] } {
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'svg']);
+  const ATTRIBUTE = /^(data-(?!harness)[\w-]+|aria-(?!labelledby|describedby|controls|owns|activedescendant)[\w-]+|role)$/;
+  const unstable = (value: string) => value.length > 40 || /\d/.test(value) || (/^[\w-]{16,}$/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value));
+  const quote = (value: string) => value.replace(/["\\]/g, '\\$&');
+  const markup = new Set<string>();
+  const structure = new Set<string>();
+  const walk = (element: any, path: string) => {
+    const tag = String(element.localName);
+    const here = path ? `${path}>${tag}` : tag;
+    structure.add(here);
+    for (const name of [...(element.classList ?? [])] as string[]) if (!unstable(name)) markup.add(`${tag}.${CSS.escape(name)}`);
+    if (element.id && !unstable(element.id)) markup.add(`${tag}#${CSS.escape(element.id)}`);
+    for (const attribute of [...element.attributes] as any[]) {
+      if (!ATTRIBUTE.test(attribute.name)) continue;
+      markup.add(`${tag}[${attribute.name}]`);
+      if (attribute.value && !unstable(attribute.value)) markup.add(`${tag}[${attribute.name}="${quote(attribute.value)}"]`);
+    }
+    for (const child of [...element.children] as any[]) if (!SKIP.has(child.tagName) && !child.hasAttribute('data-harness-probe')) walk(child, here);
+  };
+  if (document.body) walk(document.body, '');
+  const words = String(document.body?.innerText ?? '').toLowerCase().match(/\p{L}{3,}/gu) ?? [];
+  return { markup: [...markup].sort(), structure: [...structure].sort(), text: [...new Set<string>(words)].sort() };
 }
 
 /**

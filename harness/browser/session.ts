@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import type { TraceMode } from '../config.js';
 import type { AgencyPage, ShownMark } from '../pages/agency.js';
-import type { Environment, PageSeen, RunFacts } from '../run/facts.js';
+import type { Environment, PageSeen, RequestSeen, RunFacts } from '../run/facts.js';
 import { readPage, recordShown, shownMark } from './in-page.js';
 
 /** A phone, as most collectors scan; desktop screenshots resize the same page. */
@@ -31,6 +31,7 @@ const QUIET_MS = 250;
 export class BrowserSession {
   private readonly pending = new Set<Promise<void>>();
   private readonly inFlight = new Set<Request>();
+  private readonly seen = new WeakMap<Request, RequestSeen>();
   private lastActivity = 0;
   /** Status of the last main-frame document. */
   lastStatus: number | undefined;
@@ -75,11 +76,16 @@ export class BrowserSession {
       } catch {
         // service worker requests have no frame
       }
-      facts.requests.push({ scenario, journey, at: Date.now(), method: request.method(), url: request.url(), referer: request.headers().referer, resourceType: request.resourceType(), from });
+      const seen = { scenario, journey, at: Date.now(), method: request.method(), url: request.url(), referer: request.headers().referer, resourceType: request.resourceType(), from, body: request.postData()?.slice(0, MAX_BODY) };
+      facts.requests.push(seen);
+      this.seen.set(request, seen);
       if (AWAITED.has(request.resourceType())) this.inFlight.add(request);
       this.lastActivity = Date.now();
     });
     const done = (request: Request) => {
+      // When the browser sent it, by its own clock once it knows (the harness hears of it later, by how much depends on the load).
+      const seen = this.seen.get(request);
+      if (seen && request.timing().startTime > 0) seen.at = request.timing().startTime;
       this.inFlight.delete(request);
       this.lastActivity = Date.now();
     };
@@ -136,9 +142,9 @@ export class BrowserSession {
     if (!this.facts.isAgency(url)) return undefined;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const [seen, shows] = await Promise.all([this.page.evaluate(readPage), view.shows()]);
+        const [seen, { shown: shows, features }] = await Promise.all([this.page.evaluate(readPage), view.read(true)]);
         const page: PageSeen = {
-          scenario: this.scenario, journey: this.journey, environment, at: Date.now(), url: this.page.url(), status: this.lastStatus, shows, links: seen.links, title: seen.title, text: seen.text,
+          scenario: this.scenario, journey: this.journey, environment, at: Date.now(), url: this.page.url(), status: this.lastStatus, shows, links: seen.links, title: seen.title, text: seen.text, features,
         };
         this.facts.pages.push(page);
         this.facts.storage.push({ scenario: this.scenario, url: page.url, text: `${seen.storage}\n${seen.html}` });

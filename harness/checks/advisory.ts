@@ -1,6 +1,12 @@
 /** The advisory checks: axe-core, and screenshots for the brand's review. @see spec §1 lifecycle 5 */
 import { type Check, fail, inconclusive, manual, pass, warn } from './types.js';
 import { shownPath } from '../paths.js';
+import type { Capture } from '../run/facts.js';
+
+/** Which states axe-core could not analyse, of all the run captured, and why the first could not. */
+function unanalysed(missed: Capture[], states: Capture[]): string {
+  return `${missed.length} of ${states.length} states could not be analysed (${missed.map((capture) => capture.key).join(', ')}): ${missed[0]!.axeError ?? 'axe-core did not run on it'}`;
+}
 
 export const ADVISORY_CHECKS: Check[] = [
   {
@@ -10,8 +16,9 @@ export const ADVISORY_CHECKS: Check[] = [
     spec: '§1 lifecycle 5',
     kind: 'can_fail',
     evaluate(facts) {
-      const analysed = [...facts.captures.values()].filter((capture) => capture.axe);
-      if (analysed.length === 0) return facts.axeProblem ? inconclusive(facts.axeProblem) : undefined;
+      const states = [...facts.captures.values()];
+      const analysed = states.filter((capture) => capture.axe);
+      if (analysed.length === 0) return facts.axeProblem ? inconclusive(facts.axeProblem) : states.length ? inconclusive(unanalysed(states, states)) : undefined;
       const failOn = new Set<string>(facts.config.a11y.fail_on);
       const violations = analysed.flatMap((capture) => capture.axe!.map((violation) => ({ capture, violation })));
       const evidence = violations.map(({ capture, violation }) => ({
@@ -20,6 +27,9 @@ export const ADVISORY_CHECKS: Check[] = [
       }));
       const blocking = violations.filter(({ violation }) => failOn.has(violation.impact ?? ''));
       if (blocking.length) return fail(`${blocking.length} ${[...failOn].join('/')} violation(s), e.g. ${blocking[0]!.violation.id} on ${blocking[0]!.capture.key}`, [evidence[violations.indexOf(blocking[0]!)]!, ...evidence]);
+      // A state that vanished before axe saw it may hold the violation: no verdict on what was not analysed.
+      const missed = states.filter((capture) => !capture.axe);
+      if (missed.length) return inconclusive(unanalysed(missed, states), undefined, evidence);
       if (violations.length) return warn(analysed.length, `${violations.length} violation(s) on ${new Set(violations.map(({ capture }) => capture.key)).size} state(s), e.g. ${violations[0]!.violation.id}`, evidence);
       return pass(analysed.length, `${analysed.length} states, no violations`);
     },

@@ -1,15 +1,16 @@
 /** How the agency behaves over time and under failure. @see spec §4.2, §4.3, §7, §8 */
 import type { ObservedCall } from '../emulator/client.js';
-import { showsState } from '../intents.js';
-import type { PollWatch, RequestSeen, RunFacts } from '../run/facts.js';
-import { POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, scheduleViolation } from '../run/polling.js';
+import { type StateName, showsState, statesShown } from '../intents.js';
+import type { JourneyFacts, PollWatch, RequestSeen, RunFacts } from '../run/facts.js';
+import { BACKEND_LATENCY_MS, POLLING_TYPES, POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, pageDecided, scheduleViolation } from '../run/polling.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
 
-/** Requests a page polls with: its own loads, fetches and XHRs (not its images or styles). */
-const POLLING_TYPES = new Set(['document', 'fetch', 'xhr', 'eventsource', 'websocket']);
 /** After the page first hears of the end, this long to show it (a reload, one more fetch) before further requests count as polling. */
 const LEARN_MS = 2000;
+/** Results only an entry can give: after a failed exchange there is no session, so none of them is known. */
+const GUESSABLE: ReadonlySet<StateName> = new Set(['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered']);
+const ERROR_PAGE = 'markers.pages.error (or markers.states.error): so the harness recognises the page a failed exchange leads to';
 const FINAL_STATE = 'markers.states.won and markers.states.failed: so the harness recognises the page a settled delivery ends on';
 
 /** The run's polling watches of one mode, each with the delivery polls the service saw during it. */
@@ -27,6 +28,22 @@ function pagePolls(facts: RunFacts, watch: PollWatch, from: number): Array<Reque
     .filter((request) => request.on >= from);
 }
 
+/** How long after the journey's last page the agency may still be acting on its last request. */
+const AFTER_LAST_PAGE_MS = 1000;
+
+/**
+ * Sandbox sessions opened after a production entry's 401, while its journey went on, that the
+ * preview does not account for (more sessions of that sandbox scenario than the preview opened):
+ * another identity, one that needs no collector.
+ */
+function sandboxSessionsAfter(facts: RunFacts, refused: ObservedCall, journey: JourneyFacts): ObservedCall[] {
+  const pages = facts.pages.filter((page) => page.scenario === journey.scenario && page.journey === journey.journey);
+  const until = Math.max(refused.at, ...pages.map((page) => facts.onEmulatorClock(page.at))) + AFTER_LAST_PAGE_MS;
+  const opened = facts.calls.filter((call) => call.environment === 'sandbox' && call.method === 'POST' && call.path === '/sessions' && call.answer?.session_created);
+  const unaccounted = (scenario: string | null) => opened.filter((call) => call.scenario === scenario).length > facts.previewed.filter((previewed) => previewed === scenario).length;
+  return opened.filter((call) => call.seq > refused.seq && call.at <= until && unaccounted(call.scenario));
+}
+
 export const BEHAVIOUR_CHECKS: Check[] = [
   {
     id: 'behaviour.polling_intervals',
@@ -41,16 +58,20 @@ export const BEHAVIOUR_CHECKS: Check[] = [
       const problems: Evidence[] = [];
       let judged = 0;
       for (const { watch, polls } of watches) {
-        const seen = intervals(watch.from, polls);
-        const violation = scheduleViolation(watch.from, polls);
+        const decided = pageDecided(facts, watch.scenario, watch.journey, [watch.from, ...polls.map((poll) => poll.at)]);
+        const seen = intervals(watch.from, polls, decided);
+        const violation = scheduleViolation(watch.from, polls, decided);
         const window = Math.round((watch.until - watch.from) / 1000);
-        const item = { label: `${watch.scenario}: ${polls.length} poll(s) in ${window} s after the entry, at intervals ${seen.map((interval) => `${interval.seconds.toFixed(1)} s`).join(', ') || 'none'}`, data: seen };
+        const shown = seen.map((interval) => `${interval.seconds.toFixed(1)} s${interval.byPage ? ' (page)' : ''}`).join(', ') || 'none';
+        const item = { label: `${watch.scenario}: ${polls.length} poll(s) in ${window} s after the entry, at intervals ${shown}`, data: seen };
         evidence.push(item);
         if (violation) problems.push({ ...item, label: `poll ${violation.poll} came ${violation.seconds.toFixed(1)} s after the previous call; the schedule allows ${violation.expected} s at the earliest` });
         else if (polls.length < 2) problems.push({ ...item, label: `only ${polls.length} poll(s) in ${window} s: a pending delivery must be polled (first after ${POLL_SCHEDULE_S[0]} s)` });
         else judged += polls.length;
       }
-      return problems.length ? fail(problems[0]!.label, [problems[0]!, ...evidence]) : pass(judged, `on schedule (${POLL_SCHEDULE_S.join(', ')} s)`, evidence);
+      return problems.length
+        ? fail(problems[0]!.label, [problems[0]!, ...evidence])
+        : pass(judged, `on schedule (${POLL_SCHEDULE_S.join(', ')} s); an interval the page decided ("page") is measured between its requests, which the service saw within ${BACKEND_LATENCY_MS / 1000} s each`, evidence);
     },
   },
   {
@@ -117,19 +138,22 @@ export const BEHAVIOUR_CHECKS: Check[] = [
     spec: '§4.2 401',
     kind: 'can_fail',
     evaluate(facts) {
-      const refused = facts.calls.filter((call) => isEntry(call) && call.status === 401 && call.answer?.error === 'invalid_session');
+      const refused = facts.calls.filter((call) => isEntry(call) && call.environment !== 'sandbox' && call.status === 401 && call.answer?.error === 'invalid_session');
       const evidence: Evidence[] = [];
       const problems: Evidence[] = [];
       for (const call of refused) {
         const journey = facts.journeys.find((candidate) => candidate.pack.code === call.pack);
         if (!journey) continue;
         const others = facts.journeys.filter((candidate) => candidate.scenario === journey.scenario && candidate !== journey && candidate.submissions.length === 0);
-        // Another live session is what a careless agency would reach for; without one, nothing was tested.
-        if (!others.some((other) => facts.callsOf(other.pack.code).some((candidate) => isExchange(candidate) && candidate.answer?.session_created))) continue;
+        // Another live session is what a careless agency would reach for; a sandbox session needs none. Without either, nothing was tested.
+        const tempted = others.some((other) => facts.callsOf(other.pack.code).some((candidate) => isExchange(candidate) && candidate.answer?.session_created));
         const borrowed = others.flatMap((other) => facts.callsOf(other.pack.code).filter((entry) => isEntry(entry) && entry.seq > call.seq).map((entry) => ({ other, entry })));
-        const item = { label: `${where(journey)}: entry answered 401 while another collector's session was live; ${borrowed.length} entry call(s) then used another collector's session` };
+        const sandbox = sandboxSessionsAfter(facts, call, journey);
+        if (!tempted && sandbox.length === 0) continue;
+        const item = { label: `${where(journey)}: entry answered 401${tempted ? " while another collector's session was live" : ''}; then ${borrowed.length} entry call(s) with another collector's session, ${sandbox.length} sandbox session(s) opened` };
         evidence.push(item);
         if (borrowed.length) problems.push({ ...item, label: `after the 401 the entry was sent with ${where(borrowed[0]!.other)}'s session, a collector who never entered` });
+        else if (sandbox.length) problems.push({ ...item, label: `after the 401 the agency opened a sandbox session (scenario ${sandbox[0]!.scenario ?? '?'}) instead of asking to rescan` });
       }
       if (evidence.length === 0) return undefined;
       return problems.length ? fail(problems[0]!.label, [problems[0]!, ...evidence]) : pass(evidence.length, 'no other identity was used', evidence);
@@ -166,26 +190,35 @@ export const BEHAVIOUR_CHECKS: Check[] = [
   },
   {
     id: 'behaviour.no_exchange_retry',
-    title: 'A failed code exchange is not retried; the journey restarts from the pack scan',
+    title: 'A failed code exchange is not retried and no result is guessed; the journey restarts from the pack scan',
     group: 'behaviour',
     spec: '§4.3, §7',
     kind: 'can_fail',
+    configure: ERROR_PAGE,
     evaluate(facts) {
       const faults = facts.faults.filter((fault) => fault.on === 'exchange');
       const evidence: Evidence[] = [];
       const problems: Evidence[] = [];
+      const unrecognised: Evidence[] = [];
       for (const fault of faults) {
         const exchanges = facts.callsOf(fault.pack).filter(isExchange);
-        const failedAt = exchanges.findIndex((call) => call.fault !== undefined);
-        if (failedAt === -1) continue;
-        const retries = exchanges.slice(failedAt + 1);
-        const page = [...facts.pages].reverse().find((candidate) => candidate.scenario === fault.scenario && candidate.journey === fault.journey);
+        const failed = exchanges.find((call) => call.fault !== undefined);
+        if (!failed) continue;
+        const retries = exchanges.filter((call) => call.seq > failed.seq);
+        // What the journey's browser showed after the failed exchange: no session, so no result it could know.
+        const pages = facts.pages.filter((candidate) => candidate.scenario === fault.scenario && candidate.journey === fault.journey && facts.onEmulatorClock(candidate.at) >= failed.at);
+        const page = pages.at(-1);
+        const guessed = pages.flatMap((candidate) => statesShown(candidate.shows).filter((state) => GUESSABLE.has(state))).at(0);
         const item = { label: `${fault.scenario}: the exchange ${fault.drop ? 'lost its connection' : `answered ${fault.status}`}; ${retries.length} more exchange(s); the page shows ${page?.shows.join(', ') || `"${page?.title ?? '?'}"`}` };
         evidence.push(item);
         if (retries.length) problems.push({ ...item, label: `the failed exchange was sent again ${retries.length} time(s)` });
+        else if (guessed) problems.push({ ...item, label: `after the failed exchange the page shows a result, ${guessed}, though the service gave no session to know one` });
+        else if (!page?.shows.length) unrecognised.push(item);
       }
       if (evidence.length === 0) return undefined;
-      return problems.length ? fail(problems[0]!.label, [problems[0]!, ...evidence]) : pass(evidence.length, 'not retried', evidence);
+      if (problems.length) return fail(problems[0]!.label, [problems[0]!, ...evidence]);
+      if (unrecognised.length) return inconclusive(`not retried, but the harness cannot tell whether the page after the failed exchange shows a result: ${unrecognised[0]!.label}`, ERROR_PAGE, evidence);
+      return pass(evidence.length, 'not retried, and no result shown', evidence);
     },
   },
 ];

@@ -1,11 +1,11 @@
 /** The callback page's rules, and the agency's logs. @see spec §4.3 callback page rules, §5 rule 4 */
 import { readFileSync } from 'node:fs';
 import { originOf, redactUrl } from '../run/facts.js';
-import { journeyExchanges, where } from './observed.js';
+import { issuedExchange, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass, warn } from './types.js';
 
 const JOURNEY_PARAMS = ['service_request', 'service_code', 'state'];
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
  * Whether the agency's cookies must be `Secure`: over https always, on any host (a deployed
@@ -28,8 +28,8 @@ export const CALLBACK_CHECKS: Check[] = [
     spec: '§4.3 callback page rules',
     kind: 'can_fail',
     evaluate(facts) {
-      // After processing: the journeys whose exchange created a session.
-      const done = facts.journeys.filter((journey) => journey.completion && journeyExchanges(facts, journey).some((call) => call.answer?.session_created));
+      // After processing: the callbacks opened as issued whose own exchange created a session. A callback refused because a probe took its code is the probe's check's evidence, not this one's.
+      const done = facts.journeys.filter((journey) => issuedExchange(facts, journey)?.answer?.session_created);
       if (done.length === 0) return undefined;
       const problems: Evidence[] = [];
       const evidence: Evidence[] = done.map((journey) => {

@@ -1,22 +1,10 @@
 /** API coverage and the journey's pages. @see spec §1 lifecycle and rules, §4.2 */
-import { RESULT_STATES, type ResultState, statesShown } from '../intents.js';
-import { type Expectation, type ServiceAnswer, redactUrl } from '../run/facts.js';
+import { INFERRED_STATES, RESULT_STATES, type ResultState, STATE_ANSWERS, statesShown } from '../intents.js';
+import { samePage } from '../pages/states.js';
+import { type Expectation, type PageSeen, type RunFacts, redactUrl } from '../run/facts.js';
 import { SANDBOX_SCENARIOS } from '../scenarios/schema.js';
 import { isEntry, productionEntries, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
-
-/** The service's answer each state shows, as spec §4.2 lists it. */
-const ANSWERS: Record<ResultState, { label: string; is: (answer: ServiceAnswer) => boolean }> = {
-  won: { label: '200 won', is: (answer) => answer.status === 200 && answer.entryState === 'won' },
-  lost: { label: '200 lost', is: (answer) => answer.status === 200 && answer.entryState === 'lost' },
-  pending: { label: '200 pending', is: (answer) => answer.status === 200 && answer.entryState === 'pending' },
-  failed: { label: '200 failed', is: (answer) => answer.status === 200 && answer.entryState === 'failed' },
-  ineligible: { label: '403 ineligible', is: (answer) => answer.error === 'ineligible' },
-  already_entered: { label: '409 already_entered', is: (answer) => answer.error === 'already_entered' },
-  invalid_session: { label: '401 invalid_session', is: (answer) => answer.error === 'invalid_session' },
-  unavailable: { label: '409/410 unavailable', is: (answer) => answer.error === 'unavailable' },
-  rate_limited: { label: '429 rate_limited', is: (answer) => answer.status === 429 },
-};
 
 /** A sandbox entry the service took: answered, not refused as malformed (a refused one is not a call the checklist counts). */
 const accepted = (call: { status: number; answer?: { error?: string } }, scenario: string) => call.status === 200 || call.answer?.error === scenario;
@@ -24,14 +12,23 @@ const accepted = (call: { status: number; answer?: { error?: string } }, scenari
 /** A page's text without what differs between two showings of the same page (numbers, spacing). */
 const gist = (text: string) => text.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
 
+/** Two pages alike: the same features (harness/pages/states.ts) when both were read, else the same text. */
+const samePageSeen = (a: PageSeen, b: PageSeen) => (a.features && b.features ? samePage(a.features, b.features) : gist(a.text) === gist(b.text));
+
+/** Why the preview taught nothing about a state, when it did not. */
+function unlearned(facts: RunFacts, state: ResultState): string {
+  if (INFERRED_STATES.includes(state) || !facts.states.learned || facts.states.signatureOf(state)) return '';
+  return facts.states.pageOf(state) ? `; its page in the preview carries nothing the other five do not` : `; the preview did not show it`;
+}
+
 const LANDING = 'markers.pages.landing: your name for the landing page, or a selector that matches on it (else its text must name the campaign)';
 
 const label = (expectation: Expectation) => `${expectation.environment === 'sandbox' ? 'preview' : expectation.scenario}${expectation.journey === 'main' || expectation.journey === 'preview' ? '' : `/${expectation.journey}`}`;
 
 /** `journey.state.<state>`: the page shows the state the service answered, and no other. */
 function stateCheck(state: ResultState): Check {
-  const answer = ANSWERS[state];
-  const configure = `markers.states.${state}: your name for this state (it goes into markers.state), or a selector that matches only on its page`;
+  const answer = STATE_ANSWERS[state];
+  const configure = `markers.states.${state}: your name for this state (it goes into markers.state), or a selector that matches only on its page; without it the state is ${INFERRED_STATES.includes(state) ? 'inferred from the service\'s answer and a page unlike every state the preview showed' : 'learned from its page in the preview, which must differ from the other five'}`;
   return {
     id: `journey.state.${state}`,
     title: `The service's ${answer.label} is shown as its own state`,
@@ -52,16 +49,23 @@ function stateCheck(state: ResultState): Check {
           evidence.push({ label: `${at}: the service did not answer ${answer.label} (${expectation.answer ? `it answered ${expectation.answer.status} ${expectation.answer.error ?? expectation.answer.entryState ?? ''}` : 'no answer observed'}), so this page proves nothing` });
           continue;
         }
+        const twin = page && facts.expectations.find((other) => other.state !== state && other.page && samePageSeen(other.page, page));
+        // An inferred state is a page unlike the learned ones: it is its own only if no other answer got the very same page.
+        if (expectation.met && twin && expectation.how?.startsWith('inferred')) {
+          problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${twin.state}` });
+          continue;
+        }
         if (expectation.met) {
           shown += 1;
-          evidence.push({ label: `${at}: the service answered ${answer.label}; the page shows ${state}` });
+          evidence.push({ label: `${at}: the service answered ${answer.label}; the page shows ${state} (${expectation.how ?? 'marker'})` });
           continue;
         }
         const others = statesShown(page?.shows ?? []).filter((other) => other !== state);
-        const twin = page && facts.expectations.find((other) => other.state !== state && other.page && gist(other.page.text) === gist(page.text));
+        const carried = page?.features ? facts.states.carried(page.features) : [];
         if (others.length || page?.shows.includes('page:error')) problems.push({ label: `${at}: the service answered ${answer.label}; the page shows ${others.join(', ') || 'an error page'}` });
         else if (twin) problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${twin.state}` });
-        else evidence.push({ label: `${at}: the service answered ${answer.label}; the page shows nothing the harness recognises (${page?.title || 'untitled'})` });
+        else if (carried.length > 1) evidence.push({ label: `${at}: the service answered ${answer.label}; the page carries the signatures of ${carried.join(' and ')}, learned from the preview: it is not recognised as either` });
+        else evidence.push({ label: `${at}: the service answered ${answer.label}; the page shows nothing the harness recognises (${page?.title || 'untitled'})${unlearned(facts, state)}` });
       }
       if (problems.length) return fail(problems[0]!.label, [problems[0]!, ...problems.slice(1), ...evidence]);
       if (shown) return pass(shown, `shown as ${state} ${shown} time(s)`, evidence);
@@ -84,7 +88,8 @@ export const JOURNEY_CHECKS: Check[] = [
       const rows = SANDBOX_SCENARIOS.map((scenario) => {
         const sessions = sandbox.filter((call) => call.method === 'POST' && call.path === '/sessions' && call.status === 201 && (call.body as { scenario?: string })?.scenario === scenario);
         const ids = new Set(sessions.map((call) => call.session_id));
-        const entries = sandbox.filter((call) => isEntry(call) && ids.has(call.session_id));
+        // A fault the harness armed (the preview's failure page, harness/run/results.ts) is not the agency's doing.
+        const entries = sandbox.filter((call) => isEntry(call) && ids.has(call.session_id) && call.fault === undefined);
         return { scenario, session_created: sessions.length > 0, entry_submitted: entries.some((call) => accepted(call, scenario)), entries_refused: entries.filter((call) => !accepted(call, scenario)).map((call) => `${call.status} ${call.answer?.error ?? ''}`.trim()) };
       });
       const missing = rows.flatMap((row) => [

@@ -21,13 +21,17 @@ export function journeyExchanges(facts: RunFacts, journey: JourneyFacts): Observ
   return code ? exchangesOf(facts, sha256(code)) : [];
 }
 
-/** The run saw an exchange that created a session: the proof that a missing exchange means something. */
-export function successfulExchange(facts: RunFacts): { journey: JourneyFacts; call: ObservedCall } | undefined {
-  for (const journey of facts.journeys) {
-    const call = journeyExchanges(facts, journey).find((candidate) => candidate.status === 201 && candidate.answer?.session_created);
-    if (call) return { journey, call };
-  }
-  return undefined;
+/** How early (ms, the emulator's clock) an exchange may be seen before the harness noted opening the callback: the two clocks' offset is known only to within this. */
+const CLOCK_SKEW_MS = 50;
+
+/**
+ * The exchange the journey's callback opened as issued set off: the first of its code seen once the
+ * journey's own browser opened it. Any other exchange of the code is a probe's.
+ */
+export function issuedExchange(facts: RunFacts, journey: JourneyFacts): ObservedCall | undefined {
+  if (!journey.completion) return undefined;
+  const opened = facts.onEmulatorClock(journey.completion.at) - CLOCK_SKEW_MS;
+  return journeyExchanges(facts, journey).find((call) => call.at >= opened);
 }
 
 /** Entry calls of the run's production journeys. */

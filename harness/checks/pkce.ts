@@ -1,11 +1,11 @@
 /**
  * PKCE and state. A rejection passes only on positive evidence: no exchange of that code reached
- * the service from the probe (so no session was created), and the same run saw a successful
- * exchange, proving the harness would have seen one. @see spec §4.3 steps 3 to 6, §5 rule 4, §8
+ * the service from the probe (so no session was created), on a transaction shown alive by a
+ * control exchange, proving the refusal was the agency's judgement of the probe. @see spec §4.3 steps 3 to 6, §5 rule 4, §8
  */
 import type { VerifierVerdict } from '../emulator/client.js';
-import type { Probe, ProbeKind, RunFacts } from '../run/facts.js';
-import { exchangesOf, journeyExchanges, successfulExchange, where } from './observed.js';
+import type { JourneyFacts, Probe, ProbeKind, RunFacts } from '../run/facts.js';
+import { exchangesOf, issuedExchange, journeyExchanges, where } from './observed.js';
 import { type Check, type Evidence, type Verdict, fail, inconclusive, pass } from './types.js';
 
 const STATE = /^[A-Za-z0-9_-]{32,128}$/;
@@ -129,41 +129,69 @@ function rejection(id: string, title: string, kind: ProbeKind, spec: string): Ch
 }
 
 /**
- * Rejected = the code reached the service only once, from the journey's own browser opening the
- * callback as issued: an exchange at any other time (however late) is a probe's. Proven only when
- * the run saw a successful exchange, this code's own at best. What the page showed is evidence for
- * the brand to read, not the verdict: an agency may show its refusal however it likes.
+ * Rejected = the probe's code reached the service only from the journey's own browser opening the
+ * callback as issued: an exchange at any other time (however late) is a probe's, and fails. A
+ * refusal is proven only on a transaction shown alive when the probe was refused: the same
+ * transaction opened as issued after the probe was exchanged (its control); or, for an agency
+ * that consumes a transaction on a mismatched callback (as it may), the probe was the first
+ * callback of a fresh transaction and a journey of the same scenario, started the same way and not
+ * probed, was exchanged as issued. Anything else is inconclusive: a refusal of a transaction
+ * already gone proves nothing about the check. What the page showed is evidence for the brand to
+ * read, not the verdict: an agency may word its refusal as it likes.
  */
 function judgeRejections(facts: RunFacts, probes: Probe[]): Verdict {
   const evidence: Evidence[] = [];
   const problems: Evidence[] = [];
-  let proof: Evidence | undefined;
+  const unproven: Evidence[] = [];
   const byCode = new Map<string, Probe[]>();
   for (const probe of probes) byCode.set(probe.codeSha, [...(byCode.get(probe.codeSha) ?? []), probe]);
   for (const [codeSha, ofCode] of byCode) {
-    const first = ofCode[0]!;
-    const journey = facts.journey(first.scenario, first.journey);
-    const exchanges = exchangesOf(facts, codeSha);
-    const issued = journey?.completion ? exchanges.find((call) => call.at >= facts.onEmulatorClock(journey.completion!.at) - 50) : undefined;
-    const probed = exchanges.filter((call) => call !== issued);
-    for (const probe of ofCode) {
-      const { status, shows, title } = probe.page;
-      evidence.push({ label: `${probe.scenario} (${probe.variant}): HTTP ${status}, the page shows ${shows.join(', ') || `"${title}"`}` });
-    }
+    const journey = facts.journey(ofCode[0]!.scenario, ofCode[0]!.journey);
+    const issued = journey && issuedExchange(facts, journey);
+    const probed = exchangesOf(facts, codeSha).filter((call) => call !== issued);
     if (probed.length) {
       // The probe the exchange followed: the last one sent before it.
-      const after = [...ofCode].reverse().find((probe) => facts.onEmulatorClock(probe.at) <= probed[0]!.at) ?? first;
+      const after = [...ofCode].reverse().find((probe) => facts.onEmulatorClock(probe.at) <= probed[0]!.at) ?? ofCode[0]!;
       const sessions = probed.filter((call) => call.answer?.session_created).length;
       problems.push({
-        label: `the agency exchanged the code after the probe "${after.variant}" (${probed.length} call(s) to POST /sessions besides the journey's own${sessions ? `, ${sessions} session(s) created` : ''})`,
+        label: `${after.scenario}: the agency exchanged the code after the probe "${after.variant}" (${probed.length} call(s) to POST /sessions besides the journey's own${sessions ? `, ${sessions} session(s) created` : ''})`,
         data: { exchanges: probed.map((call) => ({ status: call.status, answer: call.answer })) },
       });
+      continue;
     }
-    if (journey && issued?.answer?.session_created) proof ??= { label: `control: ${where(journey)}'s callback opened as issued was exchanged (HTTP ${issued.status}), so the harness sees this code's exchanges` };
+    for (const probe of ofCode) {
+      const { status, shows, title } = probe.page;
+      const control = journey && controlOf(facts, probe, journey);
+      const label = `${probe.scenario} (${probe.variant}): HTTP ${status}, the page shows ${shows.join(', ') || `"${title}"`}; ${control ?? 'no control: the transaction was not shown alive'}`;
+      (control ? evidence : unproven).push({ label });
+    }
   }
-  if (problems.length) return fail(problems[0]!.label, [problems[0]!, ...problems.slice(1), ...evidence]);
-  const seen = successfulExchange(facts);
-  proof ??= seen && { label: `control: ${where(seen.journey)}'s exchange was seen (HTTP ${seen.call.status})` };
-  if (!proof) return inconclusive('not proven: this run saw no successful exchange, so a missing exchange proves nothing', undefined, evidence);
-  return pass(probes.length, `${probes.length} probe(s) rejected: the code never reached the service from them`, [...evidence, proof]);
+  if (problems.length) return fail(problems[0]!.label, [problems[0]!, ...problems.slice(1), ...unproven, ...evidence]);
+  if (unproven.length) {
+    return inconclusive(
+      `not proven: ${unproven.length} of ${probes.length} probe(s) were refused on a transaction not shown alive (the callback opened as issued afterwards was not exchanged either), e.g. ${unproven[0]!.label}`,
+      undefined,
+      [...unproven, ...evidence],
+    );
+  }
+  return pass(probes.length, `${probes.length} probe(s) rejected, each on a transaction shown alive: the code never reached the service from them`, evidence);
+}
+
+/** Why a refused probe's transaction was alive when it was refused, or undefined when nothing shows it. */
+function controlOf(facts: RunFacts, probe: Probe, journey: JourneyFacts): string | undefined {
+  const issued = issuedExchange(facts, journey);
+  if (!issued?.answer?.session_created) return probe.fresh ? sibling(facts, journey) : undefined;
+  const openedAt = journey.completion!.at;
+  if (probe.kind === 'replay') return openedAt < probe.at ? `control: the callback opened as issued before it was exchanged (HTTP ${issued.status})` : undefined;
+  if (openedAt > probe.at) return `control: the same transaction opened as issued afterwards was exchanged (HTTP ${issued.status})`;
+  return undefined;
+}
+
+/** A journey of the same scenario, started the same way and never probed, whose callback opened as issued was exchanged. */
+function sibling(facts: RunFacts, probed: JourneyFacts): string | undefined {
+  const control = facts.journeys.find(
+    (other) => other !== probed && other.scenario === probed.scenario && !facts.probes.some((probe) => probe.scenario === other.scenario && probe.journey === other.journey && probe.kind !== 'replay')
+      && issuedExchange(facts, other)?.answer?.session_created,
+  );
+  return control && `the probe was the first callback of a fresh transaction, and ${where(control)}, started the same way and not probed, was exchanged as issued (the agency may consume a transaction on a mismatched callback)`;
 }

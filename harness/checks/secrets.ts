@@ -2,14 +2,16 @@
  * Keys, session tokens and verifiers never reach the browser. The emulator names every value it
  * issued, and the S256 of every verifier it was shown; the harness looks for each in everything
  * the browser held: the DOM, scripts and other responses of the agency, storage, the agency's
- * cookies, every URL and Referer, and the console. @see spec §2.1, §2.3, §5 (experience) rules 4 and 6
+ * cookies, every URL, Referer and request body, and the console; each as it is and decoded
+ * (decoded.ts: a signed cookie, a JWT, base64 of compressed JSON). @see spec §2.1, §2.3, §5 (experience) rules 4 and 6
  */
 import { createHash } from 'node:crypto';
 import type { VerifierVerdict } from '../emulator/client.js';
 import type { RunFacts } from '../run/facts.js';
+import { decodedLayers } from './decoded.js';
 import { type Check, type Evidence, fail, pass } from './types.js';
 
-type Source = 'DOM and storage' | 'responses' | 'cookies' | 'URLs' | 'Referer headers' | 'console';
+type Source = 'DOM and storage' | 'responses' | 'cookies' | 'URLs' | 'Referer headers' | 'request bodies' | 'console';
 
 /** Everything the browser held, as one text per source. */
 function browserHeld(facts: RunFacts): Array<[Source, string]> {
@@ -19,6 +21,7 @@ function browserHeld(facts: RunFacts): Array<[Source, string]> {
     ['cookies', facts.responses.flatMap((response) => response.setCookies).join('\n')],
     ['URLs', [...facts.requests.map((request) => request.url), ...facts.pages.map((page) => page.url)].join('\n')],
     ['Referer headers', facts.requests.map((request) => request.referer ?? '').join('\n')],
+    ['request bodies', facts.requests.map((request) => request.body ?? '').join('\n')],
     ['console', facts.console.map((line) => line.text).join('\n')],
   ];
 }
@@ -68,10 +71,18 @@ function secretCheck(id: string, title: string, spec: string, noun: string, sear
       const search = searchFor(facts);
       if (search.count === 0) return undefined;
       const held = browserHeld(facts);
-      const places = new Map<string, Source[]>();
-      for (const [source, text] of held) for (const secret of search.in(text)) places.set(secret, [...(places.get(secret) ?? []), source]);
+      const places = new Map<string, string[]>();
+      const note = (secret: string, place: string) => places.set(secret, [...(places.get(secret) ?? []), place]);
+      let decodedSize = 0;
+      for (const [source, text] of held) {
+        const raw = search.in(text);
+        for (const secret of raw) note(secret, source);
+        const decoded = decodedLayers(text).join('\n');
+        decodedSize += decoded.length;
+        for (const secret of search.in(decoded)) if (!raw.includes(secret)) note(secret, `${source} (decoded)`);
+      }
       const found: Evidence[] = [...places].map(([secret, sources]) => ({ label: `${noun} ${secret.slice(0, secret.indexOf('_', 3) + 1) || secret.slice(0, 4)}…${secret.slice(-4)} found in: ${sources.join(', ')}` }));
-      const searched = held.map(([source, text]) => `${source} (${Math.round(text.length / 1024)} KB)`).join(', ');
+      const searched = `${held.map(([source, text]) => `${source} (${Math.round(text.length / 1024)} KB)`).join(', ')}, and ${Math.round(decodedSize / 1024)} KB they hold encoded (URL, JSON, base64, base64url, zlib, deflate, gzip)`;
       return found.length
         ? fail(`${found.length} ${noun}(s) reached the browser (${found[0]!.label.split(' found in: ')[1]})`, [found[0]!, ...found.slice(1)])
         : pass(facts.pages.length, `${search.count} ${noun}(s) searched for in ${facts.pages.length} agency pages; none in ${searched}`);

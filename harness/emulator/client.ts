@@ -6,79 +6,10 @@
  * another container), the control token goes with every control call as the guard expects it:
  * `Authorization: Bearer <token>` (emulator/control/guard.ts).
  */
-import type { ObservedCall, VerifierVerdict } from '../../emulator/control/contract.js';
+import type { Checklist, Env, FaultSpec, ObservedCall, Pack, PackKind, Promotion, Secrets, Terms } from '../../emulator/control/contract.js';
 import { HarnessError } from '../errors.js';
 
-export type { ObservedCall, VerifierVerdict };
-
-export interface Env {
-  base_url: string;
-  sandbox_key: string | null;
-  production_key: string | null;
-  reporting_token: string;
-  brand_slug: string;
-  promotion_id: number;
-  promotion: { id: number; slug: string; name: string; mechanic: Mechanic };
-  /** Every promotion of the world; each with the SKUs whose packs enter it. */
-  promotions: Array<{ id: number; skus: Array<{ id: number }> }>;
-}
-
-export type Mechanic = 'instant_win' | 'code_unlock' | 'content';
-
-/** A promotion as `GET /_emulator/promotions` lists it. */
-export interface Promotion {
-  id: number;
-  slug: string;
-  name: string;
-  default: boolean;
-  mechanic: Mechanic;
-  live: boolean;
-  state: 'live' | 'scheduled' | 'ended' | 'draft';
-}
-
-/** What a promotion's seeded draw can give: an outcome, and how a pending one settles. */
-export interface PackKind {
-  outcome: Pack['outcome'];
-  settles_as?: 'won' | 'failed';
-}
-
-export interface Pack {
-  code: string;
-  outcome: 'won' | 'lost' | 'pending' | 'failed';
-  settles_as?: 'won' | 'failed';
-}
-
-export interface Terms {
-  text: string;
-  url: string;
-  links: Array<{ label: string; url: string }>;
-  required: boolean;
-  minimum_age?: number;
-  version: string;
-}
-
-export interface FaultSpec {
-  path: string;
-  method?: 'GET' | 'POST';
-  status?: number;
-  error?: string;
-  retry_after?: number;
-  drop?: true;
-  times?: number;
-  match?: { pack?: string; scenario?: string; environment?: 'sandbox' | 'production' };
-}
-
-export interface Secrets {
-  counters: Record<string, number>;
-  keys: Array<{ id: number; environment: string; secret: string }>;
-  session_tokens: string[];
-}
-
-export interface Checklist {
-  complete: boolean;
-  items: Array<{ scenario: string; session_created: boolean; entry_submitted: boolean }>;
-  missing: string[];
-}
+export type { Checklist, Env, FaultSpec, ObservedCall, Pack, PackKind, Promotion, Secrets, Terms, VerifierVerdict } from '../../emulator/control/contract.js';
 
 const TIMEOUT_MS = 10_000;
 

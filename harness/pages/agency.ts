@@ -6,11 +6,12 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Locator, Page } from 'playwright-core';
-import { type ConsentHints, disableValidation, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
+import { type ConsentHints, disableValidation, fingerprint, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
 import type { Config } from '../config.js';
 import { PAGES, type PageName, STATES, type Shown, type StateName } from '../intents.js';
 import type { ConsentBox } from '../run/facts.js';
 import { type Vocabulary, patternOf, vocabularyOf } from '../vocabulary.js';
+import type { Fingerprint, StateBook } from './states.js';
 
 type MarkerConfig = Config['markers'];
 
@@ -49,13 +50,27 @@ function consentHints(markers: MarkerConfig, vocabulary: Vocabulary, minimumAge:
 /** Links and buttons a person can act on: not a jump within the page. */
 const ACTIONS = 'a[href]:not([href^="#"]), button, [role=button], input[type=submit]';
 
-/** Any agency page: what it shows now, what it showed since a moment, and waiting until it shows something. */
+/** What a page shows, and what it is made of. */
+export interface PageReading {
+  shown: Shown[];
+  features?: Fingerprint;
+  /** The state shown, when it was recognised by the signature learned from the preview (not by a marker). */
+  learned?: StateName;
+}
+
+/**
+ * Any agency page: what it shows now, what it showed since a moment, and waiting until it shows
+ * something. A state is recognised by the config's marker, which wins when it matches; else by
+ * the signature the run learned from the preview (harness/pages/states.ts), when exactly one
+ * learned state's signature is on the page.
+ */
 export class AgencyPage {
   private readonly selectors: string[];
 
   constructor(
     readonly page: Page,
     readonly markers: MarkerConfig,
+    private readonly states?: StateBook,
     readonly vocabulary: Vocabulary = vocabularyOf(),
   ) {
     this.selectors = recognisedSelectors(markers);
@@ -72,23 +87,44 @@ export class AgencyPage {
     return indices.map((index) => RECOGNISED[index]!.shown);
   }
 
-  /** Every page kind and state whose marker matches, and the consent form when its boxes are there. */
+  /** Every page kind and state recognised. */
   async shows(): Promise<Shown[]> {
-    const [{ matches }, consent] = await Promise.all([this.recognised(), this.page.evaluate(readConsent, consentHints(this.markers, this.vocabulary, undefined, false))]);
+    return (await this.read()).shown;
+  }
+
+  /**
+   * Every page kind and state whose marker matches, the consent form when its boxes are there, else
+   * the learned state the page carries; and the page's features, when they were read for that or
+   * `withFeatures` asks for them.
+   */
+  async read(withFeatures = false): Promise<PageReading> {
+    const [{ matches, features }, consent] = await Promise.all([this.recognised(withFeatures), this.page.evaluate(readConsent, consentHints(this.markers, this.vocabulary, undefined, false))]);
     const matched = await Promise.all(matches.map((hit, index) => (hit ?? this.page.locator(this.selectors[index]!).count().then((count) => count > 0))));
     const shown = RECOGNISED.filter((_item, index) => matched[index]).map((item) => item.shown);
     if (consent.hasForm && !shown.includes('page:consent')) shown.push('page:consent');
-    return shown;
+    if (features && !shown.includes('page:consent') && !shown.some((item) => item.startsWith('state:'))) {
+      const [learned, ...others] = this.states?.carried(features) ?? [];
+      if (learned && others.length === 0) {
+        shown.push(`state:${learned}`);
+        return { shown, features, learned };
+      }
+    }
+    return { shown, ...(features ? { features } : {}) };
   }
 
-  /** The page's own reading of its markers; a page that navigates by itself meanwhile (a wait page retrying) is read again once loaded. */
-  private async recognised(attempt = 1): Promise<Awaited<ReturnType<typeof recognise>>> {
+  /**
+   * The page's own reading of its markers, and of its features when asked or when a learned state
+   * may be what it shows; a page that navigates by itself meanwhile (a wait page retrying) is read again once loaded.
+   */
+  private async recognised(withFeatures: boolean, attempt = 1): Promise<Awaited<ReturnType<typeof recognise>> & { features?: Fingerprint }> {
     try {
-      return await this.page.evaluate(recognise, { selectors: this.selectors });
+      const markers = await this.page.evaluate(recognise, { selectors: this.selectors });
+      const learning = this.states?.learned && !markers.matches.some((hit, index) => hit === true && RECOGNISED[index]!.shown.startsWith('state:'));
+      return withFeatures || learning ? { ...markers, features: await this.page.evaluate(fingerprint) } : markers;
     } catch (error) {
       if (attempt >= 5 || !/context was destroyed|navigat/i.test((error as Error).message)) throw error;
       await this.page.waitForLoadState('domcontentloaded').catch(() => undefined);
-      return this.recognised(attempt + 1);
+      return this.recognised(withFeatures, attempt + 1);
     }
   }
 
@@ -96,12 +132,16 @@ export class AgencyPage {
    * Waits until the page shows `wanted`; gives up after `timeoutMs`, or after `graceMs` once it
    * settles on something else it recognises (another state, an error). Resolves with the last reading.
    */
-  async waitFor(wanted: (shown: Shown[]) => boolean, options: { timeoutMs: number; graceMs?: number; other?: (shown: Shown[]) => boolean }): Promise<{ met: boolean; shown: Shown[] }> {
+  async waitFor(
+    wanted: (shown: Shown[], reading: PageReading) => boolean | Promise<boolean>,
+    options: { timeoutMs: number; graceMs?: number; other?: (shown: Shown[]) => boolean; withFeatures?: boolean },
+  ): Promise<{ met: boolean; shown: Shown[] }> {
     const started = Date.now();
     let otherSince: number | undefined;
     for (;;) {
-      const shown = await this.shows().catch((): Shown[] => []);
-      if (wanted(shown)) return { met: true, shown };
+      const reading = await this.read(options.withFeatures).catch((): PageReading => ({ shown: [] }));
+      const { shown } = reading;
+      if (await wanted(shown, reading)) return { met: true, shown };
       const now = Date.now();
       otherSince = options.other?.(shown) ? (otherSince ?? now) : undefined;
       if (now - started >= options.timeoutMs || (otherSince !== undefined && now - otherSince >= (options.graceMs ?? 2000))) return { met: false, shown };

@@ -20,6 +20,7 @@ export function textReporter(options: ReporterOptions): Reporter {
   const out = (line: string) => options.stdout.write(`${line}\n`);
   let total = 0;
   let done = 0;
+  const progressOnce = once();
   return {
     onBegin(meta, scenarios, checks) {
       total = scenarios.length;
@@ -31,13 +32,15 @@ export function textReporter(options: ReporterOptions): Reporter {
     onScenarioEnd(outcome) {
       done += 1;
       const mark = outcome.status === 'passed' ? paint(32, 'ok') : outcome.status === 'skipped' ? paint(90, 'skipped') : paint(33, 'stopped');
-      err(`[harness] [${done}/${total}] ${outcome.id} ${mark} ${seconds(outcome.durationMs)}${outcome.error ? `: ${outcome.error}` : ''}`);
+      err(`[harness] [${done}/${total}] ${outcome.id} ${mark} ${seconds(outcome.durationMs)}${outcome.error ? `: ${progressOnce(outcome.error, outcome.error, outcome.id)}` : ''}`);
     },
     onEnd(report) {
       out(`Verified ${promotionLine(report.run)}: ${report.run.promotion.name}`);
       out('');
       for (const line of LEGEND) out(paint(90, line));
       out('');
+      const reasonOnce = once();
+      const repeated = [...new Set(report.scenarios.flatMap((scenario) => (scenario.error ? [scenario.error] : [])))];
       for (const [group, heading] of Object.entries(GROUPS)) {
         const checks = report.checks.filter((check) => check.group === group);
         if (checks.length === 0) continue;
@@ -46,7 +49,7 @@ export function textReporter(options: ReporterOptions): Reporter {
         for (const check of checks) {
           out(`  ${paint(COLOUR[check.status], LABEL[check.status].padEnd(12))} ${check.id.padEnd(width)}  ${check.title}`);
           if (check.status === 'pass') continue;
-          out(`               ${check.reason}`);
+          out(`               ${repeated.reduce((reason, error) => reasonOnce(reason, error, check.id), check.reason)}`);
           if (check.configure) out(`               configure: ${check.configure}`);
           const pointer = check.evidence.find((item) => item.path)?.path;
           if (pointer) out(`               evidence: ${shownPath(pointer)}`);
@@ -61,5 +64,22 @@ export function textReporter(options: ReporterOptions): Reporter {
       if (stopped.length) out(`${stopped.length} scenario(s) stopped early: ${stopped.map((scenario) => scenario.id).join(', ')}`);
       out(`Report folder: ${shownPath(report.run.out_dir)}`);
     },
+  };
+}
+
+/**
+ * Prints a scenario's error once: a later line holding the same text says where it was shown
+ * instead (a promotion that cannot be approved stops every journey with the same long reason).
+ */
+function once(): (line: string, error: string, where: string) => string {
+  const shown = new Map<string, string>();
+  return (line, error, where) => {
+    if (!line.includes(error)) return line;
+    const first = shown.get(error);
+    if (first === undefined) {
+      shown.set(error, where);
+      return line;
+    }
+    return line.replace(error, `the same as ${first}, above`);
   };
 }

@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserSession } from '../browser/session.js';
 import { DESKTOP_VIEWPORT, MOBILE } from '../browser/session.js';
-import type { PageSeen, RunFacts } from './facts.js';
+import type { Capture, PageSeen, RunFacts } from './facts.js';
 
 interface AxeBuilder {
   setLegacyMode(legacy: boolean): AxeBuilder;
@@ -41,8 +41,10 @@ export class Capturer {
   async capture(session: BrowserSession, seen: PageSeen): Promise<void> {
     if (!this.enabled) return;
     const key = stateKey(seen);
-    if (this.facts.captures.has(key)) return;
-    const capture = { key, scenario: session.scenario, url: seen.url, screenshots: {} as { mobile?: string; desktop?: string } };
+    const earlier = this.facts.captures.get(key);
+    // A state axe could not analyse (the page went away mid-analysis) is analysed at its next visit; it is never counted as analysed without it.
+    if (earlier && (earlier.axe || !this.options.axe)) return;
+    const capture: Capture = earlier ?? { key, scenario: session.scenario, url: seen.url, screenshots: {} };
     this.facts.captures.set(key, capture);
     const { page } = session;
     if (this.options.axe) {
@@ -50,13 +52,14 @@ export class Capturer {
       if (AxeBuilder) {
         try {
           const { violations } = await new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] }).analyze();
-          Object.assign(capture, { axe: violations.map((violation) => ({ id: violation.id, impact: violation.impact ?? null, help: violation.help, nodes: violation.nodes.length })) });
+          capture.axe = violations.map((violation) => ({ id: violation.id, impact: violation.impact ?? null, help: violation.help, nodes: violation.nodes.length }));
+          delete capture.axeError;
         } catch (error) {
-          this.facts.axeProblem ??= `axe-core could not analyse ${seen.url}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+          capture.axeError = `axe-core could not analyse ${seen.url}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
         }
       }
     }
-    if (this.options.screenshots) {
+    if (this.options.screenshots && !earlier) {
       const folder = join(this.facts.outDir, 'screenshots');
       mkdirSync(folder, { recursive: true });
       const file = key.replace(/[^a-z0-9_-]+/gi, '-');

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator/client.js';
 import type { Shown, StateName } from '../intents.js';
+import { type Fingerprint, StateBook } from '../pages/states.js';
 
 export type Environment = 'sandbox' | 'production';
 
@@ -24,6 +25,8 @@ export interface PageSeen {
   links: string[];
   title: string;
   text: string;
+  /** What the page is made of (harness/pages/states.ts): how a state is learned, recognised and told apart. */
+  features?: Fingerprint;
 }
 
 /** A response from the agency's origin, redirects included. */
@@ -40,7 +43,7 @@ export interface AgencyResponse {
 export interface RequestSeen {
   scenario: string;
   journey: string;
-  /** When the browser sent it (the harness's clock). */
+  /** When the browser sent it (the harness's clock): the browser's own time once the request finished. */
   at: number;
   method: string;
   url: string;
@@ -48,6 +51,8 @@ export interface RequestSeen {
   resourceType: string;
   /** The URL of the page that made it. */
   from: string;
+  /** What it carried (a form, JSON), for the secrets search. */
+  body?: string;
 }
 
 export interface ConsentBox {
@@ -114,6 +119,8 @@ export interface Probe {
   scenario: string;
   journey: string;
   at: number;
+  /** The first callback opened on the journey's transaction: nothing before it could have consumed the transaction. */
+  fresh: boolean;
   /** SHA-256 of the service_code the probe carried. */
   codeSha: string;
   url: string;
@@ -153,6 +160,8 @@ export interface Capture {
   scenario: string;
   url: string;
   axe?: Array<{ id: string; impact: string | null; help: string; nodes: number }>;
+  /** Why axe-core could not analyse the state (the page went away mid-analysis), while it has not. */
+  axeError?: string;
   screenshots: { mobile?: string; desktop?: string };
 }
 
@@ -176,6 +185,8 @@ export interface Expectation {
   page: PageSeen | undefined;
   /** The service's last answer to the journey's entry (or the preview scenario's) when the wait ended. */
   answer?: ServiceAnswer;
+  /** How the page was recognised as showing the state: its marker, the signature learned from the preview, or inferred. */
+  how?: string;
 }
 
 export interface TermsEdit {
@@ -232,6 +243,8 @@ export class RunFacts {
   readonly termsEdits: TermsEdit[] = [];
   readonly faults: ArmedFault[] = [];
   readonly captures = new Map<string, Capture>();
+  /** The result states learned from the preview's pages. */
+  readonly states = new StateBook();
   /** Sandbox scenarios opened through the preview. */
   readonly previewed: string[] = [];
   readonly outcomes = new Map<string, ScenarioOutcome>();
@@ -243,7 +256,7 @@ export class RunFacts {
   calls: ObservedCall[] = [];
   secrets: Secrets = { counters: {}, keys: [], session_tokens: [] };
   checklist: Checklist | undefined;
-  /** Why axe-core could not analyse a page, when it could not. */
+  /** Why axe-core could not run at all (not installed). */
   axeProblem: string | undefined;
   /** The emulator's wall clock minus the harness's, in ms: compares the browser's times with the service's. */
   clockOffset = 0;

@@ -1,5 +1,6 @@
 /** Delivery polling of a pending entry, as spec §8 sets it: 2, 5, 10, then every 30 seconds. */
 import type { ObservedCall } from '../emulator/client.js';
+import type { RunFacts } from './facts.js';
 
 export const POLL_SCHEDULE_S = [2, 5, 10, 30];
 
@@ -9,23 +10,65 @@ const SLACK_MS = 100;
 export interface Interval {
   /** 1 for the first poll after the entry. */
   poll: number;
+  /** The interval the agency decided: between the page's requests when it drove the poll, else at the service. */
   seconds: number;
   expected: number;
+  /** The page decided it: measured between its requests. */
+  byPage?: boolean;
 }
 
-/** Every interval: entry to first poll, then poll to poll, with the minimum the schedule allows. */
-export function intervals(entryAt: number, polls: readonly ObservedCall[]): Interval[] {
-  let previous = entryAt;
-  return polls.map((poll, index) => {
-    const interval = { poll: index + 1, seconds: (poll.at - previous) / 1000, expected: POLL_SCHEDULE_S[Math.min(index, POLL_SCHEDULE_S.length - 1)]! };
-    previous = poll.at;
-    return interval;
+/**
+ * How long the agency's backend may take to call the service for a browser request, for the call to
+ * count as that request's: a page that decides when to poll sends one request per poll, and its
+ * backend calls the service while answering it.
+ */
+export const BACKEND_LATENCY_MS = 2000;
+
+/**
+ * Every interval: entry to first poll, then poll to poll, with the minimum the schedule allows.
+ * `decidedAt` gives, per call (the entry, then each poll), when the agency decided it where the
+ * browser did: the page's own request that the service call answered. An interval the page decided
+ * is measured between its requests: at the service it may come out shorter than the page's timer
+ * by the difference of the backend's latency for the two calls (4.6 s for a 5 s timer on a loaded
+ * machine), which is not the agency polling early. Elsewhere (the server decides) it is measured at
+ * the service.
+ */
+export function intervals(entryAt: number, polls: readonly ObservedCall[], decidedAt: ReadonlyArray<number | undefined> = []): Interval[] {
+  const served = [entryAt, ...polls.map((poll) => poll.at)];
+  return polls.map((_poll, index) => {
+    const [from, to] = [decidedAt[index], decidedAt[index + 1]];
+    const atService = (served[index + 1]! - served[index]!) / 1000;
+    const byPage = from !== undefined && to !== undefined && to > from;
+    const seconds = byPage ? Math.max((to - from) / 1000, atService) : atService;
+    return { poll: index + 1, seconds, expected: POLL_SCHEDULE_S[Math.min(index, POLL_SCHEDULE_S.length - 1)]!, ...(byPage ? { byPage: true } : {}) };
   });
 }
 
 /** The first interval shorter than the schedule allows, if any. */
-export function scheduleViolation(entryAt: number, polls: readonly ObservedCall[]): Interval | undefined {
-  return intervals(entryAt, polls).find((interval) => interval.seconds * 1000 + SLACK_MS < interval.expected * 1000);
+export function scheduleViolation(entryAt: number, polls: readonly ObservedCall[], decidedAt: ReadonlyArray<number | undefined> = []): Interval | undefined {
+  return intervals(entryAt, polls, decidedAt).find((interval) => interval.seconds * 1000 + SLACK_MS < interval.expected * 1000);
+}
+
+/** Requests a page polls with: its own loads, fetches and XHRs (not its images or styles). */
+export const POLLING_TYPES = new Set(['document', 'fetch', 'xhr', 'eventsource', 'websocket']);
+
+/**
+ * Per service call time (the emulator's clock), when the page decided it: its own request to the
+ * agency that the call followed within BACKEND_LATENCY_MS, when no earlier call followed the same
+ * request; undefined where the agency's server decided by itself.
+ */
+export function pageDecided(facts: RunFacts, scenario: string, journey: string, calls: readonly number[]): Array<number | undefined> {
+  const requests = facts.requests
+    .filter((request) => request.scenario === scenario && request.journey === journey && POLLING_TYPES.has(request.resourceType) && facts.isAgency(request.url))
+    .map((request) => facts.onEmulatorClock(request.at))
+    .sort((a, b) => a - b);
+  const used = new Set<number>();
+  return calls.map((at) => {
+    const trigger = requests.filter((sent) => sent <= at && sent >= at - BACKEND_LATENCY_MS).at(-1);
+    if (trigger === undefined || used.has(trigger)) return undefined;
+    used.add(trigger);
+    return trigger;
+  });
 }
 
 /** The state a page should end on after a terminal poll: won once delivered, failed once delivery failed. */

@@ -1,13 +1,12 @@
 /**
  * What several steps share: waiting for the emulator to observe a call (every read anchored to
  * the run's baseline, so an earlier run's calls on the same pack never count), the service's answer
- * a page's state is about, recording a callback's completion or a probe, reading the journey's
- * requests, and the state tampering of the probes.
+ * a page's state is about, recording a callback's completion, reading the journey's requests.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
 import type { ObservedCall } from '../emulator/client.js';
-import { type JourneyFacts, type ProbeKind, type ServiceAnswer, redactUrl, sha256 } from './facts.js';
+import { type JourneyFacts, type ServiceAnswer, sha256 } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 
 const isEntryCall = (call: ObservedCall) => call.method === 'POST' && call.path === '/session/entry';
@@ -60,18 +59,6 @@ export async function complete(run: ScenarioRun, journey: JourneyFacts, session:
   await run.observe(session);
 }
 
-export async function probe(run: ScenarioRun, kind: ProbeKind, variant: string, journey: JourneyFacts, session: BrowserSession, url: string, code: string): Promise<void> {
-  const at = Date.now();
-  const status = await session.goto(url);
-  // A single-page app may exchange from the page: what the callback set off is waited for.
-  await session.act(async () => undefined);
-  const seen = await run.observe(session);
-  run.facts.probes.push({
-    kind, variant, scenario: run.scenario.id, journey: journey.journey, at, codeSha: sha256(code), url: redactUrl(url),
-    page: { status, url: session.page.url(), shows: seen?.shows ?? [], title: seen?.title ?? '' },
-  });
-}
-
 export function lastRequest(run: ScenarioRun, journey: string, matches: (url: URL) => boolean): URL | undefined {
   for (const request of [...run.facts.requests].reverse()) {
     if (request.scenario !== run.scenario.id || request.journey !== journey) continue;
@@ -83,22 +70,4 @@ export function lastRequest(run: ScenarioRun, journey: string, matches: (url: UR
     }
   }
   return undefined;
-}
-
-/**
- * The ways a wrong state can look like the right one to a careless comparison: the last character
- * changed, one dropped, one added, only its first half, its letters' case swapped, or nothing.
- * Each catches a different mistake (a comparison by prefix, by length, without case...).
- */
-export function tamperings(state: string): Array<[variant: string, tampered: string]> {
-  const last = state.at(-1) ?? 'A';
-  const swapped = [...state].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase())).join('');
-  return [
-    ['last character changed', state.slice(0, -1) + (last === 'A' ? 'B' : 'A')],
-    ['truncated', state.slice(0, -1)],
-    ['extended', `${state}A`],
-    ['first half only', state.slice(0, Math.ceil(state.length / 2))],
-    ['case swapped', swapped === state ? `${state}a` : swapped],
-    ['empty', ''],
-  ];
 }

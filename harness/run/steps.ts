@@ -4,21 +4,20 @@
  * into the run's facts; they judge nothing (checks do). No step waits for a navigation: each waits
  * for a concrete signal, what the page shows or a call the emulator observed the agency make.
  */
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
 import type { ObservedCall } from '../emulator/client.js';
-import { type Shown, type StateName, showsState, statesShown } from '../intents.js';
-import { PreviewPage, consentPageOf } from '../pages/agency.js';
-import { AuthorizePage, SignInPage } from '../pages/emulator.js';
+import { type Shown, showsState } from '../intents.js';
+import { consentPageOf } from '../pages/agency.js';
 import type { Step } from '../scenarios/schema.js';
-import { type Expectation, type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
-import { finalState, isTerminalPoll, scheduleViolation } from './polling.js';
+import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
+import { finalState, isTerminalPoll, pageDecided, scheduleViolation } from './polling.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
+import { continueOnAuthorize, scanPack } from './journey-start.js';
+import { callbackStep } from './probes.js';
+import { SETTLED_GRACE_MS, expectStep, openPreviews, settledElsewhere } from './results.js';
 import type { ScenarioRun } from './scenario-run.js';
-import {
-  answerOf, complete, entryCall, exchangeOf, lastEntryAnswer, lastRequest, probe, sandboxEntry, tamperings, waitForCall,
-} from './step-support.js';
+import { entryCall, waitForCall } from './step-support.js';
 
 type StepOf<K extends Step['do']> = Extract<Step, { do: K }>;
 type Steps = { [K in Step['do']]: (run: ScenarioRun, step: StepOf<K>) => Promise<void> };
@@ -29,12 +28,8 @@ const FAULT_TARGETS = {
   session_read: { method: 'GET', path: '/session' },
 } as const;
 
-/** How long a preview scenario may take to make its calls and show its state (a slow single-page app on a loaded machine). */
-const PREVIEW_WAIT_MS = 15_000;
 /** How long a page may take to draw what it shows after it loaded: a single-page app draws after its own fetches. */
 const PAGE_WAIT_MS = 10_000;
-/** How long a wait goes on once the page settled on something other than what it waits for: it may still be redrawing. */
-const SETTLED_GRACE_MS = 1500;
 /** Waiting for the consent form: up to PAGE_WAIT_MS, or a moment once the page settled on something else (a state, an error). */
 const CONSENT_WAIT = { timeoutMs: PAGE_WAIT_MS, other: (shown: Shown[]) => shown.some((item) => item !== 'page:consent'), graceMs: SETTLED_GRACE_MS };
 /** After Retry-After, a little more: the agency times the wait from when its answer arrived. */
@@ -43,9 +38,6 @@ const RETRY_AFTER_MARGIN_MS = 300;
 const VIRTUAL_AFTER_END_MS = 5 * 60_000;
 /** Real time for what the virtual run set off to reach the agency. */
 const AFTER_VIRTUAL_MS = 1000;
-
-/** Something else the page shows that means it settled: another state, or an error page. */
-const settledElsewhere = (wanted: StateName) => (shown: Shown[]) => statesShown(shown).some((state) => state !== wanted) || shown.includes('page:error');
 
 export const STEPS: Steps = {
   async open_landing(run) {
@@ -58,101 +50,18 @@ export const STEPS: Steps = {
   },
 
   async open_previews(run, step) {
-    const preview = run.facts.origins.preview;
-    if (!preview) throw new Error('no preview URL: pass --preview or set "preview" in the config');
-    // One browser per scenario, side by side: the production journeys wait for the brand's approval, which waits for all six calls.
-    await Promise.all(step.scenarios.map(async (scenario, index) => openPreview(run, index === 0 ? await run.session('preview') : await run.fresh(`preview-${index}`), preview, scenario)));
+    await openPreviews(run, step.scenarios);
   },
 
   async scan(run, step) {
-    const journey = run.journey(step.journey);
-    const session = await run.session(step.journey);
-    const { facts } = run;
-    const scan = `${facts.origins.emulator}/q/${encodeURIComponent(journey.pack.code)}`;
-    // To add a state to the service's redirect, sign in first, then take the scan's redirect without following it.
-    await session.goto(step.supply_state ? `${facts.origins.emulator}/sign-in?next=%2Fpromotions` : scan);
-    const signIn = new SignInPage(session.page);
-    if (signIn.isShown()) await signIn.signIn(journey.email, journey.country, (button) => session.act(() => button.click()));
-    if (step.supply_state) {
-      const routed = await session.context.request.get(scan, { maxRedirects: 0, failOnStatusCode: false });
-      const location = routed.headers().location;
-      if (!location || !facts.isCallback(new URL(location, scan).href)) throw new Error(`the scan was not routed to the agency's callback (HTTP ${routed.status()}): is the integration approved?`);
-      const url = new URL(location, scan);
-      journey.suppliedState = randomBytes(32).toString('base64url');
-      url.searchParams.set('state', journey.suppliedState);
-      await session.goto(url.href);
-    }
-    // The agency sends the browser on to the service's authorize page, by a redirect or from a script.
-    const authorize = new AuthorizePage(session.page);
-    await session.page.waitForURL((url) => authorize.isAt(url, facts.origins.emulator), { timeout: 8000 }).catch(() => undefined);
-    journey.serviceRequest = lastRequest(run, step.journey, (url) => facts.isCallback(url.href) && url.searchParams.has('service_request'))?.searchParams.get('service_request') ?? undefined;
-    const sent = authorize.isShown(facts.origins.emulator) ? new URL(session.page.url()) : lastRequest(run, step.journey, (url) => authorize.isAt(url, facts.origins.emulator));
-    if (sent) {
-      const query = sent.searchParams;
-      journey.authorize = { url: sent.href, state: query.get('state') ?? undefined, challenge: query.get('code_challenge') ?? undefined, method: query.get('code_challenge_method') ?? undefined };
-    }
-    if (!authorize.isShown(facts.origins.emulator) || (session.lastStatus ?? 200) >= 400) {
-      await run.observe(session);
-      throw new Error(`after the scan the browser shows ${redactUrl(session.page.url())} (HTTP ${session.lastStatus}), not the service's authorize page`);
-    }
+    await scanPack(run, run.journey(step.journey), await run.session(step.journey), step.supply_state);
   },
 
   async authorize(run, step) {
-    const journey = run.journey(step.journey);
-    const session = await run.session(step.journey);
-    const { facts } = run;
-    const authorize = new AuthorizePage(session.page);
-    if (!authorize.isShown(facts.origins.emulator)) throw new Error(`not on the authorize page but ${redactUrl(session.page.url())}`);
-    const isReturn = (url: URL) => facts.isCallback(url.href) && url.searchParams.has('service_code');
-    if (step.hold) {
-      // The service's redirect back, taken without following it: the callback URL is held, unopened.
-      const form = await authorize.fields();
-      const answer = await session.context.request.post(new URL('/authorize', facts.origins.emulator).href, { form, maxRedirects: 0, failOnStatusCode: false });
-      const location = answer.headers().location;
-      if (!location || !isReturn(new URL(location, facts.origins.emulator))) throw new Error(`Continue did not redirect to the callback (HTTP ${answer.status()})`);
-      journey.issuedCallback = new URL(location, facts.origins.emulator).href;
-      return;
-    }
-    const at = Date.now();
-    await session.act(() => authorize.continueButton.click());
-    journey.issuedCallback = lastRequest(run, step.journey, isReturn)?.href;
-    await openedCallback(run, session, journey.issuedCallback);
-    await complete(run, journey, session, at);
+    await continueOnAuthorize(run, run.journey(step.journey), await run.session(step.journey), step.hold);
   },
 
-  async callback(run, step) {
-    const journey = run.journey(step.journey);
-    const issued = journey.issuedCallback;
-    if (!issued) throw new Error('no callback URL held: run "authorize" with "hold": true first');
-    const code = new URL(issued).searchParams.get('service_code') ?? '';
-    if (step.variant === 'as_issued') {
-      const session = await run.session(step.journey);
-      const at = Date.now();
-      await session.goto(issued);
-      await openedCallback(run, session, issued);
-      await complete(run, journey, session, at);
-      return;
-    }
-    if (step.variant === 'tampered_state') {
-      const session = await run.session(step.journey);
-      for (const [variant, state] of tamperings(new URL(issued).searchParams.get('state') ?? '')) {
-        const tampered = new URL(issued);
-        tampered.searchParams.set('state', state);
-        await probe(run, 'tampered_state', variant, journey, session, tampered.href, code);
-      }
-      return;
-    }
-    if (step.variant === 'replay') {
-      if (!journey.completion) throw new Error('nothing to replay: open the callback "as_issued" first');
-      await probe(run, 'replay', 'the same URL again', journey, await run.session(step.journey), issued, code);
-      return;
-    }
-    const session = await run.fresh(`${step.journey}-${step.variant}`);
-    if (step.variant === 'other_browser') return probe(run, 'other_browser', 'a browser without the cookie', journey, session, issued, code);
-    const unsolicited = new URL(issued);
-    unsolicited.searchParams.set('state', randomBytes(32).toString('base64url'));
-    await probe(run, 'unsolicited', 'a state nobody issued, in a fresh browser', journey, session, unsolicited.href, code);
-  },
+  callback: callbackStep,
 
   async inspect_consent(run, step) {
     const journey = run.journey(step.journey);
@@ -193,35 +102,7 @@ export const STEPS: Steps = {
     if (!entered) throw new Error(`the entry did not reach the service again within ${step.timeout_s} s: the page offered no consent form, no link back and retried nothing by itself`);
   },
 
-  async expect(run, step) {
-    const journey = run.journey(step.journey);
-    const session = await run.session(step.journey);
-    const view = run.view(session);
-    const timeoutMs = step.timeout_s * 1000;
-    let met: boolean;
-    const state = step.state === 'drawn' ? journey.pack.outcome : step.state;
-    if (state) {
-      const codes = state === 'won' ? ((await run.observed(journey.pack.code)).filter((call) => call.answer?.entry_state === 'won').at(-1)?.answer?.codes ?? []) : [];
-      // A won page also shows itself by the codes the service delivered, whatever its markers.
-      const showsCodes = async () => codes.length > 0 && (await session.page.locator('body').innerText().catch(() => '')).includes(codes[0]!);
-      // A state the page showed only for a while since the last action (a wait page that retried by itself) counts too.
-      met = (await view.waitFor((shown) => showsState(shown, state), { timeoutMs, other: settledElsewhere(state), graceMs: 3000 })).met
-        || showsState(await view.shownSince(session.lastMark), state) || (await showsCodes());
-    } else {
-      const wanted: Shown = step.shows === 'consent_form' ? 'page:consent' : `page:${step.shows!}`;
-      met = (await view.waitFor((shown) => shown.includes(wanted), { timeoutMs })).met;
-    }
-    const page = await run.observe(session);
-    const expectation: Expectation = {
-      scenario: run.scenario.id, journey: step.journey, environment: 'production', wanted: state ? 'result' : step.shows!, ...(state ? { state } : {}), met, page,
-      answer: await lastEntryAnswer(run, journey),
-    };
-    run.facts.expectations.push(expectation);
-    if (!met) {
-      const wanted = state ? `state "${state}"` : `${step.shows!.replace('_', ' ')}`;
-      throw new Error(`expected ${wanted}; the page shows ${page?.shows.join(', ') || 'nothing recognised'} (${redactUrl(session.page.url())})`);
-    }
-  },
+  expect: expectStep,
 
   async fault(run, step) {
     const journey = run.journey(step.journey);
@@ -262,7 +143,7 @@ export const STEPS: Steps = {
       const { now, data } = await run.env.client.observed(run.env.baseline.calls, { pack: journey.pack.code });
       const polls = data.filter((call) => call.method === 'GET' && call.path === '/session' && call.at > entry.at);
       if (step.mode === 'schedule') {
-        if (scheduleViolation(entry.at, polls)) until = Math.min(until, now);
+        if (scheduleViolation(entry.at, polls, pageDecided(run.facts, run.scenario.id, step.journey, [entry.at, ...polls.map((poll) => poll.at)]))) until = Math.min(until, now);
         if (polls.length >= step.polls) until = Math.min(until, polls[step.polls - 1]!.at);
       } else {
         terminal = polls.find(isTerminalPoll);
@@ -305,32 +186,6 @@ export const STEPS: Steps = {
     await run.env.client.advanceClock(step.advance);
   },
 };
-
-/** One sandbox scenario through the preview: its link, the sandbox entry the service saw, then the state its page shows. */
-async function openPreview(run: ScenarioRun, session: BrowserSession, preview: string, scenario: StateName): Promise<void> {
-  await session.goto(preview);
-  const link = await new PreviewPage(session.page, run.env.config.markers).link(scenario, PREVIEW_WAIT_MS);
-  const expectation: Expectation = { scenario: run.scenario.id, journey: 'preview', environment: 'sandbox', wanted: 'result', state: scenario, met: false, page: undefined };
-  if (!link) {
-    expectation.page = await run.observe(session);
-    run.facts.expectations.push(expectation);
-    return;
-  }
-  await session.act(() => link.click());
-  run.facts.previewed.push(scenario);
-  // The concrete signal: the service saw the preview's entry (or, without one, the page settles on its own).
-  const entry = await sandboxEntry(run, scenario, PREVIEW_WAIT_MS);
-  expectation.answer = answerOf(entry);
-  expectation.met = (await run.view(session).waitFor((shown) => showsState(shown, scenario), { timeoutMs: PREVIEW_WAIT_MS, other: settledElsewhere(scenario), graceMs: SETTLED_GRACE_MS })).met;
-  expectation.page = await run.observe(session);
-  run.facts.expectations.push(expectation);
-}
-
-/** After the callback was opened as issued: the agency's exchange of its code (from the server or the page), then the page it leads to. */
-async function openedCallback(run: ScenarioRun, session: BrowserSession, callback: string | undefined): Promise<void> {
-  if (callback) await exchangeOf(run, callback, 5000);
-  await session.act(async () => undefined);
-}
 
 /** The consent form of a journey's page: its age box known by the minimum age its terms set. */
 function consentOf(run: ScenarioRun, journey: JourneyFacts, session: BrowserSession) {

@@ -162,6 +162,19 @@ describe('the entry body', () => {
   });
 
   rule({
+    defect: 'terms-version-lowercased',
+    title: 'echoes a mixed-case terms_version as it is',
+    world: { fixture: (fixture) => ({ ...fixture, promotion: { ...fixture.promotion, terms: { ...fixture.promotion.terms, by_country: { ...fixture.promotion.terms.by_country, DE: { ...fixture.promotion.terms.by_country.DE!, version: 'DE-2026-03a' } } } } }) },
+    observe: async (w) => {
+      const browser = new TestBrowser();
+      await enter(browser, await toConsent(w, browser));
+      return { sent: (entries(w).at(-1)?.body?.consent as { terms_version?: string }).terms_version };
+    },
+    holds: { sent: 'DE-2026-03a' },
+    broken: { sent: 'de-2026-03a' },
+  });
+
+  rule({
     defect: 'entry-forbidden-fields',
     title: 'carries consent only: no consumer id, email, pack code or country',
     observe: async (w) => {

@@ -114,6 +114,20 @@ describe('invalid_session', () => {
     holds: { state: 'invalid_session', rescan: true, sessions: 1 },
     broken: { state: 'won', sessions: 2 },
   });
+
+  rule({
+    defect: 'sandbox-identity-after-401',
+    title: 'asks the customer to rescan and never turns to a sandbox session either',
+    observe: async (w) => {
+      const browser = new TestBrowser();
+      const page = await toConsent(w, browser);
+      w.advance(31 * 60_000);
+      const result = await enter(browser, page);
+      return { state: marker(result, 'entry-state'), rescan: result.text.includes('data-rescan'), sessions: new Set(entries(w).map((call) => call.session)).size };
+    },
+    holds: { state: 'invalid_session', rescan: true, sessions: 1 },
+    broken: { state: 'lost', sessions: 2 },
+  });
 });
 
 describe('failed', () => {

@@ -88,16 +88,23 @@ describe('state', () => {
   rule({
     defect: 'state-compared-by-prefix',
     title: 'rejects a truncated or extended state, not only a changed one',
-    observe: async (w) => {
-      const browser = new TestBrowser();
-      const url = await callbackUrl(w, browser);
-      const state = new URL(url).searchParams.get('state')!;
-      const changed = await browser.open(withParam(url, 'state', `${state.slice(0, -1)}${state.endsWith('A') ? 'B' : 'A'}`));
-      const truncated = await browser.open(withParam(url, 'state', state.slice(0, -1)));
-      return { changed: marker(changed, 'error'), truncated: marker(truncated, 'error'), exchanges: exchanges(w) };
-    },
+    observe: async (w) => ({ ...(await changedThenTruncated(w)), exchanges: exchanges(w) }),
     holds: { changed: 'state_mismatch', truncated: 'state_mismatch', exchanges: 0 },
     broken: { changed: 'state_mismatch', truncated: undefined, exchanges: 1 },
+  });
+
+  rule({
+    defect: 'state-prefix-consumed-on-mismatch',
+    title: 'rejects a truncated state on a transaction of its own, and a mismatched one ends nothing it should not',
+    observe: async (w) => {
+      const oneAfterAnother = await changedThenTruncated(w);
+      const other = new TestBrowser();
+      const own = await callbackUrl(w, other);
+      const first = await other.open(withParam(own, 'state', new URL(own).searchParams.get('state')!.slice(0, -1)));
+      return { ...oneAfterAnother, truncatedFirst: marker(first, 'error'), exchanges: exchanges(w) };
+    },
+    holds: { changed: 'state_mismatch', truncated: 'state_mismatch', truncatedFirst: 'state_mismatch', exchanges: 0 },
+    broken: { changed: 'state_mismatch', truncated: 'unsolicited_callback', truncatedFirst: undefined, exchanges: 1 },
   });
 
   rule({
@@ -195,6 +202,20 @@ describe('a failed exchange', () => {
     broken: { exchanges: 2 },
   });
 
+  rule({
+    defect: 'guesses-result-after-failed-exchange',
+    title: 'shows no result it was not given: the page asks to scan again',
+    observe: async (w) => {
+      const browser = new TestBrowser();
+      const url = await callbackUrl(w, browser);
+      w.spy.fail('POST', '/sessions', 'drop');
+      const page = await browser.open(url);
+      return { error: marker(page, 'error'), state: marker(page, 'entry-state') };
+    },
+    holds: { error: 'exchange_failed', state: undefined },
+    broken: { error: undefined, state: 'lost' },
+  });
+
   test('with an expired code shows the scan-again page and no form', async () => {
     const w = await agencyWorld();
     const browser = new TestBrowser();
@@ -206,3 +227,13 @@ describe('a failed exchange', () => {
     expect(page.text).not.toContain('action="/entry"');
   });
 });
+
+/** One journey's callback opened with its state's last character changed, then truncated: the error each page shows. */
+async function changedThenTruncated(w: AgencyWorld): Promise<{ changed: string | undefined; truncated: string | undefined }> {
+  const browser = new TestBrowser();
+  const url = await callbackUrl(w, browser);
+  const state = new URL(url).searchParams.get('state')!;
+  const changed = await browser.open(withParam(url, 'state', `${state.slice(0, -1)}${state.endsWith('A') ? 'B' : 'A'}`));
+  const truncated = await browser.open(withParam(url, 'state', state.slice(0, -1)));
+  return { changed: marker(changed, 'error'), truncated: marker(truncated, 'error') };
+}

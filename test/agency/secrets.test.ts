@@ -1,4 +1,5 @@
 /** Keys, session tokens and verifiers stay on the agency's server. @see spec §2.1, §2.3, §5 rules 4 and 6 */
+import { inflateSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { TestBrowser, marker } from './test-browser.js';
 import { type AgencyWorld, agencyWorld, enter, everythingSeen, issuedSessionTokens, rule, toConsent } from './world.js';
@@ -60,5 +61,20 @@ describe('secrets', () => {
     },
     holds: { verifierCookie: false, cookies: ['agency_session'] },
     broken: { verifierCookie: true },
+  });
+
+  rule({
+    defect: 'verifier-in-signed-cookie',
+    title: 'the verifier is stored server-side, never in a signed session cookie either',
+    observe: async (w) => {
+      const browser = new TestBrowser();
+      await toConsent(w, browser);
+      const [verifier] = verifiers(w);
+      const payload = /^\.([A-Za-z0-9_-]+)\./.exec(browser.cookies().get('agency_flask_session')?.value ?? '')?.[1];
+      const held = payload ? (JSON.parse(inflateSync(Buffer.from(payload, 'base64url')).toString('utf8')) as { code_verifier?: string }) : undefined;
+      return { verifierInCookie: held?.code_verifier === verifier, cookies: [...browser.cookies().keys()].filter((name) => name.startsWith('agency')) };
+    },
+    holds: { verifierInCookie: false, cookies: ['agency_session'] },
+    broken: { verifierInCookie: true },
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Command } from 'commander';
 import { consoleCommands } from '../../emulator/cli/console.js';
-import { CliError } from '../../emulator/cli/cli-error.js';
+import { CliError } from '../../emulator/cli-error.js';
 import { writeInstance } from '../../emulator/cli/instance.js';
 import { dataPaths } from '../../emulator/cli/paths.js';
 import { createLogger } from '../../emulator/logger.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../../emulator/fixture.js';
+import { snapshotTables } from '../../emulator/store/snapshot.js';
 import { storedCount, storedRows } from '../support/stored.js';
 import { type TestWorld, consentFor, productionSession, testWorld } from '../world.js';
 
@@ -12,6 +13,11 @@ async function enter(t: TestWorld, token: string, body: object = DE_CONSENT) {
 const packOf = (t: TestWorld, outcome: string) => t.env.packs.find((pack) => pack.outcome === outcome)!.code;
 const withPromotion = (change: Partial<Fixture['promotion']>) => (f: Fixture) => ({ ...f, promotion: { ...f.promotion, ...change } });
 const entryCount = (t: TestWorld) => storedCount(t.world.db, 'entries');
+/** Every stored row but the interaction log's, which records each call by design. */
+const storedWorld = (t: TestWorld) => {
+  const { interactions: _log, ...rest } = snapshotTables(t.world.db);
+  return rest;
+};
 
 describe('production entry: consent (spec §2.4, §2.6, §4.2 422)', () => {
   it('enters with accepted terms, confirmed age and the session terms_version', async () => {
@@ -190,6 +196,19 @@ describe('production entry: the draw (spec §1, §3)', () => {
     t.world.clock.advance(1_000);
     const read = await t.experience('get', '/session', t.env.production_key, token);
     expect(read.body).toMatchObject({ entry: { state: settles }, delivery: { state: delivery } });
+  });
+
+  it('reading the session writes nothing, not even when a delivery has come due: every table but the interaction log is unchanged (spec §3)', async () => {
+    const t = testWorld();
+    const pack = t.env.packs.find((p) => p.outcome === 'pending' && p.settles_as === 'won')!;
+    const token = await productionSession(t, { packCode: pack.code });
+    await enter(t, token);
+    t.world.clock.advance(30_000);
+    const before = storedWorld(t);
+    const read = await t.experience('get', '/session', t.env.production_key, token);
+    expect(read.body).toMatchObject({ entry: { state: 'won' }, delivery: { state: 'delivered' } });
+    expect(storedWorld(t)).toEqual(before);
+    expect(storedRows<{ state: string; delivery_state: string }>(t.world.db, 'entries').at(-1)).toMatchObject({ state: 'pending', delivery_state: 'processing' });
   });
 
   it('a failed delivery stays failed: a retry returns the same entry and never redraws', async () => {

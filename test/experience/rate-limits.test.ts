@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SPEC_LIMITS } from '../../emulator/context.js';
+import { SPEC_LIMITS } from '../../emulator/domain/limits.js';
 import { testWorld } from '../world.js';
 
 describe('rate limits (spec §8)', () => {

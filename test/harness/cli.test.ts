@@ -88,11 +88,15 @@ describe('an emulator off loopback, behind its control token', () => {
   const seen: Array<string | undefined> = [];
   let server: Server;
   let url: string;
+  let agency: Server;
+  let callback: string;
   beforeAll(async () => {
+    agency = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>campaign</h1>'));
+    await new Promise<void>((resolve) => agency.listen(0, '127.0.0.1', resolve));
+    callback = `http://127.0.0.1:${(agency.address() as AddressInfo).port}/callback`;
     // Answers the preflight's control calls only with `Authorization: Bearer s3cret`, as emulator/control/guard.ts does off loopback.
     server = createServer((req, res) => {
       const path = req.url ?? '/';
-      if (path === '/callback') return res.end('campaign');
       seen.push(req.headers.authorization);
       const answer = (status: number, body: object) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.headers.authorization !== 'Bearer s3cret') return answer(403, { error: 'forbidden', message: 'The control plane answers loopback callers only; start with --control-token to allow others.' });
@@ -105,21 +109,24 @@ describe('an emulator off loopback, behind its control token', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await new Promise((resolve) => agency.close(resolve));
+  });
 
   test('the token goes with every control call, from --control-token or HARNESS_CONTROL_TOKEN', async () => {
-    const flag = await harness(['doctor', '--callback', `${url}/callback`, '--emulator', url, '--control-token', 's3cret']);
+    const flag = await harness(['doctor', '--callback', callback, '--emulator', url, '--control-token', 's3cret']);
     expect([flag.code, flag.stderr]).toEqual([0, '']);
-    const env = await harness(['doctor', '--callback', `${url}/callback`, '--emulator', url], { HARNESS_CONTROL_TOKEN: 's3cret' });
+    const env = await harness(['doctor', '--callback', callback, '--emulator', url], { HARNESS_CONTROL_TOKEN: 's3cret' });
     expect([env.code, env.stderr]).toEqual([0, '']);
     expect(seen.length).toBeGreaterThanOrEqual(6);
     expect(new Set(seen)).toEqual(new Set(['Bearer s3cret']));
   });
 
   test('without the token, or with another, it is exit 2 and one line saying what to pass', async () => {
-    const none = await harness(['doctor', '--callback', `${url}/callback`, '--emulator', url]);
+    const none = await harness(['doctor', '--callback', callback, '--emulator', url]);
     expect([none.code, none.stderr]).toEqual([2, `[harness] the emulator at ${url} answers its control plane only on loopback, named 127.0.0.1, localhost or [::1]: use such an --emulator URL, or start it with --control-token and pass the same token (--control-token or HARNESS_CONTROL_TOKEN)\n`]);
-    const wrong = await harness(['verify', '--callback', `${url}/callback`, '--emulator', url, '--control-token', 'nope']);
+    const wrong = await harness(['verify', '--callback', callback, '--emulator', url, '--control-token', 'nope']);
     expect([wrong.code, wrong.stderr]).toEqual([2, `[harness] the emulator at ${url} refused the control token: pass the token it was started with (--control-token or HARNESS_CONTROL_TOKEN)\n`]);
   });
 });
@@ -142,6 +149,38 @@ describe('against the reference agency', () => {
     const down = await harness(['doctor', '--callback', 'http://127.0.0.1:9/callback', '--emulator', world.target.emulator]);
     expect([down.code, down.stderr]).toEqual([2, "[harness] the agency's callback URL http://127.0.0.1:9/callback is not reachable: start the agency, or check --callback\n"]);
   });
+
+  test('doctor and verify refuse, in one line and before registering anything, a callback or preview that does not answer like an agency (issue 26 item 2)', async () => {
+    const pages = createServer((req, res) => {
+      if (req.url === '/missing') return res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+      if (req.url === '/broken') return res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+    const other = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+    const emulatorCallback = `${world.target.emulator}/callback`;
+    const registered = () => world.emulator.world.db.prepare('SELECT production_callback, preview_callback, approved_at FROM promotions WHERE id = 1').get();
+    const before = registered();
+    try {
+      const cases: Array<[string[], string]> = [
+        [['--callback', emulatorCallback], `the agency's callback URL ${emulatorCallback} is the emulator itself (${world.target.emulator}), not the agency: check --callback`],
+        [['--callback', emulatorCallback.replace('127.0.0.1', 'localhost')], `the agency's callback URL ${emulatorCallback.replace('127.0.0.1', 'localhost')} is the emulator itself (${world.target.emulator}), not the agency: check --callback`],
+        [['--callback', `${other}/missing`], `the agency's callback URL ${other}/missing answers 404 (no page there): check --callback`],
+        [['--callback', `${other}/broken`], `the agency's callback URL ${other}/broken answers 502 (the agency failed): check --callback`],
+        [['--callback', `${other}/api`], `the agency's callback URL ${other}/api answers 200 with application/json, not an HTML page: check --callback`],
+        [['--callback', world.target.callback, '--preview', `${other}/missing`], `the agency's preview URL ${other}/missing answers 404 (no page there): check --preview`],
+      ];
+      for (const [args, line] of cases) {
+        const doctor = await harness(['doctor', ...args, '--emulator', world.target.emulator]);
+        expect([doctor.code, doctor.stdout.includes('ready'), doctor.stderr]).toEqual([2, false, `[harness] ${line}\n`]);
+      }
+      const run = await harness(['verify', '--callback', emulatorCallback, '--preview', emulatorCallback, '--emulator', world.target.emulator, '--out', join(world.folder, 'refused')]);
+      expect([run.code, run.stderr]).toEqual([2, `[harness] ${cases[0]![1]}\n`]);
+      expect(registered()).toEqual(before);
+    } finally {
+      await new Promise((resolve) => pages.close(resolve));
+    }
+  }, 120_000);
 
   test('verify exits 0 when every check passed and prints the evidence rules, the grouped checklist and the verdict', async () => {
     const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page,callback.no_store,callback.cookie_flags']);

@@ -1,6 +1,7 @@
 /** The verifier search: the emulator keeps no verifier, so the harness finds one by its S256 in what the browser held. */
-import { createHash } from 'node:crypto';
-import { expect, test } from 'vitest';
+import { createHash, randomBytes } from 'node:crypto';
+import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { describe, expect, test } from 'vitest';
 import { SECRET_CHECKS } from '../../harness/checks/secrets.js';
 import { ConfigSchema } from '../../harness/config.js';
 import type { ObservedCall } from '../../harness/emulator/client.js';
@@ -29,4 +30,29 @@ test('a verifier the browser held is found by its S256, alone or inside a longer
 test('other values of the same length and alphabet are not mistaken for it', () => {
   const verdict = check.evaluate(factsHolding(`<input value="${VERIFIER.replace('Z', 'Y')}">`))!;
   expect([verdict.status, verdict.reason]).toEqual(['pass', expect.stringMatching(/^1 code_verifier\(s\) searched for in 1 agency pages; none in DOM and storage/)]);
+});
+
+describe('seen 3: a secret kept encoded is still in the browser', () => {
+  const json = JSON.stringify({ state: 'S'.repeat(43), code_verifier: VERIFIER });
+  const flask = `.${deflateSync(json).toString('base64url')}.ZXJ2Zw.c2lnbmF0dXJlLW9mLWl0`;
+  const encodings: Record<string, string> = {
+    "Flask's signed session cookie (base64url of zlib-compressed JSON, timestamp, signature)": `Set-Cookie: session=${flask}; HttpOnly; Path=/`,
+    'a JWT payload': `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(json).toString('base64url')}.c2ln`,
+    'base64 of gzip': Buffer.from(gzipSync(json)).toString('base64'),
+    'raw deflate, base64url': deflateRawSync(json).toString('base64url'),
+    'URL-encoded base64 in a query': `/next?t=${encodeURIComponent(Buffer.from(`${json}?>>>`).toString('base64'))}`,
+    'a JSON document kept as a JSON string, base64 inside': JSON.stringify({ wrapped: JSON.stringify({ inner: Buffer.from(json).toString('base64') }) }),
+  };
+
+  test.for(Object.entries(encodings))('%s: fails, found in what the browser held once decoded', ([, text]) => {
+    const verdict = check.evaluate(factsHolding(text))!;
+    expect(verdict.status).toBe('fail');
+    expect(verdict.evidence[0]!.label).toBe(`code_verifier ${VERIFIER.slice(0, 4)}…${VERIFIER.slice(-4)} found in: DOM and storage (decoded)`);
+  });
+
+  test('random bytes that merely look like base64, and compressed text holding another value, are not mistaken for it', () => {
+    const other = JSON.stringify({ code_verifier: VERIFIER.replace('Z', 'Y') });
+    const verdict = check.evaluate(factsHolding(`${randomBytes(96).toString('base64url')} .${deflateSync(other).toString('base64url')}.x.y`))!;
+    expect(verdict.status).toBe('pass');
+  });
 });

@@ -73,6 +73,28 @@ describe('authorize page', () => {
     expect(res.text).toContain(detail);
   });
 
+  it.each([
+    [31, 400],
+    [129, 400],
+    [32, 200],
+    [128, 200],
+  ])('a state of %i base64url characters is answered %i on the page (spec §8: 32 to 128)', async (length, status) => {
+    const { browser, requestToken } = await routedScan();
+    const res = await browser.get(`/authorize?${authorizeQuery(requestToken, { state: 'aZ0_-'.repeat(26).slice(0, length) })}`);
+    expect(res.status).toBe(status);
+    if (status === 400) expect(res.text).toContain('state must be 32 to 128 base64url characters');
+    else expect(res.text).toContain('<button type="submit">Continue</button>');
+  });
+
+  it.each([32, 128])('Continue with a state of %i characters redirects with that state', async (length) => {
+    const { browser, requestToken } = await routedScan();
+    const state = 'aZ0_-'.repeat(26).slice(0, length);
+    const page = await browser.get(`/authorize?${authorizeQuery(requestToken, { state })}`);
+    const res = await browser.post('/authorize').type('form').send({ csrf: csrfOf(page.text), request_token: requestToken, state, code_challenge: CHALLENGE, code_challenge_method: 'S256' });
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.location!).searchParams.get('state')).toBe(state);
+  });
+
   it('refuses an unknown request token', async () => {
     const { browser } = await routedScan();
     const res = await browser.get(`/authorize?${authorizeQuery('rt_unknown')}`);

@@ -5,7 +5,7 @@ import { hashSecret } from '../../emulator/domain/secrets.js';
 import { updatePromotionContent } from '../../emulator/store/promotions.js';
 import { lastScanId, scansAfter } from '../../emulator/store/scans.js';
 import { findSkuByPrefix } from '../../emulator/store/skus.js';
-import { unitsOfSku } from '../../emulator/store/units.js';
+import { findUnitByCode, unitsOfSku } from '../../emulator/store/units.js';
 import { storedRows } from '../support/stored.js';
 import { testWorld, type TestWorld } from '../world.js';
 import { CALLBACK, MOBILE_UA, approvedWorld, packCode, serviceRequestOf, signedIn } from './support.js';
@@ -51,6 +51,17 @@ describe('pack scan', () => {
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe(`/sign-in?next=${encodeURIComponent(`/q/${code}`)}`);
     expect(scans(t)).toEqual([]);
+  });
+
+  it('the sign-in page a scan leads to names the pack and the promotion it takes part in (issue 26 item 7)', async () => {
+    const t = testWorld();
+    const code = packCode(t);
+    const signIn = await request(t.app).get(`/sign-in?next=${encodeURIComponent(`/q/${code}`)}`);
+    expect(signIn.status).toBe(200);
+    const note = /<section class="scanned"[^>]*>([\s\S]*?)<\/section>/.exec(signIn.text)?.[1]?.replace(/<[^>]+>/g, '');
+    expect(note).toBe(`You scanned pack ${code} (${findUnitByCode(t.world.db, code)!.sku_name}): it takes part in Spring Instant Win by Alpenmilch. Sign in to play.`);
+    const plain = await request(t.app).get('/sign-in?next=%2Frewards');
+    expect(plain.text).not.toContain('class="scanned"');
   });
 
   it('records a production scan with the sign-in country, city and device, and announces it', async () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { experienceRouter } from '../../emulator/experience/routes.js';
 import { type ApiDoc, openApiPath } from '../../emulator/openapi/document.js';
-import { EXPERIENCE_API } from '../../emulator/openapi/experience.js';
-import { REPORTING_API } from '../../emulator/openapi/reporting.js';
+import { EXPERIENCE_API, experienceOpenApi } from '../../emulator/openapi/experience.js';
+import { REPORTING_API, reportingOpenApi } from '../../emulator/openapi/reporting.js';
 import { reportingRouter } from '../../emulator/reporting/routes.js';
 import { type TestWorld, testWorld } from '../world.js';
 import { type OpenApiDoc, routerRoutes, tableRoutes } from './support.js';
 
 const APIS: Array<[string, ApiDoc, (t: TestWorld) => Parameters<typeof routerRoutes>[0]]> = [
-  ['experience', EXPERIENCE_API, (t) => experienceRouter(t.world).router],
-  ['reporting', REPORTING_API, (t) => reportingRouter(t.world)],
+  ['experience', EXPERIENCE_API, (t) => experienceRouter(t.world, experienceOpenApi).router],
+  ['reporting', REPORTING_API, (t) => reportingRouter(t.world, reportingOpenApi)],
 ];
 
 async function served(t: TestWorld, api: ApiDoc): Promise<OpenApiDoc> {

@@ -7,7 +7,8 @@
 import type { Router } from 'express';
 import type { Response } from 'supertest';
 import { z } from 'zod';
-import { type ApiDoc, type Method, OPENAPI_PATH, type OperationDoc, openApiPath } from '../../emulator/openapi/document.js';
+import { OPENAPI_PATH } from '../../emulator/api-docs.js';
+import { type ApiDoc, type Method, type OperationDoc, openApiPath } from '../../emulator/openapi/document.js';
 import type { TestWorld } from '../world.js';
 
 type JsonSchema = Record<string, unknown>;

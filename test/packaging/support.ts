@@ -1,6 +1,6 @@
 /** What the packaging tests share: temp folders, free ports, spawned commands and health waits. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,4 +72,15 @@ export async function waitForOk(url: string, child: ChildProcess, withinMs = 15_
     await sleep(100);
   }
   throw new Error(`${url} did not answer within ${withinMs} ms:\n${output}`);
+}
+
+/** Stops the emulator whose data folder is `data`, if one still runs there (a test stopped before stopping it). */
+export function stopEmulatorOf(data: string): void {
+  const instance = join(data, 'instance.json');
+  if (!existsSync(instance)) return;
+  try {
+    process.kill((JSON.parse(readFileSync(instance, 'utf8')) as { pid: number }).pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
 }

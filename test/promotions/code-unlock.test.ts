@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../../emulator/fixture.js';
 import { freePoolCodes } from '../../emulator/store/code-pool.js';
+import { getPromotion, updatePromotionContent } from '../../emulator/store/promotions.js';
 import { promotionPackCodes } from '../../emulator/store/units.js';
 import { storedRows } from '../support/stored.js';
 import { type TestWorld, consentFor, productionSession, promotionEnv, testWorld } from '../world.js';
@@ -67,6 +68,25 @@ describe('code unlock (spec §1, decision 008)', () => {
     const third = await enter(t, 2);
     expect(third).toMatchObject({ state: 'lost', codes: [], prize: null });
     expect(freeCodes(t)).toBe(0);
+  });
+
+  it('a pool that runs empty while stock remains: the entry is lost, and neither stock nor budget is taken (pool 2, stock raised to 5)', async () => {
+    const t = testWorld({ fixture: poolOf(2) });
+    const { id } = promotionEnv(t, SLUG);
+    const content = structuredClone(getPromotion(t.world.db, id).content);
+    content.prizes[0]!.stock = 5;
+    updatePromotionContent(t.world.db, id, content);
+    const prize = () => storedRows<{ promotion_id: number; stock: number }>(t.world.db, 'prizes').find((row) => row.promotion_id === id)!;
+    const spent = () => storedRows<{ id: number; budget_spent: number }>(t.world.db, 'promotions').find((row) => row.id === id)!.budget_spent;
+    expect((await enter(t, 0)).state).toBe('won');
+    expect((await enter(t, 1)).state).toBe('won');
+    expect(prize().stock).toBe(3);
+    const budgetSpent = spent();
+    const third = await enter(t, 2);
+    expect(third).toMatchObject({ state: 'lost', codes: [], prize: null });
+    expect(freeCodes(t)).toBe(0);
+    expect(prize().stock).toBe(3);
+    expect(spent()).toBe(budgetSpent);
   });
 
   it('sandbox entries are synthetic and take nothing from the pool', async () => {

@@ -3,6 +3,7 @@ import { createBatch } from '../../emulator/store/batches.js';
 import { findSkuByPrefix } from '../../emulator/store/skus.js';
 import { storedRows } from '../support/stored.js';
 import { BRAND, OTHER_BRAND, type ReportingWorld, reportingWorld } from './reporting.js';
+import { subscribeDomainEvents } from '../../emulator/webhooks/subscriptions.js';
 
 const skuPath = (t: ReportingWorld, prefix = 'AM-CHO') => {
   const { id } = findSkuByPrefix(t.world.db, prefix)!;
@@ -120,6 +121,8 @@ test('codes derive from the seed: the same seed gives the same codes, another se
 
 test('batch.generated then batch.export_ready are put in the outbox, each carrying the batch', async () => {
   const t = reportingWorld();
+  // As a running emulator's webhook dispatcher does (server.ts): domain events are the one way into the outbox.
+  subscribeDomainEvents(t.world);
   await t.api.post('/_emulator/webhooks').send({ url: 'https://crm.example/hooks', events: ['batch.generated', 'batch.export_ready'] }).expect(201);
   const { created } = await readyBatch(t, 10);
   const events = storedRows<{ type: string; body: string }>(t.world.db, 'webhook_events');

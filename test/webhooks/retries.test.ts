@@ -52,13 +52,29 @@ test('a failed delivery retries on the virtual clock after 30 s, then 2 min, rec
   expect(received.every((event) => event.verified)).toBe(true);
 });
 
-test('after the last retry (six attempts over about 7 hours) a delivery is failed, and a replay delivers the same envelope anew', async () => {
+/** The retry schedule (spec §6, public reference §4): after attempt N fails, attempt N+1 is due this long after it. */
+const SCHEDULE = [
+  { after: '30s', justBefore: '29s', at: '2026-11-21T10:00:30.000Z' },
+  { after: '2m', justBefore: '1m59s', at: '2026-11-21T10:02:30.000Z' },
+  { after: '10m', justBefore: '9m59s', at: '2026-11-21T10:12:30.000Z' },
+  { after: '1h', justBefore: '59m59s', at: '2026-11-21T11:12:30.000Z' },
+  { after: '6h', justBefore: '5h59m59s', at: '2026-11-21T17:12:30.000Z' },
+];
+
+test('after the last retry (six attempts: 30 s, 2 min, 10 min, 1 h and 6 h apart) a delivery is failed, and a replay delivers the same envelope anew', async () => {
   await t.createSink({ name: 'crm', respond_with: 503 });
   recordScan(t.world);
   await attemptsSettle(1);
-  for (const [step, duration] of ['30s', '2m', '10m', '1h', '6h'].entries()) {
-    await advance(duration);
-    await attemptsSettle(step + 2);
+  for (const [step, { justBefore, at }] of SCHEDULE.entries()) {
+    const attempts = step + 1;
+    expect((await deliveries())[0]).toMatchObject({ state: 'pending', next_attempt_at: at });
+    // Not before: a second short of its time, the retry has not gone out.
+    await advance(justBefore);
+    await new Promise((settle) => setTimeout(settle, 300));
+    expect((await deliveries())[0]!.attempts).toHaveLength(attempts);
+    await advance('1s');
+    const retried = await attemptsSettle(attempts + 1);
+    expect(retried.attempts[attempts]).toMatchObject({ number: attempts + 1, at, status: 503 });
   }
   const failed = (await deliveries())[0]!;
   expect(failed).toMatchObject({ state: 'failed', next_attempt_at: null });

@@ -1,6 +1,6 @@
 /** The dashboard's panels about the world around a promotion: its packs (with QR codes), the webhook sinks and the clock. */
 import { type ClockState, formatOffset } from '../../clock.js';
-import type { KnownPack } from '../../control/env.js';
+import type { KnownPack } from '../../store/known-packs.js';
 import { type Html, html } from '../../pages/html.js';
 import { qrSvg } from '../../pages/qr.js';
 

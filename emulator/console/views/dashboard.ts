@@ -9,7 +9,7 @@ import { layout } from '../../pages/layout.js';
 import { HOSTED_REASON_TEXT } from '../../journey/routing.js';
 import type { KeyJson, LogRow, Overview, PromotionRef, promotionSummaries } from '../lifecycle.js';
 import type { ClockState } from '../../clock.js';
-import type { KnownPack } from '../../control/env.js';
+import type { KnownPack } from '../../store/known-packs.js';
 import { clockPanel, packsPanel, sinksPanel } from './dashboard-panels.js';
 
 /** What the page says after an action: a success line, a one-time secret, or what went wrong. */

@@ -1,5 +1,6 @@
 /** The simulated collector sign-in page: pick an account or create one. */
 import type { Collector } from '../../store/collectors.js';
+import type { ScannedPack } from '../sign-in.js';
 import { csrfField } from '../../pages/csrf.js';
 import { type Html, html } from '../../pages/html.js';
 import { type PageContext, journeyPage } from './shell.js';
@@ -11,6 +12,8 @@ const COUNTRIES: Array<[string, string]> = [
 
 export interface SignInForm {
   next: string;
+  /** The pack whose scan brought the browser here. */
+  scanned?: ScannedPack;
   email?: string;
   country?: string;
   city?: string;
@@ -30,7 +33,7 @@ export function signInPage(page: PageContext, collectors: Collector[], form: Sig
   return journeyPage(
     page,
     'Sign in',
-    html`<p>This is the service's own collector sign-in, simulated the way the Firebase Auth emulator does it: no password.
+    html`${scannedNote(form.scanned)}<p>This is the service's own collector sign-in, simulated the way the Firebase Auth emulator does it: no password.
       The country of the account is the country of your journey.</p>
     <section aria-labelledby="accounts"><h2 id="accounts">Choose an account</h2><ul class="plain">${accounts}</ul></section>
     <section aria-labelledby="create"><h2 id="create">Create an account</h2>
@@ -50,4 +53,12 @@ export function signInPage(page: PageContext, collectors: Collector[], form: Sig
       </form>
     </section>`,
   );
+}
+
+function scannedNote(scanned: ScannedPack | undefined): Html | string {
+  if (!scanned) return '';
+  const pack = html`<code class="pack-code">${scanned.code}</code> (${scanned.sku})`;
+  return scanned.promotion
+    ? html`<section class="scanned" aria-label="Scanned pack"><p>You scanned pack ${pack}: it takes part in <strong>${scanned.promotion.name}</strong> by ${scanned.promotion.brand}. Sign in to play.</p></section>`
+    : html`<section class="scanned" aria-label="Scanned pack"><p>You scanned pack ${pack}. No promotion is running on it; sign in to see your rewards.</p></section>`;
 }

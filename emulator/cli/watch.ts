@@ -3,11 +3,11 @@
  * would need a reset (keys, packs, ids) is reported and not applied.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Context } from './context.js';
-import { type Fixture, FixtureError, type PromotionContent, parseFixture, readFixtureText } from './fixture.js';
-import { getMeta, setMeta } from './store/db.js';
-import { defaultPromotionId, updatePromotionContent } from './store/promotions.js';
-import { CLI } from './cli/paths.js';
+import type { Context } from '../context.js';
+import { type Fixture, FixtureError, type PromotionContent, parseFixture, readFixtureText } from '../fixture.js';
+import { getMeta, setMeta } from '../store/db.js';
+import { defaultPromotionId, updatePromotionContent } from '../store/promotions.js';
+import { CLI } from './paths.js';
 
 /** Promotion fields `updatePromotionContent` can change on a running world; any other field needs a reset. */
 const LIVE_PROMOTION_FIELDS = new Set<keyof PromotionContent>([

@@ -1,5 +1,6 @@
 /**
- * Names and descriptions of the zod schemas, for the OpenAPI documents. A schema registered with an
+ * Names and descriptions of the zod schemas, for the OpenAPI documents (openapi/). It sits below
+ * the APIs so that their schemas register here as they are defined, and openapi/ reads them. A schema registered with an
  * `id` becomes a named component; a `description` or `examples` is copied into its JSON Schema. `wire` replaces
  * the JSON Schema zod derives, for text that stands for another type: a query parameter parsed
  * from a string into a whole number or a time is documented as one (with its default and
@@ -19,3 +20,6 @@ export interface ApiDocMeta {
 }
 
 export const apiDocs = z.registry<ApiDocMeta>();
+
+/** Where each API serves its OpenAPI document, relative to the API's root. */
+export const OPENAPI_PATH = '/openapi.json';

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { DEFAULT_FIXTURE, testWorld } from '../test/world.js';
-import { envValues } from './control/env.js';
-import type { Fixture } from './fixture.js';
-import { resetWorld } from './store/reset.js';
+import { DEFAULT_FIXTURE, testWorld } from '../../test/world.js';
+import { envValues } from '../control/env.js';
+import type { Fixture } from '../fixture.js';
+import { resetWorld } from '../store/reset.js';
 import { classifyChange, type FixtureWatcher, watchFixture } from './watch.js';
 
 const edited = (edit: (fixture: Fixture) => void): Fixture => {

@@ -12,13 +12,13 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { ControlError } from '../control/errors.js';
+import { ControlError } from './errors.js';
 import { sendPage } from '../pages/http.js';
 import { type Sink, type SinkEvent, type SinkVerdict, findSink, recordSinkEvent, sinkEventsAfter } from '../store/sinks.js';
 import { findEndpoint } from '../store/webhooks.js';
 import { validate } from '../validation.js';
-import { SINK_PAGE_SCRIPT, deliveryArticles } from './sink-page.js';
-import { type Verification, endpointSecret, verifySignature } from './signing.js';
+import { SINK_PAGE_SCRIPT, deliveryArticles } from '../webhooks/sink-page.js';
+import { type Verification, endpointSecret, verifySignature } from '../webhooks/signing.js';
 
 const MAX_BODY = '1mb';
 /** Headers a stray caller might send with credentials in them: kept as a mark, never as a value. */

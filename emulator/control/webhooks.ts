@@ -7,7 +7,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { ControlError } from '../control/errors.js';
+import { ControlError } from './errors.js';
 import { IdText, validate } from '../validation.js';
 import { sendPage } from '../pages/http.js';
 import { nextSerial } from '../store/db.js';
@@ -16,10 +16,10 @@ import {
   type Delivery, type Endpoint, WEBHOOK_EVENTS, type WebhookEvent,
   countEndpoints, createEndpoint, findDelivery, listAttempts, listDeliveries, listEndpoints, removeEndpoint,
 } from '../store/webhooks.js';
-import { linkLocalProblem } from './link-local.js';
-import { replayDelivery } from './outbox.js';
-import { sinkPage, sinksPage } from './sink-page.js';
-import { endpointSecret } from './signing.js';
+import { linkLocalProblem } from '../webhooks/link-local.js';
+import { replayDelivery } from '../webhooks/outbox.js';
+import { sinkPage, sinksPage } from '../webhooks/sink-page.js';
+import { endpointSecret } from '../webhooks/signing.js';
 
 const events = z.array(z.enum(WEBHOOK_EVENTS, { error: `must be one of ${WEBHOOK_EVENTS.join(', ')}` })).min(1, 'must name at least one event');
 const status = z.number({ error: 'must be an HTTP status' }).int().min(200, 'must be 200 to 599').max(599, 'must be 200 to 599');

@@ -1,0 +1,187 @@
+/**
+ * States learned from the preview, on pages the harness has never seen and whose language it does
+ * not read: a French server-rendered site that marks each result as a class of a <section>
+ * (like the one of issue 28), and a site whose pages differ only in their words. Each page is
+ * read in Chromium (the fingerprint runs in the page); the six sandbox pages teach the signatures,
+ * and production pages, with their own prize, code and CSRF token, are recognised by them.
+ */
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { fingerprint } from '../../harness/browser/in-page.js';
+import { CHECKS } from '../../harness/checks/registry.js';
+import { ConfigSchema } from '../../harness/config.js';
+import type { ResultState, StateName } from '../../harness/intents.js';
+import { AgencyPage } from '../../harness/pages/agency.js';
+import { type Fingerprint, StateBook, learn, samePage, statesCarried } from '../../harness/pages/states.js';
+import { type Expectation, type PageSeen, RunFacts } from '../../harness/run/facts.js';
+import { useChromium } from '../support/chromium.js';
+
+const SIX = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'] as const;
+/** The reference agency's markers: none of them is on these pages. */
+const defaults = ConfigSchema.parse({}).markers;
+
+type Copy = { prize: string; code: string; token: string };
+
+/** The French site: the state is a class of the <section>, its copy French. */
+const FRENCH: Record<Exclude<StateName, never>, (copy: Copy) => [string, string]> = {
+  won: ({ prize, code }) => ['gagne', `<h2>Félicitations !</h2><p>Vous avez gagné ${prize}.</p><p>Votre code : <code>${code}</code></p><p><a class="bouton" href="https://marque.example/utiliser">Utiliser votre gain</a></p>`],
+  lost: () => ['perdu', "<h2>Pas de chance cette fois</h2><p>Merci d'avoir participé.</p>"],
+  pending: ({ prize }) => ['en-attente', `<h2>Vous avez gagné !</h2><p>Votre gain ${prize} est en cours d'envoi. Cette page se met à jour toute seule.</p>`],
+  failed: ({ prize }) => ['retard', `<h2>Vous avez gagné !</h2><p>La livraison de ${prize} est retardée ; votre gain vous reste acquis.</p>`],
+  ineligible: () => ['non-eligible', "<h2>Non disponible dans votre pays</h2><p>Cette opération n'est pas ouverte là où vous êtes.</p>"],
+  already_entered: () => ['deja-participe', '<h2>Paquet déjà utilisé</h2><p>Ce paquet a déjà servi à participer.</p>'],
+  unavailable: () => ['indisponible', '<h2>Opération indisponible</h2><p>Retrouvez vos gains dans <a href="https://service.example/rewards">vos récompenses</a>.</p>'],
+  invalid_session: () => ['session-expiree', '<h2>Veuillez scanner à nouveau</h2><p>Votre session a expiré.</p>'],
+  rate_limited: () => ['patience', '<h2>Réessayez dans 8 secondes</h2><p><a href="/resultat">Retour</a></p>'],
+  error: () => ['erreur', '<h2>Une erreur est survenue</h2><p>Veuillez réessayer dans un instant.</p>'],
+};
+
+function french(state: StateName, sandbox: boolean, copy: Copy): string {
+  const [kind, content] = FRENCH[state](copy);
+  return `<header><a href="/">Accueil</a></header><main>
+    ${sandbox ? '<p class="apercu">Aperçu : ce résultat est fictif.</p>' : ''}
+    <section class="resultat ${kind}" data-session="${copy.token.slice(0, 24)}" id="tx-${copy.code.length}${copy.token.length}">${content}</section>
+    <form method="post" action="/deconnexion"><input type="hidden" name="csrf_token" value="${copy.token}"><button>Quitter</button></form>
+  </main><footer>Mentions légales</footer>`;
+}
+
+/** A site whose result pages share every element: only their words tell them apart. */
+function wordsOnly(state: StateName, sandbox: boolean, copy: Copy): string {
+  const words: Partial<Record<StateName, string>> = {
+    won: `Glückwunsch, gewonnen! Dein Code ${copy.code} für ${copy.prize}`, lost: 'Leider kein Gewinn, danke fürs Mitmachen', pending: `Gewonnen, ${copy.prize} wird zugestellt`,
+    failed: `Gewonnen, die Zustellung von ${copy.prize} verzögert sich`, ineligible: 'In deinem Land nicht verfügbar', already_entered: 'Diese Packung wurde schon verwendet',
+    unavailable: 'Aktion gerade pausiert',
+  };
+  return `<main>${sandbox ? '<p>Vorschau</p>' : ''}<div class="karte"><p>${words[state]}</p></div></main>`;
+}
+
+const browser = useChromium();
+let page: Page;
+beforeAll(async () => {
+  page = await browser().newPage();
+});
+
+async function read(html: string): Promise<Fingerprint> {
+  await page.setContent(html);
+  return page.evaluate(fingerprint);
+}
+
+const sandboxCopy: Copy = { prize: 'Prix de démonstration', code: 'DEMOCODE', token: 'Zk8q2LmX0pR7vT3wY9aB4cD6eF1gH5iJ' };
+const productionCopy: Copy = { prize: 'Tasse en céramique', code: 'QWERTYUIOP', token: 'Hq3Ws9Ed2Rf7Tg5Yh1Uj8Ik4Ol6Pa0Sz' };
+
+describe('the French site: states as classes of a <section>, copy in French, no markers', () => {
+  const book = new StateBook();
+  beforeAll(async () => {
+    // The six sandbox scenarios, and the won one again with its entry answered 500: the site's failure page.
+    book.expect([...SIX, 'error']);
+    for (const state of [...SIX, 'error'] as const) book.report(state, await read(french(state, true, sandboxCopy)));
+  });
+
+  test('each state is learned by the class only its page carries, a state marker that decides alone', () => {
+    expect(book.learned!.unlearned).toEqual([]);
+    expect(Object.fromEntries(book.learned!.signatures.map((signature) => [signature.state, signature.keys.length ? signature.keys : signature.features]))).toEqual({
+      won: expect.arrayContaining(['section.gagne']), lost: ['section.perdu'], pending: ['section.en-attente'], failed: ['section.retard'],
+      ineligible: ['section.non-eligible'], already_entered: ['section.deja-participe'], error: ['section.erreur'],
+    });
+  });
+
+  test('values that differ per run are no features: the CSRF token, a random session attribute, an id with digits', async () => {
+    const features = await read(french('won', false, productionCopy));
+    expect(features.markup).toContain('section[data-session]');
+    expect(features.markup.join(' ')).not.toMatch(/Hq3Ws9|tx-|csrf/);
+    expect(features.text).not.toContain('8');
+  });
+
+  test('production pages, with their own prize, code and token and no preview notice, are recognised as their state', async () => {
+    for (const state of SIX) {
+      await page.setContent(french(state, false, productionCopy));
+      const reading = await new AgencyPage(page, defaults, book).read();
+      expect([state, reading.shown]).toEqual([state, [`state:${state}`]]);
+      expect(reading.learned).toBe(state);
+    }
+  });
+
+  test('the states the preview cannot show carry no learned signature: distinct, left to inference; the failure page shows error', async () => {
+    await page.setContent(french('error', false, productionCopy));
+    expect(await new AgencyPage(page, defaults, book).shows()).toEqual(['state:error']);
+    for (const state of ['unavailable', 'invalid_session', 'rate_limited'] as const) {
+      await page.setContent(french(state, false, productionCopy));
+      expect([state, await new AgencyPage(page, defaults, book).shows()]).toEqual([state, []]);
+    }
+  });
+
+  test('a page that carries two states’ signatures is not recognised: ambiguous', async () => {
+    const both = french('lost', false, productionCopy).replace('class="resultat perdu"', 'class="resultat perdu deja-participe"');
+    expect(book.carried(await read(both))).toEqual(['lost', 'already_entered']);
+    await page.setContent(both);
+    expect(await new AgencyPage(page, defaults, book).shows()).toEqual([]);
+  });
+
+  test("a configured marker wins over the learned signature when it matches", async () => {
+    const markers = ConfigSchema.parse({ markers: { state: 'section.resultat.{name}', states: { won: 'perdu' } } }).markers;
+    await page.setContent(french('lost', false, productionCopy));
+    expect(await new AgencyPage(page, markers, book).shows()).toEqual(['state:won']);
+  });
+});
+
+describe('a site whose result pages differ only in their words', () => {
+  let learned: ReturnType<typeof learn>;
+  beforeAll(async () => {
+    const pages: Array<[StateName, Fingerprint]> = [];
+    for (const state of SIX) pages.push([state, await read(wordsOnly(state, true, sandboxCopy))]);
+    learned = learn(pages);
+  });
+
+  test('its states are learned from their words, the last resort, and recognised in production', async () => {
+    expect(learned.signatures.map((signature) => [signature.state, signature.tier])).toEqual(SIX.map((state) => [state, 'text']));
+    for (const state of SIX) expect([state, statesCarried(learned, await read(wordsOnly(state, false, productionCopy)))]).toEqual([state, [state]]);
+    expect(statesCarried(learned, await read(wordsOnly('unavailable', false, productionCopy)))).toEqual([]);
+  });
+
+  test('two readings of one page are the same page; two states are not', async () => {
+    expect(samePage(await read(wordsOnly('lost', false, productionCopy)), await read(wordsOnly('lost', false, productionCopy)))).toBe(true);
+    expect(samePage(await read(wordsOnly('lost', false, productionCopy)), await read(wordsOnly('ineligible', false, productionCopy)))).toBe(false);
+  });
+});
+
+test('a state whose preview page carries nothing the other five do not is not learned', async () => {
+  const pages: Array<[StateName, Fingerprint]> = [];
+  for (const state of SIX) pages.push([state, await read(french(state === 'failed' ? 'pending' : state, true, sandboxCopy))]);
+  const learned = learn(pages);
+  expect(learned.unlearned).toEqual(['pending', 'failed']);
+});
+
+describe('journey.state.* on inferred states and ambiguous pages (made-up facts)', () => {
+  const fp = (...markup: string[]): Fingerprint => ({ markup, structure: ['body', 'body>main'], text: [] });
+  const seen = (features: Fingerprint): PageSeen => ({ scenario: 's', journey: 'main', environment: 'production', at: 0, url: 'http://127.0.0.1:3000/r', status: 200, shows: [], links: [], title: 'Aktion', text: '', features });
+  const expectation = (state: ResultState, error: string, status: number, page: PageSeen, how?: string): Expectation => ({
+    scenario: `entry-${state}`, journey: 'main', environment: 'production', wanted: 'result', state, met: how !== undefined, page, answer: { status, error, entryState: null }, ...(how ? { how } : {}),
+  });
+  const facts = () => new RunFacts(ConfigSchema.parse({}), { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' }, '/tmp');
+  const check = (state: ResultState) => CHECKS.find((candidate) => candidate.id === `journey.state.${state}`)!;
+
+  test('an inferred state passes when its page is its own, and fails when it is the very page shown for another answer', () => {
+    const run = facts();
+    run.expectations.push(
+      expectation('unavailable', 'unavailable', 410, seen(fp('section.oops')), 'inferred: …'),
+      expectation('invalid_session', 'invalid_session', 401, seen(fp('section.oops')), 'inferred: …'),
+      expectation('rate_limited', 'rate_limited', 429, seen(fp('section.wait')), 'inferred: …'),
+    );
+    expect(check('unavailable').evaluate(run)).toMatchObject({ status: 'fail', reason: expect.stringContaining('the page is the same as the one shown for invalid_session') });
+    expect(check('invalid_session').evaluate(run)?.status).toBe('fail');
+    expect(check('rate_limited').evaluate(run)).toMatchObject({ status: 'pass' });
+  });
+
+  test("a page carrying two learned states' signatures is inconclusive, saying so; a page carrying the failure page's signature fails", () => {
+    const run = facts();
+    run.states.expect(['lost', 'already_entered', 'error']);
+    run.states.report('lost', fp('section.perdu'));
+    run.states.report('already_entered', fp('section.deja'));
+    run.states.report('error', fp('section.erreur'));
+    run.expectations.push(expectation('already_entered', 'already_entered', 409, seen(fp('section.perdu', 'section.deja'))));
+    expect(check('already_entered').evaluate(run)).toMatchObject({ status: 'inconclusive', evidence: [{ label: expect.stringContaining('carries the signatures of lost and already_entered') }] });
+    const shownAsError = facts();
+    shownAsError.expectations.push(expectation('unavailable', 'unavailable', 410, { ...seen(fp('section.erreur')), shows: ['state:error'] }));
+    expect(check('unavailable').evaluate(shownAsError)).toMatchObject({ status: 'fail', reason: expect.stringContaining('the page shows error') });
+  });
+});
