@@ -22,6 +22,7 @@ export const LAYERS = [
   ['emulator/context.ts', 'emulator/events.ts', 'emulator/pages/', 'emulator/request-log.ts'],
   ['emulator/store/', 'emulator/logger.ts'],
   ['emulator/domain/', 'emulator/http.ts', 'emulator/validation.ts', 'emulator/api-docs.ts'],
+  ['emulator/json-keys.ts'],
   ['emulator/clock.ts', 'emulator/fixture.ts', 'emulator/errors.ts', 'emulator/sea.ts', 'emulator/cli-error.ts'],
 ];
 
