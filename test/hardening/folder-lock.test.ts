@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { type EmulatorProcess, freePort, runCli, scratchFolder, startEmulator } from './processes.js';
+import { type EmulatorProcess, freePort, mountable, runCli, scratchFolder, startEmulator } from './processes.js';
 
 let cleanup: Array<() => unknown> = [];
 afterEach(async () => {
@@ -118,16 +118,6 @@ test('stop returns once the process is gone, also when it is silent and needs SI
   expect(ended(silent.child.pid!)).toBe(true);
   expect((await runCli('status', '--data', data)).code).toBe(1);
 });
-
-const mountable = (() => {
-  if (process.getuid?.() !== 0) return false;
-  try {
-    execFileSync('mount', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 test.skipIf(!mountable)('a data folder on a read-only file system is said to be read-only (round three, item 10)', async () => {
   const { dir } = scratch();

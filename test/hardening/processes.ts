@@ -3,7 +3,7 @@
  * real process: one to SIGKILL, one beside another on the same data folder, one bound to 0.0.0.0.
  * `npm test` builds dist/ first (pretest); run `npm run build` before running these files alone.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -213,3 +213,14 @@ export async function signInBrowser(baseUrl: string, collectorId: number): Promi
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status}`);
   return jar;
 }
+
+/** Whether this test may mount a file system (a tmpfs of a given size or read-only): only as root with mount(8). */
+export const mountable = (() => {
+  if (process.getuid?.() !== 0) return false;
+  try {
+    execFileSync('mount', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
