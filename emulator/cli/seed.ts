@@ -27,9 +27,12 @@ export function seedCommand(): Command {
 
 type SeedLine = { added: number; total: number } | { milliseconds: number } | { stopped: 'cancelled' | 'reset'; added: number } | { error: string; message: string; added: number };
 
-/** What was added when a seed ended early: each reported step was committed before it was reported. */
-function ended(how: string, added: number, total: number): CliError {
-  return new CliError(`[emulator] ${how}; ${added.toLocaleString('en')} of ${total.toLocaleString('en')} scans were added and stay (each reported step is committed)`);
+/**
+ * What was added when a seed ended early: exactly what the emulator said, or, when it could not say
+ * (Ctrl-C here, the emulator gone), at least the last step it reported (each was committed first).
+ */
+function ended(how: string, added: number, total: number, exact = true): CliError {
+  return new CliError(`[emulator] ${how}; ${exact ? '' : 'at least '}${added.toLocaleString('en')} of ${total.toLocaleString('en')} scans were added and stay`);
 }
 
 /**
@@ -50,7 +53,8 @@ async function followProgress(res: Response, total: number): Promise<{ milliseco
         const message = JSON.parse(line) as SeedLine;
         if ('milliseconds' in message) return message;
         if ('error' in message) throw ended(`seeding stopped: ${message.message}`, message.added, total);
-        if ('stopped' in message) throw ended(message.stopped === 'reset' ? 'seeding stopped: the emulator was reset meanwhile' : 'seeding cancelled', message.added, total);
+        if ('stopped' in message && message.stopped === 'reset') throw new CliError(`[emulator] seeding stopped: the emulator was reset meanwhile, which removed the ${message.added.toLocaleString('en')} scans seeded before it`);
+        if ('stopped' in message) throw ended('seeding cancelled', message.added, total);
         committed = message.added;
         shownTenths = showProgress(message, shownTenths);
       }
@@ -58,10 +62,10 @@ async function followProgress(res: Response, total: number): Promise<{ milliseco
   } catch (error) {
     if (error instanceof CliError) throw error;
     // The connection ended mid-answer: Ctrl-C here, or the emulator stopped (`TypeError: terminated`).
-    if ((error as Error).name === 'AbortError') throw ended('seeding cancelled', committed, total);
-    throw ended(`the emulator stopped answering during the seed (see \`${CLI} logs\`)`, committed, total);
+    if ((error as Error).name === 'AbortError') throw ended('seeding cancelled', committed, total, false);
+    throw ended(`the emulator stopped answering during the seed (see \`${CLI} logs\`)`, committed, total, false);
   }
-  throw ended(`the emulator stopped answering before seeding was done (see \`${CLI} logs\`)`, committed, total);
+  throw ended(`the emulator stopped answering before seeding was done (see \`${CLI} logs\`)`, committed, total, false);
 }
 
 /** A plain line on stderr each time another tenth is done, short of the end (which stdout reports). */

@@ -138,18 +138,21 @@ export function runCli(...args: string[]): Promise<CliRun> {
 
 /** The CLI with these environment variables set (and the control token and public URL unset unless given). */
 export function runCliWith(variables: Record<string, string>, ...args: string[]): Promise<CliRun> {
+  return spawnCli(variables, ...args).ran;
+}
+
+/** The CLI as a running child (to signal, or to close its output early), and its run once it has ended. */
+export function spawnCli(variables: Record<string, string>, ...args: string[]): { child: ChildProcess; ran: Promise<CliRun> } {
   const env = { ...process.env };
   delete env.EMULATOR_CONTROL_TOKEN;
   delete env.EMULATOR_PUBLIC_URL;
   Object.assign(env, variables);
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk) => (stdout += chunk));
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  return { child, ran: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))) };
 }
 
 /** Resolves once the CLI finds the emulator of `data`: its instance file is written just after health first answers. */
