@@ -99,6 +99,14 @@ function formats(text: string): Format[] {
   return names as Format[];
 }
 
+// A reader that stops early (`harness checks | head -1`) closes the pipe: end quietly, as a writer to a pipe should.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof HarnessError) process.stderr.write(`[harness] ${error.message}\n`);
   else if (process.env.HARNESS_DEBUG) process.stderr.write(`[harness] could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
