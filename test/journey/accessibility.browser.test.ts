@@ -19,7 +19,7 @@ function skipBrowserValidation(page: Page): Promise<unknown> {
 }
 
 describe.concurrent('accessibility (axe-core)', () => {
-  it('finds no violations on the journey pages', async () => {
+  it('finds no violations on the journey pages', { timeout: 120_000 }, async () => {
     const world = await journeyWorld(browser());
     const { page, journey, emulator, env } = world;
     const found = [];
@@ -61,7 +61,7 @@ describe.concurrent('accessibility (axe-core)', () => {
     expect(found).toEqual([]);
   });
 
-  it('finds no violations on the dashboard, its notices and its refusals', async () => {
+  it('finds no violations on the dashboard, its notices and its refusals', { timeout: 120_000 }, async () => {
     const world = await journeyWorld(browser(), { approved: false });
     const { page, emulator } = world;
     const found = [];
