@@ -14,7 +14,7 @@ export function packsPanel(packs: KnownPack[], publicBaseUrl: string): Html {
   return html`<section aria-labelledby="packs"><h2 id="packs">Packs</h2>
     <p>Known-outcome packs: production packs whose draw is known in advance. Each reaches the agency and enters once; tester and preview packs never reach it. Scan one here, or with a phone: the QR codes open <code>${publicBaseUrl}</code>, which a phone reaches only when it is the emulator's public URL (<code>--public-url</code>).</p>
     ${packs.length
-      ? byOutcome(packs).map(([outcome, group]) => html`<h3>${outcome}</h3><ul class="packs">${group.map((pack) => html`<li><a href="/q/${encodeURIComponent(pack.code)}">Scan <code class="pack-code">${pack.code}</code></a>${qrSvg(`${publicBaseUrl}/q/${encodeURIComponent(pack.code)}`, `QR code of pack ${pack.code} (${outcome})`)}</li>`)}</ul>`)
+      ? html`<div class="pack-groups">${byOutcome(packs).map(([outcome, group]) => html`<div><h3>${outcome}</h3><ul class="packs">${group.map((pack) => html`<li><a href="/q/${encodeURIComponent(pack.code)}">Scan <code class="pack-code">${pack.code}</code></a>${qrSvg(`${publicBaseUrl}/q/${encodeURIComponent(pack.code)}`, `QR code of pack ${pack.code} (${outcome})`)}</li>`)}</ul></div>`)}</div>`
       : html`<p>No unentered production packs are left in this promotion; <code>emulator reset</code> seeds them again.</p>`}
   </section>`;
 }
