@@ -49,7 +49,7 @@ export function sinkPage(sink: Sink, events: SinkEvent[], baseUrl: string, { bef
     wide: true,
     ...(before === undefined ? { script: '/_emulator/sink/live.js' } : {}),
     body: html`<section class="notice"><p>Receives at <code>${baseUrl}/_emulator/sink/${sink.name}</code> and answers verified deliveries with ${sink.respond_with}, unverified ones with 400.
- ${before === undefined ? 'New deliveries appear at the top as they arrive.' : 'Older deliveries; new ones appear on the newest page.'} Signatures are checked on arrival against the emulator's clock, with 300 seconds of tolerance.
+ ${before === undefined ? 'New deliveries appear at the top as they arrive.' : 'Deliveries received earlier; new ones appear on the newest page.'} Signatures are checked on arrival against the emulator's clock, with 300 seconds of tolerance.
  Bodies are shown with their secrets redacted; as received: <code>curl -s ${baseUrl}/_emulator/sink/${sink.name}/deliveries</code>.</p></section>
 <p class="muted" id="sink-status" role="status">${events.length ? '' : before === undefined ? 'Nothing received yet.' : 'Nothing older.'}</p>
 <div id="deliveries" data-sink="${sink.name}" data-after="${events[0]?.id ?? 0}">${deliveryArticles(events)}</div>
