@@ -157,8 +157,8 @@ test('sink events kept before headers were recorded get a verdict from what was 
     INSERT INTO sinks (id, name, endpoint_id, created_at) VALUES (1, 'crm', 1, 0);
     INSERT INTO sink_events (sink_id, received_at, verified, problem, body) VALUES (1, 0, 1, NULL, '{}'), (1, 0, 0, 't is more than 300 seconds from now', '{}'), (1, 0, 0, 'no X-Service-Signature header', '{}');`);
   const db = openDb(path);
-  expect(sinkEventsAfter(db, 1, 0, 10).map(({ verdict, headers }) => ({ verdict, headers }))).toEqual([
-    { verdict: 'valid', headers: '{}' }, { verdict: 'too_old', headers: '{}' }, { verdict: 'invalid', headers: '{}' },
+  expect(sinkEventsAfter(db, 1, 0, 10).map(({ verdict, headers, answered }) => ({ verdict, headers, answered }))).toEqual([
+    { verdict: 'valid', headers: '{}', answered: null }, { verdict: 'too_old', headers: '{}', answered: null }, { verdict: 'invalid', headers: '{}', answered: null },
   ]);
   db.close();
 });
