@@ -65,7 +65,9 @@ export function deliveryArticles(events: SinkEvent[]): Html {
 function deliveryArticle(event: SinkEvent): Html {
   const verdict = VERDICTS[event.verdict];
   const headers = Object.entries(JSON.parse(event.headers) as Record<string, string>);
-  return html`<article class="${verdict.box}" data-id="${event.id}">
+  // A verified delivery the sink failed (respond_with 500) is no success either.
+  const box = event.answered !== null && event.answered >= 300 ? 'warning' : verdict.box;
+  return html`<article class="${box}" data-id="${event.id}">
 <h2>${event.event ?? '(no X-Service-Event)'} <span class="muted">${new Date(event.received_at).toISOString()}</span></h2>
 <p><strong>${verdict.label}</strong>${event.problem ? html`: ${event.problem}` : ''} · ${event.answered === null ? 'answer not recorded' : html`answered <strong class="sink-answer">${event.answered}</strong>`} · delivery <code>${event.delivery ?? '(none)'}</code></p>
 ${event.delivery?.startsWith('dlv_') ? html`<p><button type="button" class="secondary" data-redeliver="${event.delivery}">Redeliver</button> <span role="status"></span></p>` : ''}

@@ -105,6 +105,7 @@ test('each delivery on the sink page says the status the sink answered: its resp
   const [unsigned, failed] = (await sinkPageHtml().expect(200)).text.split('<article').slice(1);
   expect(failed).toContain('Signature valid');
   expect(failed).toContain('answered <strong class="sink-answer">500</strong>');
+  expect(failed).toMatch(/^ class="warning"/);
   expect(unsigned).toContain('answered <strong class="sink-answer">400</strong>');
 });
 
