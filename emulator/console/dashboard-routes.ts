@@ -16,15 +16,13 @@ import { type Promotion, defaultPromotionId, findPromotion, loadCampaign } from 
 import { listSinks } from '../store/sinks.js';
 import { type KeyChange, approve, createKey, logRows, overview, promotionRef, promotionSummaries, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
 import { LIVE_LOG_SCRIPT } from './live-log.js';
-import { DASHBOARD_NAV, type Notice, dashboardPage, pageQuery } from './views/dashboard.js';
+import { DASHBOARD_NAV, LOG_SHOWN, type Notice, dashboardPage, pageQuery } from './views/dashboard.js';
 
 interface DashboardRequest {
   req: Request;
   res: Response;
   promotion: Promotion;
 }
-
-const LOG_ROWS = 25;
 
 /** Outcomes named in `/?done=`: the page shows fixed text, never text from the URL. */
 const DONE: Record<string, string> = {
@@ -53,7 +51,7 @@ export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean
   const render = (page: DashboardRequest, status: number, notice?: Notice, callbackInput?: { production: string; preview: string }) => {
     const data = overview(ctx, page.promotion.id);
     sendPage(page.res, status, dashboardPage(page.req, page.res, {
-      data, promotions: promotionSummaries(ctx), log: logRows(ctx, latestInteractions(ctx.db, LOG_ROWS)), notice, callbackInput,
+      data, promotions: promotionSummaries(ctx), log: logRows(ctx, latestInteractions(ctx.db, LOG_SHOWN)), notice, callbackInput,
       packs: knownOutcomePacks(ctx.db, ctx.seed, loadCampaign(ctx.db, page.promotion.id)),
       sinks: listSinks(ctx.db), clock: ctx.clock.state(),
       urls: { public: ctx.config.baseUrl, local: ctx.config.localUrl ?? ctx.config.baseUrl },

@@ -46,12 +46,13 @@ export function sinkReceiver(ctx: Context): Router {
     const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
     const endpoint = findEndpoint(ctx.db, sink.endpoint_id)!;
     const verification = verifySignature(req.get('x-service-signature'), body, endpointSecret(ctx.seed, endpoint.secret_serial), Math.floor(ctx.clock.now() / 1000));
+    const refusal = verification.ok ? undefined : new ControlError('invalid_signature', { message: verification.problem });
     recordSinkEvent(ctx.db, sink.id, {
       received_at: ctx.clock.now(), event: req.get('x-service-event') ?? null, delivery: req.get('x-service-delivery') ?? null,
       verified: verification.ok ? 1 : 0, verdict: verdictOf(verification), problem: verification.ok ? null : verification.problem,
-      headers: JSON.stringify(receivedHeaders(req.headers)), body,
+      headers: JSON.stringify(receivedHeaders(req.headers)), body, answered: refusal?.status ?? sink.respond_with,
     });
-    if (!verification.ok) throw new ControlError('invalid_signature', { message: verification.problem });
+    if (refusal) throw refusal;
     res.status(sink.respond_with).json({ received: true });
   });
 

@@ -38,7 +38,14 @@ const DeliveryQuery = z.object({
   endpoint_id: z.coerce.number().int().positive().optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
-const SinkQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
+/** A whole number written plainly (no sign, exponent, decimals or spaces), as the sink page's links write them. */
+const wholeNumber = z.string().regex(/^[1-9][0-9]{0,14}$/, 'must be a whole number from 1').transform(Number);
+const SinkQuery = z.object({
+  limit: wholeNumber.pipe(z.number().max(1000, 'must be at most 1000')).optional(),
+  before: wholeNumber.optional(),
+});
+/** Deliveries per page of the sink page; JSON readers get 100 unless they ask. */
+const SINK_PAGE_SIZE = 20;
 
 /** Endpoints in use at once, sinks included: every event is one delivery per endpoint. */
 const MAX_ENDPOINTS = 100;
@@ -147,10 +154,12 @@ export function webhooksControlRouter(ctx: Context): Router {
   /** JSON for tools (curl sends `*\/*`), the HTML page for browsers. */
   router.get('/sink/:name', (req, res) => {
     const sink = sinkNamed(req.params.name);
-    const { limit } = validate(SinkQuery, req.query, { hint: 'limit must be a whole number from 1 to 1000.' });
-    const received = listSinkEvents(db, sink.id, limit);
-    if (req.accepts(['json', 'html']) === 'html') sendPage(res, 200, sinkPage(sink, received, ctx.config.baseUrl));
-    else res.json({ sink: sinkJson(sink), data: received.map(sinkEventJson) });
+    const query = validate(SinkQuery, req.query, { hint: 'limit must be a whole number from 1 to 1000, before a delivery id (a whole number).' });
+    if (req.accepts(['json', 'html']) === 'html') {
+      const page = listSinkEvents(db, sink.id, (query.limit ?? SINK_PAGE_SIZE) + 1, query.before);
+      const shown = page.slice(0, query.limit ?? SINK_PAGE_SIZE);
+      sendPage(res, 200, sinkPage(sink, shown, ctx.config.baseUrl, { before: query.before, older: page.length > shown.length }));
+    } else res.json({ sink: sinkJson(sink), data: listSinkEvents(db, sink.id, query.limit ?? 100, query.before).map(sinkEventJson) });
   });
 
   function deliveryNamed(id: string): Delivery {

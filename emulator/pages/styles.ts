@@ -31,8 +31,10 @@ code{font-family:ui-monospace,monospace;word-break:break-all}
 .pack-code{white-space:nowrap;word-break:normal}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #d6d6de;vertical-align:top}
 .table{overflow-x:auto;max-width:100%}
-ul.packs{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:16px}
-ul.packs li{display:flex;flex-direction:column;gap:4px;min-width:0}
+ul.packs{list-style:none;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:16px}
+ul.packs li{display:flex;flex-direction:column;gap:4px;width:10rem}
+ul.packs .pack-code{font-size:.75rem}
+.pack-groups{display:flex;flex-wrap:wrap;gap:0 32px}.pack-groups h3{margin:12px 0 8px}
 .qr svg{display:block;width:8rem;height:8rem}
 .inline{display:inline}.inline button{margin:0 4px 0 0;padding:4px 10px}
 ul.plain{list-style:none;padding:0}

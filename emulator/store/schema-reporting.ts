@@ -42,3 +42,8 @@ export const SINK_HEADERS_SCHEMA = `
   ALTER TABLE sink_events ADD COLUMN verdict TEXT NOT NULL DEFAULT 'invalid' CHECK (verdict IN ('valid', 'invalid', 'too_old'));
   UPDATE sink_events SET verdict = CASE WHEN verified = 1 THEN 'valid' WHEN problem LIKE 't is more than %' THEN 'too_old' ELSE 'invalid' END;
   `;
+
+/** The status each sink answered a delivery with (NULL for those kept before it was recorded). */
+export const SINK_ANSWER_SCHEMA = `
+  ALTER TABLE sink_events ADD COLUMN answered INTEGER;
+  `;

@@ -24,9 +24,11 @@ export interface SinkEvent {
   /** The request's headers as received, a JSON object. */
   headers: string;
   body: string;
+  /** The status the sink answered with; null for deliveries kept before it was recorded. */
+  answered: number | null;
 }
 
-const EVENT_COLUMNS = 'id, received_at, event, delivery, verified, verdict, problem, headers, body';
+const EVENT_COLUMNS = 'id, received_at, event, delivery, verified, verdict, problem, headers, body, answered';
 
 export function createSink(db: Db, input: { name: string; endpointId: number; respondWith: number; now: number }): Sink {
   return db
@@ -49,13 +51,13 @@ export function setSinkResponse(db: Db, name: string, respondWith: number): Sink
 }
 
 export function recordSinkEvent(db: Db, sinkId: number, event: Omit<SinkEvent, 'id'>): void {
-  db.prepare('INSERT INTO sink_events (sink_id, received_at, event, delivery, verified, verdict, problem, headers, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(sinkId, event.received_at, event.event, event.delivery, event.verified, event.verdict, event.problem, event.headers, event.body);
+  db.prepare('INSERT INTO sink_events (sink_id, received_at, event, delivery, verified, verdict, problem, headers, body, answered) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(sinkId, event.received_at, event.event, event.delivery, event.verified, event.verdict, event.problem, event.headers, event.body, event.answered);
 }
 
-/** Newest first. */
-export function listSinkEvents(db: Db, sinkId: number, limit: number): SinkEvent[] {
-  return db.prepare(`SELECT ${EVENT_COLUMNS} FROM sink_events WHERE sink_id = ? ORDER BY id DESC LIMIT ?`).all(sinkId, limit) as SinkEvent[];
+/** Newest first; with `beforeId`, only those received before it (the next page of a list). */
+export function listSinkEvents(db: Db, sinkId: number, limit: number, beforeId = Number.MAX_SAFE_INTEGER): SinkEvent[] {
+  return db.prepare(`SELECT ${EVENT_COLUMNS} FROM sink_events WHERE sink_id = ? AND id < ? ORDER BY id DESC LIMIT ?`).all(sinkId, beforeId, limit) as SinkEvent[];
 }
 
 /** Those received after `afterId`, oldest first: a cursor that misses none. */

@@ -1,8 +1,11 @@
 /**
  * The sinks' dashboard pages: every value escaped by `html`, no third-party resources. A sink's
- * page lists its deliveries newest first, each with its headers, the signature's verdict and a
- * Redeliver button, and its one script (served by sink.ts) adds new deliveries as they arrive.
+ * page lists its deliveries newest first, a page at a time, each with the signature's verdict, the
+ * status the sink answered, a Redeliver button, and its headers and body folded (the body with its
+ * secrets redacted, as the interaction log shows them). On the newest page its one script (served
+ * by sink.ts) adds new deliveries as they arrive.
  */
+import { redactSecrets } from '../domain/redaction.js';
 import { type Html, html } from '../pages/html.js';
 import { layout } from '../pages/layout.js';
 import type { Sink, SinkEvent, SinkVerdict } from '../store/sinks.js';
@@ -33,17 +36,24 @@ export function sinksPage(sinks: Array<Sink & { received: number }>, baseUrl: st
   });
 }
 
-export function sinkPage(sink: Sink, events: SinkEvent[], baseUrl: string): Html {
+/**
+ * One page of deliveries, newest first: `older` says whether more were received before the last
+ * one shown, `before` is the page's own `?before=` (absent on the newest page, the only live one).
+ */
+export function sinkPage(sink: Sink, events: SinkEvent[], baseUrl: string, { before, older }: { before?: number; older: boolean }): Html {
+  const self = `/_emulator/sink/${encodeURIComponent(sink.name)}`;
+  const pager = html`<nav class="pager" aria-label="Deliveries pages">${before === undefined ? '' : html`<a href="${self}">Newest deliveries</a> `}${older ? html`<a href="${self}?before=${events.at(-1)!.id}">Older deliveries</a>` : ''}</nav>`;
   return layout({
     title: `Sink ${sink.name}`,
     nav: NAV,
     wide: true,
-    script: '/_emulator/sink/live.js',
-    body: html`<section class="notice"><p>Receives at <code>${baseUrl}/_emulator/sink/${sink.name}</code> and answers verified deliveries with ${sink.respond_with}.
- New deliveries appear at the top as they arrive. Signatures are checked on arrival against the emulator's clock, with 300 seconds of tolerance.
- As JSON: <code>curl -s ${baseUrl}/_emulator/sink/${sink.name}/deliveries</code>.</p></section>
-<p class="muted" id="sink-status" role="status">${events.length ? '' : 'Nothing received yet.'}</p>
-<div id="deliveries" data-sink="${sink.name}" data-after="${events[0]?.id ?? 0}">${deliveryArticles(events)}</div>`,
+    ...(before === undefined ? { script: '/_emulator/sink/live.js' } : {}),
+    body: html`<section class="notice"><p>Receives at <code>${baseUrl}/_emulator/sink/${sink.name}</code> and answers verified deliveries with ${sink.respond_with}, unverified ones with 400.
+ ${before === undefined ? 'New deliveries appear at the top as they arrive.' : 'Deliveries received earlier; new ones appear on the newest page.'} Signatures are checked on arrival against the emulator's clock, with 300 seconds of tolerance.
+ Bodies are shown with their secrets redacted; as received: <code>curl -s ${baseUrl}/_emulator/sink/${sink.name}/deliveries</code>.</p></section>
+<p class="muted" id="sink-status" role="status">${events.length ? '' : before === undefined ? 'Nothing received yet.' : 'Nothing older.'}</p>
+<div id="deliveries" data-sink="${sink.name}" data-after="${events[0]?.id ?? 0}">${deliveryArticles(events)}</div>
+${pager}`,
   });
 }
 
@@ -55,23 +65,26 @@ export function deliveryArticles(events: SinkEvent[]): Html {
 function deliveryArticle(event: SinkEvent): Html {
   const verdict = VERDICTS[event.verdict];
   const headers = Object.entries(JSON.parse(event.headers) as Record<string, string>);
-  return html`<article class="${verdict.box}" data-id="${event.id}">
+  // A verified delivery the sink failed (respond_with 500) is no success either.
+  const box = event.answered !== null && event.answered >= 300 ? 'warning' : verdict.box;
+  return html`<article class="${box}" data-id="${event.id}">
 <h2>${event.event ?? '(no X-Service-Event)'} <span class="muted">${new Date(event.received_at).toISOString()}</span></h2>
-<p><strong>${verdict.label}</strong>${event.problem ? html`: ${event.problem}` : ''} · delivery <code>${event.delivery ?? '(none)'}</code></p>
+<p><strong>${verdict.label}</strong>${event.problem ? html`: ${event.problem}` : ''} · ${event.answered === null ? 'answer not recorded' : html`answered <strong class="sink-answer">${event.answered}</strong>`} · delivery <code>${event.delivery ?? '(none)'}</code></p>
 ${event.delivery?.startsWith('dlv_') ? html`<p><button type="button" class="secondary" data-redeliver="${event.delivery}">Redeliver</button> <span role="status"></span></p>` : ''}
 <details><summary>Headers (${headers.length})</summary><div class="table"><table>
 <thead><tr><th scope="col">Header</th><th scope="col">Value</th></tr></thead>
 <tbody>${headers.map(([name, value]) => html`<tr><td><code>${name}</code></td><td><code>${value}</code></td></tr>`)}</tbody>
 </table></div></details>
-<div class="table"><pre><code>${pretty(event.body)}</code></pre></div>
+<details><summary>Body (${Buffer.byteLength(event.body)} bytes)</summary><div class="table"><pre><code>${shownBody(event.body)}</code></pre></div></details>
 </article>`;
 }
 
-function pretty(body: string): string {
+/** Pretty JSON, or the text as received, with every secret redacted. */
+function shownBody(body: string): string {
   try {
-    return JSON.stringify(JSON.parse(body), null, 2);
+    return JSON.stringify(redactSecrets(JSON.parse(body)), null, 2);
   } catch {
-    return body;
+    return redactSecrets(body) as string;
   }
 }
 

@@ -31,6 +31,13 @@ describe('the dashboard in Chromium', () => {
       const qr = page.getByRole('img', { name: /^QR code of pack / }).first();
       expect(await qr.locator('svg path').count()).toBe(1);
       expect((await qr.boundingBox())!.width).toBeGreaterThan(100);
+      // Every pack code on one line, inside its own column (none wraps mid-code or runs into the next).
+      const codes = await page.evaluate<Array<{ lines: number; inside: boolean }>>(`[...document.querySelectorAll('ul.packs li')].map((li) => {
+        const code = li.querySelector('code');
+        return { lines: new Set([...code.getClientRects()].map((rect) => Math.round(rect.top))).size, inside: code.getBoundingClientRect().right <= li.getBoundingClientRect().right + 0.5 };
+      })`);
+      expect(codes.length).toBeGreaterThan(0);
+      expect(codes.filter((code) => code.lines !== 1 || !code.inside)).toEqual([]);
     } finally {
       await page.close();
     }

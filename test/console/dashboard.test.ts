@@ -130,15 +130,44 @@ describe('dashboard panels (issue 15)', () => {
     for (const [path, slug] of [['/', 'spring-instant-win'], ['/?promotion=nordkakao-cafe-codes', 'nordkakao-cafe-codes']] as const) {
       const page = (await browser.get(path)).text;
       const panel = page.slice(page.indexOf('<section aria-labelledby="packs">'), page.indexOf('</section>', page.indexOf('<section aria-labelledby="packs">')));
-      const codes = [...panel.matchAll(/<a href="\/q\/([^"]+)">Scan <code>/g)].map((match) => decodeURIComponent(match[1]!));
+      const codes = [...panel.matchAll(/<a href="\/q\/([^"]+)">Scan <code class="pack-code">/g)].map((match) => decodeURIComponent(match[1]!));
       const promotion = t.env.promotions.find((candidate) => candidate.slug === slug)!;
-      expect(codes).toEqual(promotion.known_outcome_packs.map((pack) => pack.code));
+      expect(codes.toSorted()).toEqual(promotion.known_outcome_packs.map((pack) => pack.code).toSorted());
       expect(codes.length).toBeGreaterThan(0);
       expect(panel.match(/<svg /g)).toHaveLength(codes.length);
       expect(panel).toContain(`aria-label="QR code of pack ${codes[0]}`);
       for (const code of [...promotion.tester_packs, ...promotion.preview_packs]) expect(panel).not.toContain(code);
       expect(panel).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1)[^"<\s]*\.(js|png)/);
     }
+  });
+
+  it('groups the packs by outcome: one heading per outcome, each pack under the outcome it gives', async () => {
+    const { t, browser } = await dashboard();
+    const page = (await browser.get('/')).text;
+    const panel = page.slice(page.indexOf('<section aria-labelledby="packs">'), page.indexOf('</section>', page.indexOf('<section aria-labelledby="packs">')));
+    const groups = [...panel.matchAll(/<h3>([^<]+)<\/h3><ul class="packs">(.*?)<\/ul>/gs)].map(([, outcome, list]) => ({
+      outcome: outcome!, codes: [...list!.matchAll(/href="\/q\/([^"]+)"/g)].map((match) => decodeURIComponent(match[1]!)),
+    }));
+    const known = t.env.known_outcome_packs;
+    expect(new Set(known.map((pack) => pack.outcome)).size).toBeGreaterThan(1);
+    expect(groups.length).toBe(new Set(groups.map((group) => group.outcome)).size);
+    expect(groups.flatMap((group) => group.codes).toSorted()).toEqual(known.map((pack) => pack.code).toSorted());
+    for (const group of groups) {
+      for (const code of group.codes) expect(group.outcome.startsWith(known.find((pack) => pack.code === code)!.outcome)).toBe(true);
+    }
+  });
+
+  it('keeps the interaction log to the last 10 calls, bodies folded, with a link to every call', async () => {
+    const { t, browser } = await dashboard();
+    for (let n = 0; n < 40; n++) await t.experience('post', '/sessions', t.env.sandbox_key).send({ scenario: n === 39 ? 'pending' : 'lost' });
+    const page = (await browser.get('/')).text;
+    const log = page.slice(page.indexOf('<tbody id="log"'), page.indexOf('</tbody>', page.indexOf('<tbody id="log"')));
+    expect(log.match(/<tr>/g)).toHaveLength(10);
+    expect(log.match(/<details><summary>Body<\/summary><code>/g)).toHaveLength(10);
+    expect(log).toContain('{&quot;scenario&quot;:&quot;pending&quot;}');
+    expect(page).toContain('href="/_emulator/interactions"');
+    const script = await browser.get('/console/live-log.js');
+    expect(script.text).toContain('body.firstElementChild.remove()');
   });
 
   it('links to the webhook sinks, the API reference and the clock', async () => {

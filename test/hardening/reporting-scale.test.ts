@@ -124,7 +124,7 @@ describe('reporting reads at scale (issue 14, defect 5)', () => {
       const counted = kept(world.db);
       expect(counted.length).toBeGreaterThan(0);
       // As an older emulator left it: the scans, without the audience tables (nor what later migrations added).
-      rewindSchema(world.db, MIGRATIONS.indexOf(AUDIENCE_SCHEMA), 'DROP TABLE audience_members; DROP TABLE audience_packs; ALTER TABLE interactions DROP COLUMN error; DROP INDEX units_tester_by_sku; DROP INDEX units_preview_by_sku; DROP INDEX units_recalled_by_sku; DROP INDEX interactions_by_key');
+      rewindSchema(world.db, MIGRATIONS.indexOf(AUDIENCE_SCHEMA), 'DROP TABLE audience_members; DROP TABLE audience_packs; ALTER TABLE interactions DROP COLUMN error; DROP INDEX units_tester_by_sku; DROP INDEX units_preview_by_sku; DROP INDEX units_recalled_by_sku; DROP INDEX interactions_by_key; ALTER TABLE sink_events DROP COLUMN answered');
       world.db.close();
       const reopened = openDb(join(folder, 'emulator.sqlite'));
       expect(kept(reopened)).toEqual(counted);

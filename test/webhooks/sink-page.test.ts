@@ -95,6 +95,60 @@ test('the sink page shows each delivery newest first with its headers, verdict a
   expect(script.text).toContain('/deliveries?after=');
 });
 
+const sinkPageHtml = (query = '') => t.api.get(`/_emulator/sink/crm${query}`).set('Accept', 'text/html');
+
+test('each delivery on the sink page says the status the sink answered: its respond_with when verified, 400 when not', async () => {
+  t = await runningEmulator();
+  const sink = await t.createSink({ name: 'crm', respond_with: 500 });
+  await postSigned(sink, { n: 1 }, unixNow()).expect(500);
+  await t.api.post('/_emulator/sink/crm').send({ n: 2 }).expect(400);
+  const [unsigned, failed] = (await sinkPageHtml().expect(200)).text.split('<article').slice(1);
+  expect(failed).toContain('Signature valid');
+  expect(failed).toContain('answered <strong class="sink-answer">500</strong>');
+  expect(failed).toMatch(/^ class="warning"/);
+  expect(unsigned).toContain('answered <strong class="sink-answer">400</strong>');
+});
+
+test('the sink page folds each body and shows it with its secrets redacted, live updates too; the JSON keeps it as received', async () => {
+  t = await runningEmulator();
+  await t.createSink({ name: 'crm' });
+  const secretShaped = `sess_${'a1'.repeat(12)}`;
+  const body = { note: 'kept', token: 'tok-visible-123', nested: { code_verifier: 'verifier-visible-456' }, text: `saw ${secretShaped} here` };
+  await t.api.post('/_emulator/sink/crm').send(body).expect(400);
+  await t.api.post('/_emulator/sink/crm').set('Content-Type', 'application/json').send(`not json ${secretShaped}`).expect(400);
+  const page = (await sinkPageHtml().expect(200)).text;
+  const live = (await t.api.get('/_emulator/sink/crm/deliveries?after=0').set('Accept', 'text/html').expect(200)).text;
+  for (const shown of [page, live]) {
+    const articles = shown.split('<article').slice(1);
+    expect(articles).toHaveLength(2);
+    for (const article of articles) expect(article).toMatch(/<details><summary>Body \(\d+ bytes\)<\/summary><div class="table"><pre><code>[^<]*\[redacted\]/);
+    expect(shown).toContain('&quot;note&quot;: &quot;kept&quot;');
+    for (const secret of ['tok-visible-123', 'verifier-visible-456', secretShaped]) expect(shown).not.toContain(secret);
+  }
+  expect((await deliveries('crm')).map((delivery) => delivery.body)).toEqual([JSON.stringify(body), `not json ${secretShaped}`]);
+});
+
+test('the sink page shows the newest 20 deliveries, then older ones a page at a time; a bad page number is a 400', async () => {
+  t = await runningEmulator();
+  const sink = await t.createSink({ name: 'crm' });
+  for (let n = 1; n <= 25; n++) await postSigned(sink, { n }, unixNow()).expect(200);
+  const ids = (await deliveries('crm')).map((delivery) => delivery.id).reverse();
+  const shownIds = (text: string) => [...text.matchAll(/<article [^>]*data-id="(\d+)"/g)].map((match) => Number(match[1]));
+  const newest = (await sinkPageHtml().expect(200)).text;
+  expect(shownIds(newest)).toEqual(ids.slice(0, 20));
+  expect(newest).toContain(`<a href="/_emulator/sink/crm?before=${ids[19]}">Older deliveries</a>`);
+  expect(newest).toContain('<script src="/_emulator/sink/live.js"></script>');
+  const older = (await sinkPageHtml(`?before=${ids[19]}&utm_source=x`).expect(200)).text;
+  expect(shownIds(older)).toEqual(ids.slice(20));
+  expect(older).not.toContain('Older deliveries');
+  expect(older).toContain('<a href="/_emulator/sink/crm">Newest deliveries</a>');
+  expect(older).not.toContain('live.js');
+  for (const bad of ['?before=abc', '?before=0', '?before=-3', '?before=1.0', '?before=1e1', '?before=%201', '?before=1&before=2', '?limit=1001']) {
+    const refused = await sinkPageHtml(bad).expect(400);
+    expect(refused.body).toMatchObject({ error: 'invalid_request' });
+  }
+});
+
 test('sink events kept before headers were recorded get a verdict from what was stored', () => {
   const folder = mkdtempSync(join(tmpdir(), 'sink-migration-'));
   temp.push(folder);
@@ -104,8 +158,8 @@ test('sink events kept before headers were recorded get a verdict from what was 
     INSERT INTO sinks (id, name, endpoint_id, created_at) VALUES (1, 'crm', 1, 0);
     INSERT INTO sink_events (sink_id, received_at, verified, problem, body) VALUES (1, 0, 1, NULL, '{}'), (1, 0, 0, 't is more than 300 seconds from now', '{}'), (1, 0, 0, 'no X-Service-Signature header', '{}');`);
   const db = openDb(path);
-  expect(sinkEventsAfter(db, 1, 0, 10).map(({ verdict, headers }) => ({ verdict, headers }))).toEqual([
-    { verdict: 'valid', headers: '{}' }, { verdict: 'too_old', headers: '{}' }, { verdict: 'invalid', headers: '{}' },
+  expect(sinkEventsAfter(db, 1, 0, 10).map(({ verdict, headers, answered }) => ({ verdict, headers, answered }))).toEqual([
+    { verdict: 'valid', headers: '{}', answered: null }, { verdict: 'too_old', headers: '{}', answered: null }, { verdict: 'invalid', headers: '{}', answered: null },
   ]);
   db.close();
 });

@@ -14,9 +14,16 @@ export function packsPanel(packs: KnownPack[], publicBaseUrl: string): Html {
   return html`<section aria-labelledby="packs"><h2 id="packs">Packs</h2>
     <p>Known-outcome packs: production packs whose draw is known in advance. Each reaches the agency and enters once; tester and preview packs never reach it. Scan one here, or with a phone: the QR codes open <code>${publicBaseUrl}</code>, which a phone reaches only when it is the emulator's public URL (<code>--public-url</code>).</p>
     ${packs.length
-      ? html`<ul class="packs">${packs.map((pack) => html`<li><a href="/q/${encodeURIComponent(pack.code)}">Scan <code>${pack.code}</code></a><span class="muted">${outcomeText(pack)}</span>${qrSvg(`${publicBaseUrl}/q/${encodeURIComponent(pack.code)}`, `QR code of pack ${pack.code} (${outcomeText(pack)})`)}</li>`)}</ul>`
+      ? html`<div class="pack-groups">${byOutcome(packs).map(([outcome, group]) => html`<div><h3>${outcome}</h3><ul class="packs">${group.map((pack) => html`<li><a href="/q/${encodeURIComponent(pack.code)}">Scan <code class="pack-code">${pack.code}</code></a>${qrSvg(`${publicBaseUrl}/q/${encodeURIComponent(pack.code)}`, `QR code of pack ${pack.code} (${outcome})`)}</li>`)}</ul></div>`)}</div>`
       : html`<p>No unentered production packs are left in this promotion; <code>emulator reset</code> seeds them again.</p>`}
   </section>`;
+}
+
+/** Packs grouped by the outcome they give, in the order the outcomes first appear. */
+function byOutcome(packs: KnownPack[]): Array<[string, KnownPack[]]> {
+  const groups = new Map<string, KnownPack[]>();
+  for (const pack of packs) groups.set(outcomeText(pack), [...(groups.get(outcomeText(pack)) ?? []), pack]);
+  return [...groups];
 }
 
 export function sinksPanel(sinks: Array<{ name: string; received: number }>, localBaseUrl: string): Html {

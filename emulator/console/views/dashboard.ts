@@ -105,14 +105,17 @@ export function dashboardPage(req: Request, res: Response, { data, promotions, l
     ${data.history.length ? html`<h3>History</h3><ul>${data.history.map((event) => html`<li>${event.at}: ${event.action}${event.reason ? ` (${event.reason})` : ''}</li>`)}</ul>` : ''}
   </section>
   <section aria-labelledby="log-heading"><h2 id="log-heading">Interaction log</h2>
-    <p>Every experience API call your backend made, for every promotion, newest last, with secrets redacted. <a href="${to('/')}">Refresh</a></p>
+    <p>The last ${LOG_SHOWN} experience API calls your backend made, for every promotion, newest last, with secrets redacted. <a href="${to('/')}">Refresh</a> · every call, as JSON: <a href="/_emulator/interactions">/_emulator/interactions</a></p>
     <div class="table" tabindex="0" role="log" aria-labelledby="log-heading"><table class="stack"><thead><tr><th scope="col">Time</th><th scope="col">Key</th><th scope="col">Request</th><th scope="col">Status</th><th scope="col">Body</th></tr></thead>
-    <tbody id="log" data-after="${log.at(-1)?.id ?? 0}">${log.map((row) => html`<tr><td data-label="Time">${row.at}</td><td data-label="Key"><code>${row.key ?? ''}</code></td><td data-label="Request">${row.method} ${row.path}</td><td data-label="Status">${row.status}${row.error ? html` <code>${row.error}</code>` : ''}</td><td data-label="Body"><code>${row.body === null ? '' : JSON.stringify(row.body)}</code></td></tr>`)}</tbody></table></div>
+    <tbody id="log" data-after="${log.at(-1)?.id ?? 0}" data-shown="${LOG_SHOWN}">${log.slice(-LOG_SHOWN).map((row) => html`<tr><td data-label="Time">${row.at}</td><td data-label="Key"><code>${row.key ?? ''}</code></td><td data-label="Request">${row.method} ${row.path}</td><td data-label="Status">${row.status}${row.error ? html` <code>${row.error}</code>` : ''}</td><td data-label="Body">${row.body === null ? '' : html`<details><summary>Body</summary><code>${JSON.stringify(row.body)}</code></details>`}</td></tr>`)}</tbody></table></div>
   </section>
   ${sinksPanel(sinks, urls.local)}
   ${clockPanel(clock)}`;
   return layout({ title: 'Brand dashboard', body, nav: PAGE_NAV, wide: true, script: '/console/live-log.js' });
 }
+
+/** Rows of the interaction log the page shows; the live script keeps to the same number. */
+export const LOG_SHOWN = 10;
 
 const MECHANIC_TEXT: Record<string, string> = { instant_win: 'instant win', code_unlock: 'code unlock', content: 'content' };
 
