@@ -108,7 +108,7 @@ export function webhooksControlRouter(ctx: Context): Router {
   router.post('/webhooks/:id/remove', (req, res) => {
     const id = IdText.safeParse(req.params.id);
     if (!id.success || !removeEndpoint(db, id.data, ctx.clock.now())) throw new ControlError('not_found', { message: `No webhook endpoint ${req.params.id}; see GET /_emulator/webhooks.` });
-    res.json({ id, removed: true });
+    res.json({ id: id.data, removed: true });
   });
 
   router.get('/deliveries', (req, res) => {

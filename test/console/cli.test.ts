@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Command } from 'commander';
 import { consoleCommands } from '../../emulator/cli/console.js';
 import { CliError } from '../../emulator/cli-error.js';
+import { holdFolderLock, releaseFolderLock } from '../../emulator/cli/folder-lock.js';
 import { writeInstance } from '../../emulator/cli/instance.js';
 import { dataPaths } from '../../emulator/cli/paths.js';
 import { createLogger } from '../../emulator/logger.js';
@@ -23,9 +24,12 @@ beforeAll(async () => {
   });
   data = mkdtempSync(join(tmpdir(), 'emulator-console-'));
   writeInstance(dataPaths(data), { pid: process.pid, base_url: running.baseUrl, fixture: 'default', started_at: new Date(FROZEN_AT).toISOString() });
+  // The in-process server stands for a started emulator: it holds the folder as `emulator start` does.
+  holdFolderLock(dataPaths(data));
 });
 
 afterAll(async () => {
+  releaseFolderLock();
   await running.close();
   rmSync(data, { recursive: true, force: true });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { holdFolderLock, releaseFolderLock } from '../../emulator/cli/folder-lock.js';
 import { writeInstance } from '../../emulator/cli/instance.js';
 import { dataPaths } from '../../emulator/cli/paths.js';
 import { seedCommand } from '../../emulator/cli/seed.js';
@@ -17,8 +18,11 @@ beforeEach(async () => {
   data = mkdtempSync(join(tmpdir(), 'emulator-cli-'));
   const base = t.running.baseUrl;
   writeInstance(dataPaths(data), { pid: process.pid, base_url: base, fixture: 'default.json', started_at: '2026-11-21T10:00:00.000Z' });
+  // The in-process server stands for a started emulator: it holds the folder as `emulator start` does.
+  holdFolderLock(dataPaths(data));
 });
 afterEach(async () => {
+  releaseFolderLock();
   vi.restoreAllMocks();
   rmSync(data, { recursive: true, force: true });
   await t.running.close();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { envValues } from '../../emulator/control/env.js';
+import { holdFolderLock, releaseFolderLock } from '../../emulator/cli/folder-lock.js';
 import { writeInstance } from '../../emulator/cli/instance.js';
 import { dataPaths } from '../../emulator/cli/paths.js';
 import { type RunningEmulator, captureReceiver, recordScan, runningEmulator } from './emulator.js';
@@ -24,8 +25,11 @@ beforeEach(async () => {
   data = mkdtempSync(join(tmpdir(), 'emulator-listen-'));
   // The emulator runs in this process: the instance file names it, as `start` would.
   writeInstance(dataPaths(data), { pid: process.pid, base_url: t.running.baseUrl, fixture: 'default.json', started_at: '2026-11-21T10:00:00.000Z' });
+  // The in-process server stands for a started emulator: it holds the folder as `emulator start` does.
+  holdFolderLock(dataPaths(data));
 });
 afterEach(async () => {
+  releaseFolderLock();
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
   await receiver.close();
   await t.running.close();
