@@ -7,12 +7,12 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { CLI_PATH } from './paths.js';
+import { freePort } from './reporting-reads.js';
 
 const BATCHES = 5;
 const CODES_PER_BATCH = 1_000_000;
@@ -85,13 +85,6 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   throw new Error('[bench] control reads: the emulator did not get there within 10 min');
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  const { port } = server.address() as { port: number };
-  await new Promise((closed) => server.close(closed));
-  return port;
-}
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   console.log(JSON.stringify(await benchControlReads(), null, 2));

@@ -140,7 +140,7 @@ async function waitHealthy(base: string, child: ChildProcess): Promise<void> {
   throw new Error('[bench] the emulator did not become healthy within 30 s');
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   const { port } = server.address() as { port: number };
