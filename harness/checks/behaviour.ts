@@ -1,7 +1,7 @@
 /** How the agency behaves over time and under failure. @see spec §4.2, §4.3, §7, §8 */
 import type { ObservedCall } from '../emulator/client.js';
 import { type StateName, showsState, statesShown } from '../intents.js';
-import type { JourneyFacts, PollWatch, RequestSeen, RunFacts } from '../run/facts.js';
+import type { JourneyFacts, PageSeen, PollWatch, RequestSeen, RunFacts } from '../run/facts.js';
 import { BACKEND_LATENCY_MS, POLLING_TYPES, POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, pageDecided, scheduleViolation } from '../run/polling.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
@@ -26,6 +26,16 @@ function pagePolls(facts: RunFacts, watch: PollWatch, from: number): Array<Reque
     .filter((request) => request.scenario === watch.scenario && request.journey === watch.journey && POLLING_TYPES.has(request.resourceType) && facts.isAgency(request.url))
     .map((request) => ({ ...request, on: facts.onEmulatorClock(request.at) }))
     .filter((request) => request.on >= from);
+}
+
+/**
+ * Positive evidence that an unrecognised page shows no result: the preview taught the signature of
+ * every result a guess could show, and the page carries none of them.
+ */
+function carriesNoResult(facts: RunFacts, page: PageSeen | undefined): boolean {
+  const { learned } = facts.states;
+  if (!page?.features || !learned || ![...GUESSABLE].every((state) => learned.signatures.some((signature) => signature.state === state))) return false;
+  return !facts.states.carried(page.features).some((state) => GUESSABLE.has(state));
 }
 
 /** How long after the journey's last page the agency may still be acting on its last request. */
@@ -209,11 +219,13 @@ export const BEHAVIOUR_CHECKS: Check[] = [
         const pages = facts.pages.filter((candidate) => candidate.scenario === fault.scenario && candidate.journey === fault.journey && facts.onEmulatorClock(candidate.at) >= failed.at);
         const page = pages.at(-1);
         const guessed = pages.flatMap((candidate) => statesShown(candidate.shows).filter((state) => GUESSABLE.has(state))).at(0);
-        const item = { label: `${fault.scenario}: the exchange ${fault.drop ? 'lost its connection' : `answered ${fault.status}`}; ${retries.length} more exchange(s); the page shows ${page?.shows.join(', ') || `"${page?.title ?? '?'}"`}` };
+        const noResult = !page?.shows.length && carriesNoResult(facts, page);
+        const shown = page?.shows.join(', ') || `"${page?.title ?? '?'}"${noResult ? ', which carries none of the results learned from the preview' : ''}`;
+        const item = { label: `${fault.scenario}: the exchange ${fault.drop ? 'lost its connection' : `answered ${fault.status}`}; ${retries.length} more exchange(s); the page shows ${shown}` };
         evidence.push(item);
         if (retries.length) problems.push({ ...item, label: `the failed exchange was sent again ${retries.length} time(s)` });
         else if (guessed) problems.push({ ...item, label: `after the failed exchange the page shows a result, ${guessed}, though the service gave no session to know one` });
-        else if (!page?.shows.length) unrecognised.push(item);
+        else if (!page?.shows.length && !noResult) unrecognised.push(item);
       }
       if (evidence.length === 0) return undefined;
       if (problems.length) return fail(problems[0]!.label, [problems[0]!, ...evidence]);

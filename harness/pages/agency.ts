@@ -98,8 +98,10 @@ export class AgencyPage {
    * `withFeatures` asks for them.
    */
   async read(withFeatures = false): Promise<PageReading> {
-    const [{ matches, features }, consent] = await Promise.all([this.recognised(withFeatures), this.page.evaluate(readConsent, consentHints(this.markers, this.vocabulary, undefined, false))]);
-    const matched = await Promise.all(matches.map((hit, index) => (hit ?? this.page.locator(this.selectors[index]!).count().then((count) => count > 0))));
+    const { matched, features, consent } = await this.onLoadedPage(async () => {
+      const [{ matches, features }, consent] = await Promise.all([this.recognised(withFeatures), this.page.evaluate(readConsent, consentHints(this.markers, this.vocabulary, undefined, false))]);
+      return { matched: await Promise.all(matches.map((hit, index) => (hit ?? this.page.locator(this.selectors[index]!).count().then((count) => count > 0)))), features, consent };
+    });
     const shown = RECOGNISED.filter((_item, index) => matched[index]).map((item) => item.shown);
     if (consent.hasForm && !shown.includes('page:consent')) shown.push('page:consent');
     if (features && !shown.includes('page:consent') && !shown.some((item) => item.startsWith('state:'))) {
@@ -112,19 +114,24 @@ export class AgencyPage {
     return { shown, ...(features ? { features } : {}) };
   }
 
+  /** The page's own reading of its markers, and of its features when asked or when a learned state may be what it shows. */
+  private async recognised(withFeatures: boolean): Promise<Awaited<ReturnType<typeof recognise>> & { features?: Fingerprint }> {
+    const markers = await this.page.evaluate(recognise, { selectors: this.selectors });
+    const learning = this.states?.learned && !markers.matches.some((hit, index) => hit === true && RECOGNISED[index]!.shown.startsWith('state:'));
+    return withFeatures || learning ? { ...markers, features: await this.page.evaluate(fingerprint) } : markers;
+  }
+
   /**
-   * The page's own reading of its markers, and of its features when asked or when a learned state
-   * may be what it shows; a page that navigates by itself meanwhile (a wait page retrying) is read again once loaded.
+   * A reading of the page, taken again once the next page loaded when the page navigated by itself
+   * meanwhile (a wait page retrying): a reading is never of two documents.
    */
-  private async recognised(withFeatures: boolean, attempt = 1): Promise<Awaited<ReturnType<typeof recognise>> & { features?: Fingerprint }> {
+  private async onLoadedPage<T>(read: () => Promise<T>, attempt = 1): Promise<T> {
     try {
-      const markers = await this.page.evaluate(recognise, { selectors: this.selectors });
-      const learning = this.states?.learned && !markers.matches.some((hit, index) => hit === true && RECOGNISED[index]!.shown.startsWith('state:'));
-      return withFeatures || learning ? { ...markers, features: await this.page.evaluate(fingerprint) } : markers;
+      return await read();
     } catch (error) {
       if (attempt >= 5 || !/context was destroyed|navigat/i.test((error as Error).message)) throw error;
       await this.page.waitForLoadState('domcontentloaded').catch(() => undefined);
-      return this.recognised(withFeatures, attempt + 1);
+      return this.onLoadedPage(read, attempt + 1);
     }
   }
 

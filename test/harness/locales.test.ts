@@ -1,24 +1,63 @@
 /**
- * Any agency, any language (issue 28, build item 7): both reference agencies in each locale of
- * `--locale`, every word of their pages swapped, pass every check with only `callback`, `preview`
- * and `agency_log` configured: no markers, no vocabulary. One verify per agency and locale, each on
- * an emulator of its own (in memory, started in milliseconds), one Chromium for the file.
+ * Any agency, any language (issue 28, build items 7 and 8): both reference agencies, every word of
+ * their pages swapped by `--locale`, told only their log (no markers, no vocabulary). Each agency
+ * passes a full verify in a language that is not its own, its states learned from the preview (no
+ * state marker matches) or inferred; in every other locale it passes the checks
+ * whose evidence the harness reads off the page: the preview's links and the states it teaches,
+ * the consent boxes, the submit button, the terms, the way back after a 429, the page after a
+ * failed exchange. The rest of a verify reads what the backend sent and the browser requested,
+ * whatever the language. The runs share one Chromium and an emulator per core (useRunMatrix).
  */
-import { writeFileSync } from 'node:fs';
-import { describe, test } from 'vitest';
-import { LOCALES } from '../../fixtures/locales.js';
+import { describe, expect, test } from 'vitest';
+import { LOCALES, type Locale } from '../../fixtures/locales.js';
+import { CHECKS } from '../../harness/checks/registry.js';
 import { useChromium } from '../support/chromium.js';
 import { expectEveryCheckPassed } from './runs.js';
-import { harnessWorld } from './world.js';
+import { useRunMatrix } from './world.js';
 
 const browser = useChromium();
 
-describe.for(['reference', 'spa'] as const)('the %s agency', (kind) => {
-  test.for(LOCALES)('--locale %s: exit 0, every check passed, with no marker configured', { timeout: 300_000 }, async (locale, { onTestFinished }) => {
-    const world = await harnessWorld({ kind, locale });
-    onTestFinished(() => world.close());
-    // Only what any agency must say: its log (callback and preview are the flags). Trace off: the suite's time.
-    writeFileSync(world.config, JSON.stringify({ agency_log: world.agencyLog, trace: 'off' }));
-    expectEveryCheckPassed([await world.verify({ browser: browser() })]);
+const KINDS = ['reference', 'spa'] as const;
+/** The locale of each agency's full verify: neither its own nor the other's full one. */
+const FULL: Record<(typeof KINDS)[number], Locale> = { reference: 'pl', spa: 'fr' };
+/** The checks fed by the scenarios that read the page's words or its learned states (scenarios/*.json `feeds`). */
+const PAGE_READ_CHECKS = [
+  'coverage.sandbox_calls', 'journey.state.failed', 'journey.state.ineligible', 'journey.state.already_entered', 'journey.landing_page',
+  'consent.not_preselected', 'consent.separate_from_marketing', 'consent.required', 'consent.age_confirmation', 'consent.refresh_after_422',
+  'terms.html_inert', 'terms.javascript_link_inert', 'behaviour.retry_after_honoured', 'journey.state.rate_limited', 'behaviour.no_exchange_retry',
+];
+
+/**
+ * The reference agency carries the harness's default state marker; in its full run that marker is
+ * renamed to one none of its pages carries, so that its states too are learned, not matched.
+ */
+const NO_STATE_MARKER = { markers: { state: 'main[data-outcome="{name}"]' } };
+/** What the preview teaches each agency's states by: the attribute whose value differs from state to state. */
+const LEARNED_MARKER = { reference: 'main[data-entry-state=', spa: 'body[data-ergebnis=' };
+const PREVIEW_STATES = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'];
+const INFERRED_STATES = ['invalid_session', 'unavailable', 'rate_limited'];
+
+const runs = KINDS.flatMap((kind) => LOCALES.map((locale) => ({
+  name: `${kind}:${locale}`,
+  only: locale === FULL[kind] ? [] : PAGE_READ_CHECKS,
+  options: { kind, locale, unconfigured: true, ...(kind === 'reference' && locale === FULL[kind] ? { config: NO_STATE_MARKER } : {}) },
+})));
+const reportOf = useRunMatrix(browser, runs);
+
+describe.for(KINDS)('the %s agency, told only its log', (kind) => {
+  test(`--locale ${FULL[kind]}: a full verify, every check passed, exit 0`, () => {
+    expectEveryCheckPassed([reportOf(`${kind}:${FULL[kind]}`)]);
+  });
+
+  test(`--locale ${FULL[kind]}: the six preview states are recognised by the attribute the preview taught, the other three inferred from the service's answers`, () => {
+    const evidence = (state: string) => reportOf(`${kind}:${FULL[kind]}`).checks.find((check) => check.id === `journey.state.${state}`)!.evidence.map((item) => item.label).join('\n');
+    for (const state of PREVIEW_STATES) expect(evidence(state)).toContain(`learned from the preview: markup ${LEARNED_MARKER[kind]}`);
+    for (const state of INFERRED_STATES) expect(evidence(state)).toContain('inferred: the service answered');
+  });
+
+  test.for(LOCALES.filter((locale) => locale !== FULL[kind]))('--locale %s: every check read off the page passes', (locale) => {
+    const report = reportOf(`${kind}:${locale}`);
+    expect(report.checks.map((check) => check.id)).toEqual(CHECKS.filter((check) => PAGE_READ_CHECKS.includes(check.id)).map((check) => check.id));
+    expect(report.checks.filter((check) => check.status !== 'pass').map((check) => `${check.id}: ${check.status} (${check.reason})`)).toEqual([]);
   });
 });

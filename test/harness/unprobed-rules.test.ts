@@ -49,6 +49,24 @@ test('seen 4b: a result shown after a failed exchange fails behaviour.no_exchang
   expect(run([]).status).toBe('inconclusive');
 });
 
+test('seen 4b, with nothing recognised: a page carrying none of the results learned from the preview passes behaviour.no_exchange_retry; one result never learned leaves it inconclusive', () => {
+  const RESULTS = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'] as const;
+  const fingerprint = (value: string) => ({ markup: [`body[data-view="${value}"]`], structure: ['body>main'], text: [] });
+  const run = (learnedStates: readonly (typeof RESULTS)[number][], shownView: string) => {
+    const seen = facts();
+    seen.states.expect(learnedStates);
+    for (const state of learnedStates) seen.states.report(state, fingerprint(state));
+    seen.journeys.push(journey('exchange-interrupted', 'main', 'P1'));
+    seen.faults.push({ scenario: 'exchange-interrupted', journey: 'main', pack: 'P1', on: 'exchange', at: 50, drop: true });
+    seen.calls.push(call(1, { path: '/sessions', status: 0, fault: 1 } as Partial<ObservedCall>));
+    seen.pages.push({ ...page('exchange-interrupted', 500, []), features: fingerprint(shownView) });
+    return checkOf('behaviour.no_exchange_retry').evaluate(seen)!;
+  };
+  expect(run(RESULTS, 'rescan')).toMatchObject({ status: 'pass', reason: 'not retried, and no result shown' });
+  expect(run(RESULTS, 'rescan').evidence[0]!.label).toContain('carries none of the results learned from the preview');
+  expect(run(RESULTS.filter((state) => state !== 'pending'), 'rescan').status).toBe('inconclusive');
+});
+
 test('seen 4c: a sandbox session opened after a 401, which the preview did not open, fails behaviour.no_new_identity_after_401', () => {
   const seen = facts();
   seen.journeys.push(journey('entry-invalid-session', 'main', 'P1'));

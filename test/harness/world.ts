@@ -50,6 +50,8 @@ export interface HarnessWorldOptions {
   emulator?: Running;
   /** The agency's language (`--locale`); default its own (English, or German for the single-page one). */
   locale?: Locale;
+  /** Tell the harness only what any agency must: its log (no markers, even for the single-page agency). */
+  unconfigured?: boolean;
 }
 
 /** The single-page agency's own harness.config.json: all the harness is told about it. */
@@ -71,7 +73,7 @@ export async function harnessWorld(options: HarnessWorldOptions = {}) {
     ? await startSpaAgency({ port: 0, emulatorUrl: emulator.baseUrl, defects: (options.defects ?? []) as SpaDefectName[], keys, logger: createSpaLogger(destination), ...options.spa, locale: options.locale })
     : await startAgency({ ...options.agency, port: 0, emulatorUrl: emulator.baseUrl, defects: (options.defects ?? []) as DefectName[], keys, logger: createAgencyLogger(destination), locale: options.locale });
   const config = join(folder, 'harness.config.json');
-  writeFileSync(config, JSON.stringify({ ...(options.kind === 'spa' ? { markers: SPA_CONFIG.markers } : {}), agency_log: agencyLog, ...options.config }));
+  writeFileSync(config, JSON.stringify({ ...(options.kind === 'spa' && !options.unconfigured ? { markers: SPA_CONFIG.markers } : {}), agency_log: agencyLog, ...options.config }));
   if (options.approved) {
     const change = setCallbacks(emulator.world, { production: agency.callbackUrl, preview: agency.previewUrl }, promotionId);
     if (!change.ok) throw new Error(JSON.stringify(change.problems));
@@ -108,6 +110,50 @@ async function resetEmulator(emulator: Running): Promise<void> {
   if (!answer.ok) throw new Error(`reset answered ${answer.status}`);
 }
 
+/** One run of a matrix: a world, and the checks whose verdicts the run is for (`--only`). */
+export interface MatrixRun {
+  name: string;
+  only: string[];
+  options: HarnessWorldOptions;
+}
+
+/**
+ * A matrix of verifies: before its tests, each run once, never retried (a miss fails its test).
+ * The runs share the file's browser and take turns on lanes, an emulator per core, reset between
+ * the runs it serves; the agency starts afresh for each (its defects and locale are fixed when it
+ * starts). Five fresh worlds at once on 2 cores only made each run slower, and a page read too
+ * late made a check inconclusive. The runs happen in the matrix's `beforeAll`, so a run waiting
+ * for its lane never counts against a test's timeout.
+ */
+export function useRunMatrix(browser: () => Browser, runs: MatrixRun[], lanes = availableParallelism()) {
+  const reports = new Map<string, Report>();
+  const emulators: Running[] = [];
+  beforeAll(async () => {
+    const queue = [...runs];
+    const lane = async () => {
+      const emulator = await startServer({ fixture: DEFAULT_FIXTURE, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
+      emulators.push(emulator);
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const world = await harnessWorld({ ...next.options, emulator, config: { trace: 'off', concurrency: 4, ...next.options.config } });
+        try {
+          reports.set(next.name, await world.verify({ only: next.only, browser: browser() }));
+        } finally {
+          await world.close();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(lanes, runs.length) }, lane));
+  }, 60 * 60_000);
+  afterAll(async () => {
+    await Promise.all(emulators.map((emulator) => emulator.close()));
+  });
+  return (name: string): Report => {
+    const report = reports.get(name);
+    if (!report) throw new Error(`no run named ${name}`);
+    return report;
+  };
+}
+
 /** One row of a defect matrix: the world with the defect switched on, and the check tied to it. */
 export interface DefectCase {
   name: string;
@@ -115,39 +161,11 @@ export interface DefectCase {
   options: HarnessWorldOptions & { defects: string[] };
 }
 
-/**
- * A defect matrix: before its tests, the verdict on each case's check with its defect switched on,
- * one run each, never retried (a miss fails its test). The runs share the file's browser and take
- * turns on lanes, an emulator per core, reset between the defects it runs; the agency starts afresh
- * for each (its defects are fixed when it starts). Five fresh worlds at once on 2 cores only made
- * each run slower, and a page read too late made a check inconclusive. The runs happen in the
- * matrix's `beforeAll`, so a run waiting for its lane never counts against a test's timeout.
- */
+/** A defect matrix (useRunMatrix): the verdict on each case's check with its defect switched on, on an approved world. */
 export function useDefectMatrix(browser: () => Browser, cases: DefectCase[], lanes = availableParallelism()) {
-  const verdicts = new Map<string, CheckReport | undefined>();
-  const emulators: Running[] = [];
-  beforeAll(async () => {
-    const queue = [...cases];
-    const lane = async () => {
-      const emulator = await startServer({ fixture: DEFAULT_FIXTURE, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
-      emulators.push(emulator);
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        const world = await harnessWorld({ ...next.options, emulator, approved: true, config: { trace: 'off', concurrency: 4 } });
-        try {
-          const check = next.check;
-          verdicts.set(next.name, (await world.verify({ only: [check], browser: browser() })).checks.find((candidate) => candidate.id === check));
-        } finally {
-          await world.close();
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(lanes, cases.length) }, lane));
-  }, 60 * 60_000);
-  afterAll(async () => {
-    await Promise.all(emulators.map((emulator) => emulator.close()));
-  });
-  return (name: string) => {
-    if (!verdicts.has(name)) throw new Error(`no run for defect ${name}`);
-    return verdicts.get(name);
+  const reportOf = useRunMatrix(browser, cases.map(({ name, check, options }) => ({ name, only: [check], options: { ...options, approved: true } })), lanes);
+  return (name: string): CheckReport | undefined => {
+    const check = cases.find((candidate) => candidate.name === name)?.check;
+    return reportOf(name).checks.find((candidate) => candidate.id === check);
   };
 }

@@ -7,7 +7,11 @@
  *
  * The checkout is packed with `--ignore-scripts`: `prepack` would rebuild dist/ under the other test
  * files, and the suite's `pretest` built it. npm needs its registry for the dependencies (its cache is
- * shared); better-sqlite3 builds from source where no prebuilt binary can be fetched, so this takes minutes.
+ * shared). better-sqlite3's install script (prebuild-install) looks for a prebuilt binary before it
+ * compiles; where none can be downloaded (this machine reaches GitHub's releases no more than a CI
+ * runner behind a mirror does) it is offered the checkout's own build as a local prebuild, as a
+ * mirror would, instead of compiling the same binary twice more: the install script still runs,
+ * under `--strict-allow-scripts`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -33,6 +37,8 @@ const TARBALL = /~\/(promo-emulator-[\d.]+\.tgz)/.exec(SECTION)?.[1];
 
 let home: string;
 let tarball: string;
+/** A folder holding the checkout's better-sqlite3 binary under the name prebuild-install looks for. */
+let prebuilds: string;
 const stops: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
@@ -40,6 +46,11 @@ beforeAll(async () => {
   const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', home], { cwd: ROOT });
   expect(packed.code, packed.stderr).toBe(0);
   tarball = join(home, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
+  prebuilds = tempFolder('promo-prebuilds-');
+  const sqlite = join(ROOT, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(sqlite, 'package.json'), 'utf8')) as { version: string };
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', join(prebuilds, name), '-C', sqlite, 'build/Release/better_sqlite3.node']);
 }, 120_000);
 
 afterAll(async () => {
@@ -92,6 +103,7 @@ for (const type of ['commonjs', 'module'] as const) {
       env: {
         // HOME holds the tarball (the README's `~`); npm keeps this machine's settings and cache.
         ...inherited, HOME: home, npm_config_userconfig: join(homedir(), '.npmrc'), npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'), npm_config_strict_allow_scripts: 'true',
+        npm_config_better_sqlite3_local_prebuilds: prebuilds,
         EMULATOR_PORT: String(port), EMULATOR_DATA: data, CALLBACK_URL: agency.callbackUrl, PREVIEW_URL: agency.previewUrl, CI: '1', NO_COLOR: '1',
       },
     });
