@@ -3,7 +3,7 @@
  * project compiles without the DOM library, so the page's globals are declared loosely here, for
  * these functions only.
  */
-import type { ConsentBox } from '../run/facts.js';
+import type { ConsentBox } from '../run/browser-seen.js';
 
 declare const document: any;
 declare const window: any;

@@ -9,7 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import type { TraceMode } from '../config.js';
 import type { AgencyPage, ShownMark } from '../pages/agency.js';
-import type { Environment, PageSeen, RequestSeen, RunFacts } from '../run/facts.js';
+import type { RunFacts } from '../run/facts.js';
+import type { Environment, PageSeen, RequestSeen } from '../run/browser-seen.js';
 import { readPage, recordShown, shownMark } from './in-page.js';
 
 /** A phone, as most collectors scan; desktop screenshots resize the same page. */

@@ -1,7 +1,8 @@
 /** How the agency behaves over time and under failure. @see spec §4.2, §4.3, §7, §8 */
 import type { ObservedCall } from '../emulator/client.js';
 import { type StateName, showsState, statesShown } from '../intents.js';
-import type { JourneyFacts, PageSeen, PollWatch, RequestSeen, RunFacts } from '../run/facts.js';
+import type { JourneyFacts, PollWatch, RunFacts } from '../run/facts.js';
+import type { PageSeen, RequestSeen } from '../run/browser-seen.js';
 import { BACKEND_LATENCY_MS, POLLING_TYPES, POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, pageDecided, scheduleViolation } from '../run/polling.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';

@@ -1,7 +1,8 @@
 /** API coverage and the journey's pages. @see spec §1 lifecycle and rules, §4.2 */
 import { INFERRED_STATES, RESULT_STATES, type ResultState, STATE_ANSWERS, statesShown } from '../intents.js';
 import { samePage } from '../pages/states.js';
-import { type Expectation, type PageSeen, type RunFacts, redactUrl } from '../run/facts.js';
+import { type Expectation, type RunFacts, redactUrl } from '../run/facts.js';
+import type { PageSeen } from '../run/browser-seen.js';
 import { SANDBOX_SCENARIOS } from '../scenarios/schema.js';
 import { isEntry, productionEntries, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';

@@ -9,7 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import { type ConsentHints, disableValidation, fingerprint, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
 import type { Config } from '../config.js';
 import { PAGES, type PageName, STATES, type Shown, type StateName } from '../intents.js';
-import type { ConsentBox } from '../run/facts.js';
+import type { ConsentBox } from '../run/browser-seen.js';
 import { type Vocabulary, patternOf, vocabularyOf } from '../vocabulary.js';
 import type { Fingerprint, StateBook } from './states.js';
 

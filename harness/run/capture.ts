@@ -11,7 +11,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserSession } from '../browser/session.js';
 import { DESKTOP_VIEWPORT, MOBILE } from '../browser/session.js';
-import type { Capture, PageSeen, RunFacts } from './facts.js';
+import type { Capture, RunFacts } from './facts.js';
+import type { PageSeen } from './browser-seen.js';
 
 interface AxeBuilder {
   setLegacyMode(legacy: boolean): AxeBuilder;

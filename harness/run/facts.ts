@@ -1,94 +1,15 @@
 /**
- * What a run saw, as typed records: the browser's side (pages, responses, requests, cookies,
- * console, storage), each journey's protocol values, the probes, and at the end the emulator's
- * side (observed experience calls, issued secrets). Steps write facts; checks only read them.
+ * What a run saw, as typed records: the browser's side (harness/run/browser-seen.ts: pages,
+ * responses, requests, the consent form), each journey's protocol values, the probes, and at the
+ * end the emulator's side (observed experience calls, issued secrets). Steps write facts; checks
+ * only read them.
  */
 import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator/client.js';
 import type { Shown, StateName } from '../intents.js';
-import { type Fingerprint, StateBook } from '../pages/states.js';
-
-export type Environment = 'sandbox' | 'production';
-
-/** An agency page once it loaded, after a step. */
-export interface PageSeen {
-  scenario: string;
-  journey: string;
-  environment: Environment;
-  at: number;
-  url: string;
-  status: number | undefined;
-  /** What the page was recognised as showing (harness/pages/agency.ts). */
-  shows: Shown[];
-  /** Hrefs of the page's links, resolved. */
-  links: string[];
-  title: string;
-  text: string;
-  /** What the page is made of (harness/pages/states.ts): how a state is learned, recognised and told apart. */
-  features?: Fingerprint;
-}
-
-/** A response from the agency's origin, redirects included. */
-export interface AgencyResponse {
-  scenario: string;
-  journey: string;
-  method: string;
-  url: string;
-  status: number;
-  headers: Record<string, string>;
-  setCookies: string[];
-}
-
-export interface RequestSeen {
-  scenario: string;
-  journey: string;
-  /** When the browser sent it (the harness's clock): the browser's own time once the request finished. */
-  at: number;
-  method: string;
-  url: string;
-  referer: string | undefined;
-  resourceType: string;
-  /** The URL of the page that made it. */
-  from: string;
-  /** What it carried (a form, JSON), for the secrets search. */
-  body?: string;
-}
-
-export interface ConsentBox {
-  role: 'terms' | 'age' | 'marketing' | 'other';
-  /** How the role was found (harness/browser/in-page.ts, readConsent): config, structure, behaviour, or words. */
-  by: 'marker' | 'words' | 'age' | 'required' | 'optional' | 'structure';
-  label: string;
-  checked: boolean;
-  required: boolean;
-}
-
-export interface ConsentView {
-  label: string;
-  at: number;
-  url: string;
-  hasForm: boolean;
-  boxes: ConsentBox[];
-  /** The form's hidden fields (a CSRF token, typically). */
-  hidden: Array<[string, string]>;
-  termsText: string;
-  termsVersion: string | undefined;
-  /** Elements carrying `data-harness-probe`: markup injected into terms.text that became elements. */
-  probeElements: number;
-  /** Links on the page whose URL is not http(s), e.g. `javascript:`. */
-  unsafeLinks: string[];
-}
-
-export interface Submission {
-  at: number;
-  accept: boolean;
-  age: boolean;
-  bypass: boolean;
-  boxesFound: { terms: boolean; age: boolean };
-  /** The page the form was sent from: a way back to it after a 429 leads here. */
-  url: string;
-}
+import { StateBook } from '../pages/states.js';
+import type { AgencyResponse, ConsentView, Environment, PageSeen, RequestSeen, Submission } from './browser-seen.js';
 
 export interface JourneyFacts {
   scenario: string;

@@ -13,7 +13,8 @@ import { AgencyPage, recognisedSelectors } from '../pages/agency.js';
 import { vocabularyOf } from '../vocabulary.js';
 import type { Scenario } from '../scenarios/schema.js';
 import type { Capturer } from './capture.js';
-import type { JourneyFacts, PageSeen, RunFacts } from './facts.js';
+import type { JourneyFacts, RunFacts } from './facts.js';
+import type { PageSeen } from './browser-seen.js';
 
 export interface RunEnv {
   browser: Browser;

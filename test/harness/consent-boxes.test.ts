@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { CONSENT_CHECKS } from '../../harness/checks/consent.js';
 import { ConfigSchema } from '../../harness/config.js';
 import { AgencyPage, PreviewPage, consentPageOf } from '../../harness/pages/agency.js';
-import { type ConsentView, RunFacts } from '../../harness/run/facts.js';
+import { RunFacts } from '../../harness/run/facts.js';
+import type { ConsentView } from '../../harness/run/browser-seen.js';
 import { useChromium } from '../support/chromium.js';
 
 const browser = useChromium();

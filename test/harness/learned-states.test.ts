@@ -13,7 +13,8 @@ import { ConfigSchema } from '../../harness/config.js';
 import type { ResultState, StateName } from '../../harness/intents.js';
 import { AgencyPage } from '../../harness/pages/agency.js';
 import { type Fingerprint, StateBook, learn, samePage, statesCarried } from '../../harness/pages/states.js';
-import { type Expectation, type PageSeen, RunFacts } from '../../harness/run/facts.js';
+import { type Expectation, RunFacts } from '../../harness/run/facts.js';
+import type { PageSeen } from '../../harness/run/browser-seen.js';
 import { useChromium } from '../support/chromium.js';
 
 const SIX = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'] as const;
