@@ -87,6 +87,11 @@ export class AgencyPage {
     return indices.map((index) => RECOGNISED[index]!.shown);
   }
 
+  /** The words the page shows ('' when it cannot be read). */
+  text(): Promise<string> {
+    return this.page.locator('body').innerText().catch(() => '');
+  }
+
   /** Every page kind and state recognised. */
   async shows(): Promise<Shown[]> {
     return (await this.read()).shown;

@@ -160,7 +160,7 @@ export async function showsResult(
   const shownBefore = inferred ? await inferredAfterEntry(run, journey, state as ResultState) : undefined;
   if (shownBefore) return { met: true, how: `${inferredHow(state as ResultState)}, on the page shown right after the entry`, shownBefore };
   // A won page also shows itself by the codes the service delivered, whatever its markers.
-  const text = codes.length > 0 ? await session.page.locator('body').innerText().catch(() => '') : '';
+  const text = codes.length > 0 ? await view.text() : '';
   return codes.length > 0 && text.includes(codes[0]!) ? { met: true, how: 'the delivered code is on the page' } : { met: false };
 }
 
