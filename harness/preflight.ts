@@ -6,8 +6,8 @@
  */
 import { findChromium, type InstallPolicy } from './browser/chromium.js';
 import { LOOPBACK } from './checks/callback.js';
-import type { EmulatorClient, Promotion } from './emulator/client.js';
-import { choosePromotion, describePromotion } from './emulator/promotion.js';
+import type { EmulatorClient, Promotion } from './emulator-client/client.js';
+import { choosePromotion, describePromotion } from './emulator-client/promotion.js';
 import { HarnessError } from './errors.js';
 
 export interface PreflightTarget {

@@ -13,8 +13,8 @@ import { defaultFixture } from '../emulator/cli/paths.js';
 import { loadFixture } from '../emulator/fixture.js';
 import { createLogger } from '../emulator/logger.js';
 import { type Running, startServer } from '../emulator/server.js';
-import { EmulatorClient, type Env, type FaultSpec, type Pack, type PackKind } from '../harness/emulator/client.js';
-import { type PackOutcome, PackPool } from '../harness/emulator/packs.js';
+import { EmulatorClient, type Env, type FaultSpec, type Pack, type PackKind } from '../harness/emulator-client/client.js';
+import { type PackOutcome, PackPool } from '../harness/emulator-client/packs.js';
 import { coverSandbox, fetchPost } from './sandbox.js';
 
 export type { Env, FaultSpec, Pack, PackOutcome };

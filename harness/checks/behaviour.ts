@@ -1,5 +1,5 @@
 /** How the agency behaves over time and under failure. @see spec §4.2, §4.3, §7, §8 */
-import type { ObservedCall } from '../emulator/client.js';
+import type { ObservedCall } from '../emulator-client/client.js';
 import { type StateName, showsState, statesShown } from '../intents.js';
 import type { JourneyFacts, PollWatch, RunFacts } from '../run/facts.js';
 import type { PageSeen, RequestSeen } from '../run/browser-seen.js';

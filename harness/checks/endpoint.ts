@@ -2,7 +2,7 @@
  * The agency's own entry endpoint, probed with the request its consent form sends
  * (run/endpoint-probe.ts). @see spec §4.3 (the agency protects its entry endpoint against CSRF and rate-limits it)
  */
-import type { ObservedCall } from '../emulator/client.js';
+import type { ObservedCall } from '../emulator-client/client.js';
 import type { EndpointProbe, RunFacts } from '../run/facts.js';
 import { isEntry } from './observed.js';
 import { type Check, type Evidence, type Verdict, fail, inconclusive, pass } from './types.js';

@@ -1,5 +1,5 @@
 /** Questions several checks ask of the emulator's observed calls. */
-import type { ObservedCall } from '../emulator/client.js';
+import type { ObservedCall } from '../emulator-client/client.js';
 import { type JourneyFacts, type RunFacts, sha256 } from '../run/facts.js';
 
 export const isExchange = (call: ObservedCall) => call.method === 'POST' && call.path === '/sessions' && call.environment !== 'sandbox';

@@ -3,7 +3,7 @@
  * the service from the probe (so no session was created), on a transaction shown alive by a
  * control exchange, proving the refusal was the agency's judgement of the probe. @see spec §4.3 steps 3 to 6, §5 rule 4, §8
  */
-import type { VerifierVerdict } from '../emulator/client.js';
+import type { VerifierVerdict } from '../emulator-client/client.js';
 import type { JourneyFacts, Probe, ProbeKind, RunFacts } from '../run/facts.js';
 import { exchangesOf, issuedExchange, journeyExchanges, where } from './observed.js';
 import { type Check, type Evidence, type Verdict, fail, inconclusive, pass } from './types.js';

@@ -6,7 +6,7 @@
  * (decoded.ts: a signed cookie, a JWT, base64 of compressed JSON). @see spec §2.1, §2.3, §5 (experience) rules 4 and 6
  */
 import { createHash } from 'node:crypto';
-import type { VerifierVerdict } from '../emulator/client.js';
+import type { VerifierVerdict } from '../emulator-client/client.js';
 import type { RunFacts } from '../run/facts.js';
 import { decodedLayers } from './decoded.js';
 import { type Check, type Evidence, fail, pass } from './types.js';

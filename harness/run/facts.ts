@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
-import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator/client.js';
+import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator-client/client.js';
 import type { Shown, StateName } from '../intents.js';
 import { StateBook } from '../pages/states.js';
 import type { AgencyResponse, ConsentView, Environment, PageSeen, RequestSeen, Submission } from './browser-seen.js';

@@ -1,5 +1,5 @@
 /** Delivery polling of a pending entry, as spec §8 sets it: 2, 5, 10, then every 30 seconds. */
-import type { ObservedCall } from '../emulator/client.js';
+import type { ObservedCall } from '../emulator-client/client.js';
 import type { RunFacts } from './facts.js';
 
 export const POLL_SCHEDULE_S = [2, 5, 10, 30];

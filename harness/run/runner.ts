@@ -7,7 +7,7 @@
  * the machine to themselves until they watch: the others start once every watcher has reached its
  * watch or ended. Started together, all of them shared the cores, and the watches began late.
  */
-import { NoPackKind } from '../emulator/packs.js';
+import { NoPackKind } from '../emulator-client/packs.js';
 import type { Scenario, Step } from '../scenarios/schema.js';
 import type { ScenarioOutcome } from './facts.js';
 import { type RunEnv, ScenarioRun } from './scenario-run.js';

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
-import type { ObservedCall } from '../emulator/client.js';
+import type { ObservedCall } from '../emulator-client/client.js';
 import { type JourneyFacts, type ServiceAnswer, sha256 } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 

@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
-import type { ObservedCall } from '../emulator/client.js';
+import type { ObservedCall } from '../emulator-client/client.js';
 import { type Shown, showsState } from '../intents.js';
 import { consentPageOf } from '../pages/agency.js';
 import type { Step } from '../scenarios/schema.js';

@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { listPromotions } from '../../emulator/store/promotions.js';
 import { CHECKS } from '../../harness/checks/registry.js';
-import { EmulatorClient } from '../../harness/emulator/client.js';
+import { EmulatorClient } from '../../harness/emulator-client/client.js';
 import { preflight } from '../../harness/preflight.js';
 import { exitCodeOf } from '../../harness/report/legend.js';
 import type { Report } from '../../harness/report/types.js';

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { describe, expect, test } from 'vitest';
 import { BEHAVIOUR_CHECKS } from '../../harness/checks/behaviour.js';
 import { ConfigSchema } from '../../harness/config.js';
-import type { ObservedCall } from '../../harness/emulator/client.js';
+import type { ObservedCall } from '../../harness/emulator-client/client.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import { useChromium } from '../support/chromium.js';
 import { harnessWorld } from './world.js';

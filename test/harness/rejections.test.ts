@@ -8,7 +8,7 @@ import { expect, test } from 'vitest';
 import { CALLBACK_CHECKS } from '../../harness/checks/callback.js';
 import { PKCE_CHECKS } from '../../harness/checks/pkce.js';
 import { ConfigSchema } from '../../harness/config.js';
-import type { ObservedCall } from '../../harness/emulator/client.js';
+import type { ObservedCall } from '../../harness/emulator-client/client.js';
 import { type JourneyFacts, type Probe, RunFacts } from '../../harness/run/facts.js';
 import { tamperings } from '../../harness/run/probes.js';
 

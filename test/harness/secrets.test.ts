@@ -4,7 +4,7 @@ import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { SECRET_CHECKS } from '../../harness/checks/secrets.js';
 import { ConfigSchema } from '../../harness/config.js';
-import type { ObservedCall } from '../../harness/emulator/client.js';
+import type { ObservedCall } from '../../harness/emulator-client/client.js';
 import { RunFacts } from '../../harness/run/facts.js';
 
 const VERIFIER = 'Zq3_u-8.kW~' + 'a1B2c3D4e5'.repeat(5);
