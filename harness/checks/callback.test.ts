@@ -1,0 +1,124 @@
+/** The callback checks on built facts: nothing observed, a violation, and a clean run, for each. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ConfigSchema } from '../config.js';
+import type { ObservedCall } from '../emulator-client/client.js';
+import type { AgencyResponse } from '../run/browser-seen.js';
+import { type JourneyFacts, RunFacts, sha256 } from '../run/facts.js';
+import { CALLBACK_CHECKS, secureCookieRequired } from './callback.js';
+
+const AGENCY = 'http://127.0.0.1:3000';
+const facts = (config: Record<string, unknown> = {}) => new RunFacts(ConfigSchema.parse(config), { agency: AGENCY, emulator: 'http://127.0.0.1:4010', callback: `${AGENCY}/callback` }, '/tmp');
+const check = (id: string) => CALLBACK_CHECKS.find((candidate) => candidate.id === id)!;
+const response = (fields: Partial<AgencyResponse>): AgencyResponse => ({ scenario: 'production-won', journey: 'main', method: 'GET', url: `${AGENCY}/callback?service_code=c&state=s`, status: 303, headers: {}, setCookies: [], ...fields });
+
+describe.each([
+  ['callback.no_store', 'cache-control', 'no-store, private', 'max-age=60'],
+  ['callback.referrer_policy', 'referrer-policy', 'strict-origin, same-origin', 'no-referrer-when-downgrade'],
+])('%s', (id, header, good, bad) => {
+  test('no callback response: no verdict (inconclusive)', () => {
+    const seen = facts();
+    seen.responses.push(response({ url: `${AGENCY}/`, headers: { [header]: bad } }));
+    expect(check(id).evaluate(seen)).toBeUndefined();
+  });
+  test(`fails on a callback response without it, passes when every one has it`, () => {
+    const seen = facts();
+    seen.responses.push(response({ headers: { [header]: good } }));
+    expect(check(id).evaluate(seen)!.status).toBe('pass');
+    seen.responses.push(response({ headers: { [header]: bad } }));
+    expect(check(id).evaluate(seen)).toMatchObject({ status: 'fail', reason: expect.stringContaining(`1 of 2 callback responses lack ${header}`) });
+  });
+});
+
+describe('callback.clean_url', () => {
+  const journey = (landed: string, status = 303): JourneyFacts => ({
+    scenario: 'production-won', journey: 'main', pack: { code: 'P1', outcome: 'won' }, country: 'DE', email: 'h@example.test', consent: [], submissions: [],
+    issuedCallback: `${AGENCY}/callback?service_code=code1&state=state1`, completion: { at: 1, status, location: status === 303 ? landed : undefined, landed },
+  });
+  const exchanged = (seen: RunFacts) => seen.calls.push({ seq: 1, at: 1, method: 'POST', path: '/sessions', environment: 'production', key_id: 2, session_id: 1, pack: 'P1', scenario: null, status: 201, body: null, code_sha256: sha256('code1'), answer: { session_created: true } } as unknown as ObservedCall);
+  test('no callback whose exchange made a session: no verdict', () => {
+    const seen = facts();
+    seen.journeys.push(journey(`${AGENCY}/entry?state=state1`));
+    expect(check('callback.clean_url').evaluate(seen)).toBeUndefined();
+  });
+  test('a redirect to a clean URL passes; one still carrying state, or a 200 in place, fails', () => {
+    const run = (landed: string, status?: number) => {
+      const seen = facts();
+      seen.journeys.push(journey(landed, status));
+      exchanged(seen);
+      return check('callback.clean_url').evaluate(seen)!;
+    };
+    expect(run(`${AGENCY}/entry`).status).toBe('pass');
+    expect(run(`${AGENCY}/entry?state=state1`)).toMatchObject({ status: 'fail', reason: expect.stringContaining('still carries journey parameters') });
+    expect(run(`${AGENCY}/callback?service_code=code1&state=state1`, 200)).toMatchObject({ status: 'fail', reason: expect.stringContaining('answered 200 instead of redirecting') });
+  });
+});
+
+describe('callback.no_third_party', () => {
+  const page = { scenario: 'landing', journey: 'main', environment: 'production' as const, at: 1, url: `${AGENCY}/`, status: 200, shows: [], links: [], title: '', text: '' };
+  const request = (url: string) => ({ scenario: 'landing', journey: 'main', at: 1, method: 'GET', url, referer: undefined, resourceType: 'font', from: `${AGENCY}/` });
+  test('no page seen: no verdict', () => {
+    expect(check('callback.no_third_party').evaluate(facts())).toBeUndefined();
+  });
+  test('requests to the agency, the service and a configured first party pass; any other origin fails', () => {
+    const seen = facts({ first_party_origins: ['https://cdn.brand.example'] });
+    seen.pages.push(page);
+    seen.requests.push(request(`${AGENCY}/app.css`), request('http://127.0.0.1:4010/campaign'), request('https://cdn.brand.example/logo.svg'));
+    expect(check('callback.no_third_party').evaluate(seen)!.status).toBe('pass');
+    seen.requests.push(request('https://fonts.example.com/font.woff2?v=1'));
+    expect(check('callback.no_third_party').evaluate(seen)).toMatchObject({ status: 'fail', reason: expect.stringContaining('font https://fonts.example.com/font.woff2') });
+  });
+});
+
+describe('callback.cookie_flags', () => {
+  const withCookie = (line: string, origin = AGENCY) => {
+    const seen = new RunFacts(ConfigSchema.parse({}), { agency: origin, emulator: 'http://127.0.0.1:4010', callback: `${origin}/callback` }, '/tmp');
+    seen.responses.push(response({ url: `${origin}/callback`, setCookies: [line] }));
+    return check('callback.cookie_flags').evaluate(seen);
+  };
+  test('no cookie set (or only deleted): no verdict', () => {
+    expect(check('callback.cookie_flags').evaluate(facts())).toBeUndefined();
+    expect(withCookie('sid=; Max-Age=0; Path=/')).toBeUndefined();
+  });
+  test('HttpOnly, SameSite=Lax and Secure pass; without Secure it is a warning on loopback http and a failure elsewhere', () => {
+    expect(withCookie('sid=1; HttpOnly; SameSite=Lax; Secure; Path=/')!.status).toBe('pass');
+    expect(withCookie('sid=1; HttpOnly; SameSite=Lax; Path=/')!.status).toBe('warn');
+    expect(withCookie('sid=1; HttpOnly; SameSite=Lax; Path=/', 'http://agency.test')).toMatchObject({ status: 'fail', reason: 'sid is not Secure' });
+    expect(withCookie('sid=1; SameSite=Lax; Secure')).toMatchObject({ status: 'fail', reason: expect.stringContaining('no HttpOnly') });
+    expect(withCookie('sid=1; HttpOnly; SameSite=None; Secure')).toMatchObject({ status: 'fail', reason: 'sid has SameSite=none, not Lax' });
+  });
+  test('Secure is required over https on any host, and over http off loopback', () => {
+    expect([secureCookieRequired('https://127.0.0.1:3000'), secureCookieRequired('http://agency.test'), secureCookieRequired('http://localhost:3000')]).toEqual([true, true, false]);
+  });
+});
+
+describe('logs.params_redacted', () => {
+  const journeyWith = (): JourneyFacts => ({
+    scenario: 'production-won', journey: 'main', pack: { code: 'P1', outcome: 'won' }, country: 'DE', email: 'h@example.test', consent: [], submissions: [],
+    serviceRequest: 'request-value-123', issuedCallback: `${AGENCY}/callback?service_code=code-value-456&state=state-value-789`,
+  });
+  const withLog = (text: string | undefined) => {
+    const folder = mkdtempSync(join(tmpdir(), 'callback-check-'));
+    const file = join(folder, 'agency.log');
+    if (text !== undefined) writeFileSync(file, text);
+    const seen = facts({ agency_log: file });
+    seen.journeys.push(journeyWith());
+    return check('logs.params_redacted').evaluate(seen)!;
+  };
+  test('no journey values: no verdict; no readable log: inconclusive, naming agency_log', () => {
+    expect(check('logs.params_redacted').evaluate(facts())).toBeUndefined();
+    const seen = facts();
+    seen.journeys.push(journeyWith());
+    expect(check('logs.params_redacted').evaluate(seen)).toMatchObject({ status: 'inconclusive' });
+    expect(withLog(undefined)).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('cannot be read') });
+  });
+  test('a log without the values passes; one holding the state fails, naming its line and not the value', () => {
+    expect(withLog('{"url":"/callback?service_code=[redacted]"}\n').status).toBe('pass');
+    const leaked = withLog('{"msg":"start"}\n{"url":"/callback?state=state-value-789"}\n');
+    expect(leaked).toMatchObject({ status: 'fail', reason: '1 of 3 journey values appear in the agency\'s log' });
+    expect(JSON.stringify(leaked.evidence)).toContain('on line 2');
+    expect(JSON.stringify(leaked.evidence)).not.toContain('state-value-789');
+  });
+});
