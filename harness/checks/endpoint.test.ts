@@ -1,0 +1,40 @@
+/** The entry endpoint checks on built facts: nothing probed, not found, a violation, a control, a clean run. */
+import { describe, expect, test } from 'vitest';
+import { ConfigSchema } from '../config.js';
+import type { ObservedCall } from '../emulator-client/client.js';
+import { type EndpointProbe, RunFacts } from '../run/facts.js';
+import { ENDPOINT_CHECKS } from './endpoint.js';
+
+const check = (id: string) => ENDPOINT_CHECKS.find((candidate) => candidate.id === id)!;
+const facts = () => new RunFacts(ConfigSchema.parse({}), { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' }, '/tmp');
+const entry = (seq: number): ObservedCall => ({ seq, at: seq, method: 'POST', path: '/session/entry', environment: 'production', key_id: 2, session_id: 1, pack: 'P1', scenario: null, status: 200, body: null });
+/** Forgeries sent after calls 1 and 2, the burst after call 3. */
+const probe = (burst: number[]): EndpointProbe => ({
+  scenario: 'entry-endpoint', journey: 'main', pack: 'P1', caught: { method: 'POST', path: '/entry', tokenParts: ['body _csrf'] },
+  csrf: [{ variant: 'missing', after: 1, status: 403 }, { variant: 'forged', after: 2, status: 403 }], burst, burstAfter: 3,
+});
+const run = (id: string, probes: EndpointProbe[], entries: number[]) => {
+  const seen = facts();
+  seen.endpoint.push(...probes);
+  seen.calls.push(...entries.map(entry));
+  return check(id).evaluate(seen);
+};
+
+describe('endpoint.csrf', () => {
+  test('nothing probed: no verdict; no request caught: inconclusive, naming what to configure', () => {
+    expect(run('endpoint.csrf', [], [])).toBeUndefined();
+    expect(run('endpoint.csrf', [{ scenario: 'entry-endpoint', journey: 'main', pack: 'P1', missed: 'no request when the form was sent', csrf: [], burst: [] }], [])).toMatchObject({ status: 'inconclusive', reason: 'the entry endpoint was not found: no request when the form was sent' });
+  });
+  test('forgeries refused and the control entered: pass; a forgery that reached the service: fail; no control entered: inconclusive', () => {
+    expect(run('endpoint.csrf', [probe([200, 429])], [1, 4])!.status).toBe('pass');
+    expect(run('endpoint.csrf', [probe([200, 429])], [3, 4])).toMatchObject({ status: 'fail', reason: 'the request with its CSRF token forged was entered (HTTP 403)' });
+    expect(run('endpoint.csrf', [probe([403, 429])], [1])).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('did not reach the service either') });
+  });
+});
+
+describe('endpoint.rate_limited', () => {
+  test('a burst that meets a 429 passes, one that never does fails', () => {
+    expect(run('endpoint.rate_limited', [probe([200, 200, 429])], [])).toMatchObject({ status: 'pass', reason: '429 after 5 requests' });
+    expect(run('endpoint.rate_limited', [probe([200, 200, 200])], [])).toMatchObject({ status: 'fail', reason: '5 requests in a row from one browser, none refused with 429' });
+  });
+});
