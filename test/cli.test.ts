@@ -72,7 +72,7 @@ async function instance(fixture?: Fixture) {
   };
 }
 
-test('start prints the connection values, env reads them, the API answers, and stop stops it', async () => {
+test('start prints the connection values, env reads them, the API answers, and stop stops it', { timeout: 90_000 }, async () => {
   const it = await instance();
   const started = await it.start();
   expect(started.code).toBe(0);

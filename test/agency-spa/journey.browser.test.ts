@@ -64,7 +64,7 @@ async function consentAndSend(page: Page, age = true): Promise<void> {
   await page.getByRole('button', { name: 'Jetzt teilnehmen' }).click();
 }
 
-describe.concurrent('in Chromium', () => {
+describe.concurrent('in Chromium', { timeout: 120_000 }, () => {
   test('won: entered by fetch without a navigation; the browser holds no secret and talks to no third party', async ({ onTestFinished }) => {
     const { w, context, page, requests, bodies } = await session({}, onTestFinished);
     await page.goto(w.agency.callbackUrl);

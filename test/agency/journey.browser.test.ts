@@ -48,7 +48,7 @@ async function toConsent(w: AgencyWorld, page: Page): Promise<void> {
   await submit(page, 'Continue');
 }
 
-describe.concurrent('in Chromium', () => {
+describe.concurrent('in Chromium', { timeout: 120_000 }, () => {
   test('a collector enters through the production journey; the browser holds no secret and talks to no third party', async ({ onTestFinished }) => {
     const { w, context, page, requests, documents } = await session({}, onTestFinished);
     await page.goto(w.agency.callbackUrl);

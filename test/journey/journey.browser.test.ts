@@ -27,7 +27,7 @@ const productionEntries = (world: World) => {
   return entriesOnPacks(db, listPromotions(db).map((promotion) => promotion.id), [unit.id]).map(({ state }) => ({ state }));
 };
 
-describe.concurrent('browser journey', () => {
+describe.concurrent('browser journey', { timeout: 120_000 }, () => {
   it('completes a production entry end to end through the agency, with PKCE', () =>
     inWorld({}, async (world) => {
       const { journey, page, agency } = world;
