@@ -11,6 +11,8 @@
 import { describe, expect, test } from 'vitest';
 import { LOCALES, type Locale } from '../../fixtures/locales.js';
 import { CHECKS } from '../../harness/checks/registry.js';
+import { INFERRED_STATES } from '../../harness/intents.js';
+import { SANDBOX_SCENARIOS } from '../../harness/scenarios/schema.js';
 import { useChromium } from '../support/chromium.js';
 import { expectEveryCheckPassed } from './runs.js';
 import { useRunMatrix } from './world.js';
@@ -34,8 +36,6 @@ const PAGE_READ_CHECKS = [
 const NO_STATE_MARKER = { markers: { state: 'main[data-outcome="{name}"]' } };
 /** What the preview teaches each agency's states by: the attribute whose value differs from state to state. */
 const LEARNED_MARKER = { reference: 'main[data-entry-state=', spa: 'body[data-ergebnis=' };
-const PREVIEW_STATES = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'];
-const INFERRED_STATES = ['invalid_session', 'unavailable', 'rate_limited'];
 
 const runs = KINDS.flatMap((kind) => LOCALES.map((locale) => ({
   name: `${kind}:${locale}`,
@@ -51,7 +51,7 @@ describe.for(KINDS)('the %s agency, told only its log', (kind) => {
 
   test(`--locale ${FULL[kind]}: the six preview states are recognised by the attribute the preview taught, the other three inferred from the service's answers`, () => {
     const evidence = (state: string) => reportOf(`${kind}:${FULL[kind]}`).checks.find((check) => check.id === `journey.state.${state}`)!.evidence.map((item) => item.label).join('\n');
-    for (const state of PREVIEW_STATES) expect(evidence(state)).toContain(`learned from the preview: markup ${LEARNED_MARKER[kind]}`);
+    for (const state of SANDBOX_SCENARIOS) expect(evidence(state)).toContain(`learned from the preview: markup ${LEARNED_MARKER[kind]}`);
     for (const state of INFERRED_STATES) expect(evidence(state)).toContain('inferred: the service answered');
   });
 
