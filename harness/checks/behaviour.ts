@@ -4,13 +4,14 @@ import { type StateName, showsState, statesShown } from '../intents.js';
 import type { JourneyFacts, PollWatch, RunFacts } from '../run/facts.js';
 import type { PageSeen, RequestSeen } from '../run/browser-seen.js';
 import { BACKEND_LATENCY_MS, POLLING_TYPES, POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, pageDecided, scheduleViolation } from '../run/polling.js';
+import { SANDBOX_SCENARIOS } from '../scenarios/schema.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
 
 /** After the page first hears of the end, this long to show it (a reload, one more fetch) before further requests count as polling. */
 const LEARN_MS = 2000;
 /** Results only an entry can give: after a failed exchange there is no session, so none of them is known. */
-const GUESSABLE: ReadonlySet<StateName> = new Set(['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered']);
+const GUESSABLE: ReadonlySet<StateName> = new Set(SANDBOX_SCENARIOS);
 const ERROR_PAGE = 'markers.pages.error (or markers.states.error): so the harness recognises the page a failed exchange leads to';
 const FINAL_STATE = 'markers.states.won and markers.states.failed: so the harness recognises the page a settled delivery ends on';
 
