@@ -3,7 +3,7 @@ import type { ObservedCall } from '../emulator-client/client.js';
 import { type StateName, showsState, statesShown } from '../intents.js';
 import type { JourneyFacts, PollWatch, RunFacts } from '../run/facts.js';
 import type { PageSeen, RequestSeen } from '../run/browser-seen.js';
-import { BACKEND_LATENCY_MS, POLLING_TYPES, POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, pageDecided, scheduleViolation } from '../run/polling.js';
+import { BACKEND_LATENCY_MS, LATE_POLL_MS, POLLING_TYPES, POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, nextPollDue, pageDecided, scheduleViolation } from '../run/polling.js';
 import { SANDBOX_SCENARIOS } from '../scenarios/schema.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
@@ -99,11 +99,14 @@ export const BEHAVIOUR_CHECKS: Check[] = [
       const evidence: Evidence[] = [];
       const problems: Evidence[] = [];
       const unrecognised: Evidence[] = [];
+      const unwatched: Evidence[] = [];
       let judged = 0;
       for (const { watch, polls } of watches) {
         const terminal = polls.find(isTerminalPoll);
         if (!terminal) {
-          problems.push({ label: `${watch.scenario}: no poll reached the service after the delivery settled or the session ended (${polls.length} poll(s) in ${Math.round((watch.until - watch.from) / 1000)} s)` });
+          const due = nextPollDue(watch.from, polls);
+          const item = { label: `${watch.scenario}: no poll reached the service after the delivery settled or the session ended (${polls.length} poll(s) in ${Math.round((watch.until - watch.from) / 1000)} s; the next was due ${Math.round((due - watch.from) / 1000)} s after the entry, ${LATE_POLL_MS / 1000} s late included)` };
+          (watch.until >= due ? problems : unwatched).push(item);
           continue;
         }
         const why = terminal.status === 200 ? `delivery ${terminal.answer?.delivery_state}` : `HTTP ${terminal.status} ${terminal.answer?.error ?? ''}`.trim();
@@ -125,6 +128,7 @@ export const BEHAVIOUR_CHECKS: Check[] = [
         else judged += 1;
       }
       if (problems.length) return fail(problems[0]!.label, [problems[0]!, ...evidence]);
+      if (unwatched.length) return inconclusive(`the watch ended before the next poll was due, so it cannot tell whether polling stopped: ${unwatched[0]!.label}`, "a longer watch: the scenario's watch_polling seconds", [...unwatched, ...evidence]);
       if (unrecognised.length) return inconclusive(`polling stopped, but the harness cannot tell whether the page ends on the final state: ${unrecognised[0]!.label}`, FINAL_STATE, evidence);
       return pass(judged, `stopped every time (${judged} endings watched), in the service and in the page`, evidence);
     },

@@ -78,6 +78,22 @@ export function finalState(terminal: ObservedCall): 'won' | 'failed' | undefined
   return undefined;
 }
 
+/**
+ * How late a due poll may reach the service before its absence counts: the page's timer firing late
+ * on a busy machine, then the agency's backend answering it (BACKEND_LATENCY_MS).
+ */
+export const LATE_POLL_MS = BACKEND_LATENCY_MS + 3000;
+
+/**
+ * When the service should have seen the next poll at the latest, after the entry at `entryAt` and
+ * `polls` so far: the schedule's next interval from the last call, plus LATE_POLL_MS. A watch that
+ * ends before it cannot tell an agency that stopped polling from one whose next poll was not due.
+ */
+export function nextPollDue(entryAt: number, polls: readonly ObservedCall[]): number {
+  const last = polls.at(-1)?.at ?? entryAt;
+  return last + POLL_SCHEDULE_S[Math.min(polls.length, POLL_SCHEDULE_S.length - 1)]! * 1000 + LATE_POLL_MS;
+}
+
 /** A poll whose answer ends polling: delivery settled, session gone, integration unavailable. */
 export function isTerminalPoll(call: ObservedCall): boolean {
   return ['delivered', 'failed'].includes(call.answer?.delivery_state ?? '') || [401, 409, 410].includes(call.status);

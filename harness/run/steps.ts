@@ -11,7 +11,7 @@ import { type Shown, showsState } from '../intents.js';
 import { consentPageOf } from '../pages/agency.js';
 import type { Step } from '../scenarios/schema.js';
 import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
-import { finalState, isTerminalPoll, pageDecided, scheduleViolation } from './polling.js';
+import { finalState, isTerminalPoll, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
 import { continueOnAuthorize, scanPack } from './journey-start.js';
 import { callbackStep } from './probes.js';
@@ -147,7 +147,9 @@ export const STEPS: Steps = {
         if (polls.length >= step.polls) until = Math.min(until, polls[step.polls - 1]!.at);
       } else {
         terminal = polls.find(isTerminalPoll);
+        // On a busy machine the delivery may settle just after a poll, and the next is due up to 30 s later: the watch waits for it.
         if (terminal) until = Math.min(until, terminal.at + step.quiet_seconds * 1000);
+        else until = Math.max(until, nextPollDue(entry.at, polls));
       }
       if (now >= until) break;
     }

@@ -40,6 +40,22 @@ test('a page that polls too soon fails, measured at the service or between its r
   expect(check.evaluate(watched([100, 2300, 3400, 4500], [0]))!.status).toBe('fail');
 });
 
+describe('behaviour.polling_stops: no poll after the delivery settled', () => {
+  const stops = BEHAVIOUR_CHECKS.find((candidate) => candidate.id === 'behaviour.polling_stops')!;
+  /** An entry at t=0, polls at 2, 7 and 17 s answered pending (the delivery settled at 22 s), the stops watch ending at `until`. */
+  const settledLate = (until: number) => {
+    const facts = watched([0, 2000, 7000, 17_000], []);
+    facts.polls.splice(0, 1, { scenario: 'polling-stops-failed', journey: 'main', pack: 'P1', mode: 'stops', from: 0, until });
+    return stops.evaluate(facts)!;
+  };
+  test('seen on a loaded machine: a watch that ended at 42 s, before the 30 s poll was due at 47 s, cannot tell: inconclusive, not a failure', () => {
+    expect(settledLate(42_000)).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('before the next poll was due'), configure: expect.stringContaining('watch_polling') });
+  });
+  test('a watch that outlasted the due poll and its lateness (47 s + 5 s) saw the agency stop polling too soon: a failure', () => {
+    expect(settledLate(52_000)).toMatchObject({ status: 'fail', reason: expect.stringContaining('the next was due 52 s after the entry, 5 s late included') });
+  });
+});
+
 /** Two threads spinning for as long as the run takes: the two cores a loaded CI machine does not have. */
 function burnCpu(): () => Promise<number[]> {
   const workers = [0, 1].map(() => new Worker('for (;;) {}', { eval: true }));
