@@ -62,6 +62,8 @@ export interface VerifyOptions extends TargetOptions {
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
   color?: boolean;
+  /** Given the run's facts and the scenarios it ran, before they are judged (tests record them: test/harness/recorded.ts). */
+  onFacts?: (facts: RunFacts, scenarios: readonly Scenario[]) => void;
 }
 
 export interface Target {
@@ -151,6 +153,7 @@ export async function verify(options: VerifyOptions): Promise<Report> {
     if (!options.browser) await browser.close().catch(() => undefined);
   }
 
+  options.onFacts?.(facts, selected);
   const checks = evaluateChecks(facts, CHECKS.filter((check) => selectedChecks.has(check.id)), selected);
   keepEvidence(checks, selected, runs, outDir);
   const summary = Object.fromEntries(STATUSES.map((status) => [status, checks.filter((check) => check.status === status).length])) as Record<Status, number>;

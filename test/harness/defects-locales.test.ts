@@ -37,7 +37,7 @@ const cases = (Object.keys(PAGE_DEFECTS) as Array<keyof typeof PAGE_DEFECTS>).fl
   PAGE_DEFECTS[kind].flatMap(([defect, check], index) => twoLocales(kind, index).map((locale) => [kind, defect, check, locale] as const)));
 
 const caseName = (kind: string, defect: string, locale: Locale) => `${kind}:${defect}:${locale}`;
-const verdictOf = useDefectMatrix(browser, cases.map(([kind, defect, check, locale]) => ({ name: caseName(kind, defect, locale), check, options: { kind, defects: [defect], locale } })));
+const verdictOf = useDefectMatrix(browser, 'locales', cases.map(([kind, defect, check, locale]) => ({ name: caseName(kind, defect, locale), check, options: { kind, defects: [defect], locale } })));
 
 describe('a defect read from the page fails its check in another language', () => {
   test.for(cases)('the %s agency with --defect %s fails %s in --locale %s', ([kind, defect, check, locale]) => {

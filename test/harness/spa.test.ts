@@ -39,7 +39,7 @@ describe('drawn slowly, each view 600 ms after its data arrived (longer than the
 });
 
 describe('with one of its defects switched on, its check fails', () => {
-  const verdictOf = useDefectMatrix(browser, SPA_DEFECTS.map(({ name, check }) => ({ name, check, options: { kind: 'spa', defects: [name] } })));
+  const verdictOf = useDefectMatrix(browser, 'spa', SPA_DEFECTS.map(({ name, check }) => ({ name, check, options: { kind: 'spa', defects: [name] } })));
   test.for(SPA_DEFECTS.map((defect) => [defect.name, defect.check] as const))('--defect %s fails %s', ([name, check]) => {
     const verdict = verdictOf(name);
     expect(verdict?.status, `${check}: ${verdict?.reason}`).toBe('fail');

@@ -30,6 +30,7 @@ import type { CheckReport } from '../../harness/checks/evaluate.js';
 import type { Report } from '../../harness/report/types.js';
 import { type VerifyOptions, verify } from '../../harness/verify.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
+import { FACTS_MODE, hasRecording, judgeRecording, liveTurn, record } from './recorded.js';
 import { DEFAULT_FIXTURE } from '../world.js';
 
 export interface HarnessWorldOptions {
@@ -115,6 +116,8 @@ export interface MatrixRun {
   name: string;
   only: string[];
   options: HarnessWorldOptions;
+  /** Given the run's facts before they are judged (a recording, test/harness/recorded.ts). */
+  onFacts?: VerifyOptions['onFacts'];
 }
 
 /**
@@ -136,7 +139,7 @@ export function useRunMatrix(browser: () => Browser, runs: MatrixRun[], lanes = 
       for (let next = queue.shift(); next; next = queue.shift()) {
         const world = await harnessWorld({ ...next.options, emulator, config: { trace: 'off', concurrency: 4, ...next.options.config } });
         try {
-          reports.set(next.name, await world.verify({ only: next.only, browser: browser() }));
+          reports.set(next.name, await world.verify({ only: next.only, browser: browser(), onFacts: next.onFacts }));
         } finally {
           await world.close();
         }
@@ -161,11 +164,22 @@ export interface DefectCase {
   options: HarnessWorldOptions & { defects: string[] };
 }
 
-/** A defect matrix (useRunMatrix): the verdict on each case's check with its defect switched on, on an approved world. */
-export function useDefectMatrix(browser: () => Browser, cases: DefectCase[], lanes = availableParallelism()) {
-  const reportOf = useRunMatrix(browser, cases.map(({ name, check, options }) => ({ name, only: [check], options: { ...options, approved: true } })), lanes);
+/**
+ * A defect matrix: the verdict on each case's check with its defect switched on, on an approved
+ * world. Judged on the case's recorded facts (test/harness/recorded.ts, under `recorded/<matrix>/`),
+ * except the day's live turn and the cases not recorded yet, which run live (useRunMatrix); with
+ * `HARNESS_FACTS=record` or `live` every case runs live.
+ */
+export function useDefectMatrix(browser: () => Browser, matrix: string, cases: DefectCase[], lanes = availableParallelism()) {
+  const turn = liveTurn(cases.map(({ name }) => name));
+  const live = cases.filter(({ name }) => FACTS_MODE === 'live' || turn.has(name) || !hasRecording(matrix, name));
+  const reportOf = useRunMatrix(browser, live.map(({ name, check, options }) => ({
+    name, only: [check], options: { ...options, approved: true },
+    onFacts: FACTS_MODE === 'record' ? (facts, scenarios) => record(matrix, name, check, facts, scenarios) : undefined,
+  })), lanes);
   return (name: string): CheckReport | undefined => {
     const check = cases.find((candidate) => candidate.name === name)?.check;
+    if (!live.some((candidate) => candidate.name === name)) return judgeRecording(matrix, name);
     return reportOf(name).checks.find((candidate) => candidate.id === check);
   };
 }
