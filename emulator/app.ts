@@ -64,7 +64,7 @@ function keyBeforeBody(ctx: Context): express.RequestHandler {
 /**
  * Joins the turn's shared transaction (store/turn-transaction.ts) and holds the answer until it is
  * committed; should the commit fail, the answer is a 500 instead. Experience handlers answer
- * synchronously, which `series` and `assertSynchronousRoutes` check when the path is built (decisions/013).
+ * synchronously, which the lint checks (eslint/synchronous.js, decisions/013).
  */
 function answerAfterCommit(ctx: Context): express.RequestHandler {
   return (_req, res, next) => {
