@@ -195,7 +195,7 @@ const NO_CONTENT = new Set([204, 205, 304]);
  * just set, on every answer, and checks freshness for an ETag the emulator never sends. This one
  * writes the same bytes and headers directly. Express's own still answers what it handles
  * differently: a type already set, a body JSON has no text for, a conditional request, a status
- * that carries no content.
+ * that carries no content. Kept for the bench's guards (decisions/013).
  */
 export function directJson(express: ExpressJson): ExpressJson {
   return function json(this: Response, body: unknown) {
