@@ -3,6 +3,12 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
 import { layersRule } from './eslint/layers.js';
+import { REQUEST_PATH_FILES, synchronousRequestPath } from './eslint/synchronous.js';
+
+const announceOnly = {
+  selector: "CallExpression[callee.property.name='emit'][callee.object.property.name='events']",
+  message: 'Emit domain events with announce() from emulator/events.ts: it waits for the commit (decisions/013).',
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'docs/**', 'fixtures/agency-spa/public/**'] },
@@ -28,15 +34,12 @@ export default tseslint.config(
     // Domain events tell of committed data: emulator code emits through `announce` (decisions/013).
     files: ['emulator/**/*.ts'],
     ignores: ['emulator/events.ts', '**/*.test.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.property.name='emit'][callee.object.property.name='events']",
-          message: "Emit domain events with announce() from emulator/events.ts: it waits for the commit (decisions/013).",
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', announceOnly] },
+  },
+  {
+    files: REQUEST_PATH_FILES,
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-syntax': [...synchronousRequestPath, announceOnly] },
   },
   {
     // Layers point down only, and the harness reads the emulator only through its wire contract.

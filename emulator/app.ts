@@ -8,6 +8,7 @@ import type { Context } from './context.js';
 import { trustedCaller } from './control/guard.js';
 import { observeAndFault } from './control/observer.js';
 import { controlPlane } from './control/plane.js';
+import { createPlaneState } from './control/plane-state.js';
 import type { Fixture } from './fixture.js';
 import type { CallerLocals, experienceRouter } from './experience/routes.js';
 import { type ErrorCodeLocals, errorWriter, PlumbingError, storageFailure, writeError } from './errors.js';
@@ -31,11 +32,12 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   Object.assign(app.locals, locals);
   app.use(requestLog(ctx.logger));
 
+  const plane = createPlaneState();
   let experience: ExperienceRouter | undefined;
   app.use('/api/experience/v1', lazy(async () => {
     const [{ experienceRouter }, { experienceOpenApi }] = await Promise.all([import('./experience/routes.js'), import('./openapi/experience.js')]);
     experience = experienceRouter(ctx, experienceOpenApi);
-    return series([observeAndFault(ctx), interactionLog(ctx), noOptions, keyBeforeBody(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
+    return series([observeAndFault(ctx, plane), interactionLog(ctx), noOptions, keyBeforeBody(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
   }));
   // Anything else first commits the experience API's turn transaction: it runs transactions of its own.
   app.use((_req, _res, next) => {
@@ -46,7 +48,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
     const [{ reportingRouter }, { reportingErrors }, { reportingOpenApi }] = await Promise.all([import('./reporting/routes.js'), import('./reporting/errors.js'), import('./openapi/reporting.js')]);
     return series([noOptions, reportingRouter(ctx, reportingOpenApi), notFound], reportingErrors(ctx.logger));
   }));
-  app.use('/_emulator', controlPlane({ ...ctx, resetLimits: () => experience?.resetLimits() }));
+  app.use('/_emulator', controlPlane({ ...ctx, plane, resetLimits: () => experience?.resetLimits() }));
   app.use(noOptions, lazy(async () => (await import('./journey/routes.js')).journeyRouter(ctx)), lazy(async () => (await import('./console/dashboard-routes.js')).dashboardRouter(ctx, (req) => trustedCaller(req, ctx.config.controlToken))));
   app.use(notFound, errorWriter(ctx.logger));
   return app;
@@ -64,7 +66,7 @@ function keyBeforeBody(ctx: Context): express.RequestHandler {
 /**
  * Joins the turn's shared transaction (store/turn-transaction.ts) and holds the answer until it is
  * committed; should the commit fail, the answer is a 500 instead. Experience handlers answer
- * synchronously, which `series` and `assertSynchronousRoutes` check when the path is built (decisions/013).
+ * synchronously, which the lint checks (eslint/synchronous.js, decisions/013).
  */
 function answerAfterCommit(ctx: Context): express.RequestHandler {
   return (_req, res, next) => {

@@ -1,5 +1,5 @@
 /** HTTP plumbing shared by the APIs: body reading, JSON 404s, the request path's helpers. */
-import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -152,32 +152,12 @@ export const notFound: RequestHandler = (req, _res, next) => {
 export const noOptions: RequestHandler = (req, res, next) => (req.method === 'OPTIONS' ? notFound(req, res, next) : next());
 
 /**
- * The experience API's request path answers synchronously (decisions/013): its writes join the
- * turn's shared transaction and its answer waits for the commit, neither of which an `await` would
- * survive. An async handler is refused here, when the path is built, not found out in production.
- */
-function assertSynchronous(handler: (...args: never[]) => unknown, where: string): void {
-  if (handler.constructor.name === 'AsyncFunction') {
-    throw new TypeError(`${where}: the handler ${handler.name || '(anonymous)'} is async, and the experience API's handlers must answer synchronously (decisions/013).`);
-  }
-}
-
-/** Refuses a router whose routes have an async handler (see `assertSynchronous`). */
-export function assertSynchronousRoutes(router: Router): Router {
-  for (const layer of router.stack) {
-    for (const step of layer.route?.stack ?? []) assertSynchronous(step.handle, `${layer.route!.path}`);
-  }
-  return router;
-}
-
-/**
  * Runs handlers one after another inside one router layer, handing what they pass on or throw to
  * `onError`. Express gives each handler of `app.use(path, ...handlers)` a layer of its own, whose
- * path matching and URL rewriting cost more than most handlers do. Synchronous handlers only:
- * an async one is refused when the series is built.
+ * path matching and URL rewriting cost more than most handlers do. Synchronous handlers only
+ * (eslint/synchronous.js).
  */
 export function series(handlers: RequestHandler[], onError: ErrorRequestHandler): RequestHandler {
-  for (const handler of handlers) assertSynchronous(handler, 'series');
   return (req, res, done) => {
     let at = 0;
     const next = (error?: unknown): void => {
@@ -215,7 +195,7 @@ const NO_CONTENT = new Set([204, 205, 304]);
  * just set, on every answer, and checks freshness for an ETag the emulator never sends. This one
  * writes the same bytes and headers directly. Express's own still answers what it handles
  * differently: a type already set, a body JSON has no text for, a conditional request, a status
- * that carries no content.
+ * that carries no content. Kept for the bench's guards (decisions/013).
  */
 export function directJson(express: ExpressJson): ExpressJson {
   return function json(this: Response, body: unknown) {

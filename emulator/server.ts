@@ -112,7 +112,8 @@ export function startServer(options: WorldOptions & { host: string; port: number
  * Express: V8 moves the objects to new shapes, and property accesses on them (Node's own included)
  * stop being fast. Born with those prototypes, that call changes nothing: about 80 µs less per
  * request. Node's IncomingMessage and ServerResponse are plain constructor functions, which these
- * call on the new object; were they ever classes, the server would be the usual one.
+ * call on the new object; were they ever classes, the server would be the usual one. Kept for
+ * the bench's guards (decisions/013).
  */
 function serve(app: Express): Server {
   const constructors = [IncomingMessage, ServerResponse] as unknown as Array<(this: object, ...args: unknown[]) => void>;

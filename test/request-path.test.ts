@@ -1,16 +1,14 @@
 /**
  * The guards of the experience API's request path (decisions/013): events wait for the commit,
- * a write from a timer gets a transaction of its own, and an async handler is refused when the
- * path is built.
+ * a write from a timer gets a transaction of its own, and the lint refuses an async handler.
  */
-import { Router } from 'express';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
 import { describe, expect, it, vi } from 'vitest';
 import { announce } from '../emulator/events.js';
-import { experienceRouter } from '../emulator/experience/routes.js';
-import { experienceOpenApi } from '../emulator/openapi/experience.js';
-import { assertSynchronousRoutes, series } from '../emulator/http.js';
 import { getMeta, setMeta } from '../emulator/store/db.js';
 import { commitTurnTransaction, joinTurnTransaction, ownTransaction } from '../emulator/store/turn-transaction.js';
+import { REQUEST_PATH_FILES, synchronousRequestPath } from '../eslint/synchronous.js';
 import { abortOpenTransaction } from './support/raw-storage.js';
 import { testWorld } from './world.js';
 
@@ -73,16 +71,20 @@ describe('a timer write in its own transaction', () => {
 });
 
 describe('async handlers on the request path', () => {
-  it('are refused when a series is built', () => {
-    const onError = () => {};
-    expect(() => series([async (_req, _res, next) => next()], onError)).toThrow(/async/);
-    expect(() => series([(_req, _res, next) => next()], onError)).not.toThrow();
+  const eslint = new ESLint({
+    overrideConfigFile: true,
+    overrideConfig: [{ files: REQUEST_PATH_FILES, languageOptions: { parser: tseslint.parser }, rules: { 'no-restricted-syntax': synchronousRequestPath } }],
+  });
+  const problems = async (code: string) => (await eslint.lintText(code, { filePath: 'emulator/experience/routes.ts' }))[0]!.messages.map((message) => message.message);
+
+  it('are refused by the lint, with the reason', async () => {
+    expect(await problems("router.post('/session/entry', async (req, res) => { res.json(await entry(req)); });")).toEqual([
+      expect.stringMatching(/answers synchronously.*decisions\/013/),
+      expect.stringMatching(/answers synchronously/),
+    ]);
   });
 
-  it('are refused in a router checked for synchronous routes, and the experience router has none', () => {
-    const router = Router();
-    router.post('/session/entry', async (_req, res) => void res.json({}));
-    expect(() => assertSynchronousRoutes(router)).toThrow(/\/session\/entry.*async/);
-    expect(() => experienceRouter(testWorld().world, experienceOpenApi)).not.toThrow();
+  it('a synchronous handler passes', async () => {
+    expect(await problems("router.post('/session/entry', (req, res) => { res.json(entry(req)); });")).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { validate } from '../validation.js';
 import { type Fault, FaultBody } from './faults.js';
 import { resolvePacks, wallClock } from './observations.js';
-import { CALLS_KEPT, stateOf } from './plane-state.js';
+import { CALLS_KEPT, type PlaneState } from './plane-state.js';
 import { restoreTerms } from './world-edits.js';
 
 const CallsQuery = z.strictObject({
@@ -14,8 +14,7 @@ const CallsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(CALLS_KEPT).default(1000),
 });
 
-export function faultsRouter(ctx: Context): Router {
-  const state = stateOf(ctx);
+export function faultsRouter(ctx: Context, state: PlaneState): Router {
   const router = Router();
 
   router.get('/faults', (_req, res) => res.json({ data: state.faults }));

@@ -9,14 +9,13 @@ import type { CallerLocals } from '../experience/routes.js';
 import { jsonBody } from '../http.js';
 import { answerWithFault, armedFor, matches, needsBody } from './faults.js';
 import { type StoredCall, arriving, complete, subjectOf, summarize } from './observations.js';
-import { keepCall, stateOf } from './plane-state.js';
+import { type PlaneState, keepCall } from './plane-state.js';
 
 /** Where a request's call record waits for its answer. */
 const CALL = Symbol('observed call');
 type ObservingLocals = CallerLocals & { [CALL]?: StoredCall };
 
-export function observeAndFault(ctx: Context): RequestHandler {
-  const state = stateOf(ctx);
+export function observeAndFault(ctx: Context, state: PlaneState): RequestHandler {
   // One json wrapper and one close listener per app, not per request: each finds its call in res.locals.
   function json(this: Response, body: unknown): Response {
     const call = (this.locals as ObservingLocals)[CALL];

@@ -1,9 +1,9 @@
 /**
  * What the control plane holds between calls: armed faults, observed calls and terms edits. One
- * state per emulator, keyed by its database (app.ts hands the control routers copies of the
- * context, with the same database).
+ * state per app, made by app.ts and handed to the observer and the control routers.
  */
 import type { Context } from '../context.js';
+import type { Fixture } from '../fixture.js';
 import type { Fault } from './faults.js';
 import type { StoredCall } from './observations.js';
 import type { OriginalTerms } from './world-edits.js';
@@ -20,15 +20,11 @@ export interface PlaneState {
   originalTerms: OriginalTerms;
 }
 
-const states = new WeakMap<Context['db'], PlaneState>();
+/** What the control plane's routers are handed: the world, this app's plane state, and a reset of the rate limits. */
+export type ControlContext = Context & { fixture: Fixture; plane: PlaneState; resetLimits(): void };
 
-export function stateOf(ctx: Context): PlaneState {
-  let state = states.get(ctx.db);
-  if (!state) {
-    state = { observing: false, faults: [], nextId: 1, seq: 0, calls: [], originalTerms: new Map() };
-    states.set(ctx.db, state);
-  }
-  return state;
+export function createPlaneState(): PlaneState {
+  return { observing: false, faults: [], nextId: 1, seq: 0, calls: [], originalTerms: new Map() };
 }
 
 /** Keeps a completed call, numbered, dropping the oldest beyond `CALLS_KEPT`. */
@@ -43,8 +39,7 @@ export function keepCall(state: PlaneState, call: StoredCall): void {
  * world, whose pack codes the new one hands out again, so they go with it. Sequence numbers go
  * on counting, so a reader's `after` never skips the new world's calls.
  */
-export function resetObservations(ctx: Context): void {
-  const state = stateOf(ctx);
+export function resetObservations(state: PlaneState): void {
   state.faults = [];
   state.calls = [];
   state.originalTerms.clear();

@@ -3,19 +3,17 @@
  * tests, on loopback or behind the control token. The order matters where it says so.
  */
 import { Router } from 'express';
-import type { Context } from '../context.js';
 import { errorWriter } from '../errors.js';
-import type { Fixture } from '../fixture.js';
 import { jsonBody, lazy, noOptions, notFound } from '../http.js';
 import { changeQuery } from './change-query.js';
 import { faultsRouter } from './faults-routes.js';
 import { controlGuard } from './guard.js';
-import { stateOf } from './plane-state.js';
+import type { ControlContext } from './plane-state.js';
 import { controlRouter } from './routes.js';
 import { secretsRouter } from './secrets.js';
 import { worldEditsRouter } from './world-edits.js';
 
-export function controlPlane(ctx: Context & { fixture: Fixture; resetLimits(): void }): Router {
+export function controlPlane(ctx: ControlContext): Router {
   const router = Router();
   router.use(controlGuard(ctx.config.controlToken), noOptions);
   // The sink verifies signatures on the bytes as they came: before the JSON body reader.
@@ -27,9 +25,9 @@ export function controlPlane(ctx: Context & { fixture: Fixture; resetLimits(): v
   // health, env, promotions, clock, reset, interactions
   router.use(controlRouter(ctx));
   // faults, observed
-  router.use(faultsRouter(ctx));
+  router.use(faultsRouter(ctx, ctx.plane));
   // terms, deliveries/settle, packs
-  router.use(worldEditsRouter(ctx, stateOf(ctx).originalTerms));
+  router.use(worldEditsRouter(ctx, ctx.plane.originalTerms));
   router.use(secretsRouter(ctx));
   // webhooks, sinks
   router.use(lazy(async () => (await import('./webhooks.js')).webhooksControlRouter(ctx)));

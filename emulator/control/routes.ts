@@ -8,7 +8,6 @@ import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
 import type { Context } from '../context.js';
 import { ControlError } from './errors.js';
 import { validate } from '../validation.js';
-import type { Fixture } from '../fixture.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { checkCallbackUrl } from './contract.js';
 import { listInteractions } from '../store/interactions.js';
@@ -16,7 +15,7 @@ import { resetWorld } from '../store/reset.js';
 import { announceReset } from '../events.js';
 import { ClockTime } from './clock-time.js';
 import { envValues } from './env.js';
-import { resetObservations } from './plane-state.js';
+import { type ControlContext, resetObservations } from './plane-state.js';
 
 const ClockBody = z.union([
   z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
@@ -38,7 +37,7 @@ const InteractionsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
-export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): void }): Router {
+export function controlRouter(ctx: ControlContext): Router {
   const router = Router();
   
   router.get('/health', (_req, res) => {
@@ -84,7 +83,7 @@ export function controlRouter(ctx: Context & { fixture: Fixture; resetLimits(): 
     announceReset(ctx);
     resetWorld(ctx.db, ctx.fixture, ctx.seed, ctx.clock.now());
     ctx.resetLimits();
-    resetObservations(ctx);
+    resetObservations(ctx.plane);
     ctx.logger.info('world reset to the fixture');
     res.json({ status: 'reset' });
   });

@@ -6,7 +6,6 @@ import { Router, type Request, type Response } from 'express';
 import type { Context } from '../context.js';
 import { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import { OPENAPI_PATH } from '../api-docs.js';
-import { assertSynchronousRoutes } from '../http.js';
 import { loadCampaign } from '../store/promotions.js';
 import type { AgencyKey } from '../store/keys.js';
 import type { Session } from '../store/sessions.js';
@@ -83,6 +82,6 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
     res.json(sessionJson(sessionView(ctx, current, loadCampaign(ctx.db, current.promotion_id))));
   });
 
-  return { router: assertSynchronousRoutes(router), resetLimits };
+  return { router, resetLimits };
 }
 

@@ -11,6 +11,7 @@
  * Triggers see this connection's writes only. Another process serving the same data folder (the
  * concurrency tests run two) commits unseen, so once per event-loop turn `PRAGMA data_version`,
  * which changes with every commit of another connection, says whether to drop every copy.
+ * Kept for the bench's guards (decisions/013).
  */
 import type { Database } from 'better-sqlite3';
 

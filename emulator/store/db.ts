@@ -61,7 +61,8 @@ export function schemaVersion(db: Db): number {
 /**
  * Compiling a statement costs 8 to 30 µs and a request runs ten or twenty of them, so each SQL text
  * is compiled once per connection. Store modules keep calling `db.prepare(sql)` as usual; every SQL
- * text they build interpolates constants only, so the cache stays small.
+ * text they build interpolates constants only, so the cache stays small. Kept for the bench's
+ * guards (decisions/013).
  */
 function cacheStatements(db: Db): void {
   const compile = db.prepare.bind(db);

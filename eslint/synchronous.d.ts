@@ -1,0 +1,4 @@
+import type { Linter } from 'eslint';
+
+export const REQUEST_PATH_FILES: string[];
+export const synchronousRequestPath: Linter.RuleEntry;
