@@ -165,16 +165,28 @@ export class EmulatorClient {
 
   private async fetch(path: string, init: RequestInit = {}): Promise<Response> {
     const control: Record<string, string> = this.controlToken && path.startsWith('/_emulator/') ? { authorization: `Bearer ${this.controlToken}` } : {};
-    try {
-      return await fetch(this.origin + path, {
-        ...init,
-        headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...control, ...(init.headers as Record<string, string> | undefined) },
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-    } catch {
-      throw new HarnessError(`the emulator at ${this.origin} is not reachable: start it with \`npx emulator start\` or pass --emulator URL`);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await fetch(this.origin + path, {
+          ...init,
+          headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...control, ...(init.headers as Record<string, string> | undefined) },
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        });
+      } catch (error) {
+        const why = failureOf(error);
+        // A kept-alive connection the emulator closed just as the request went out (a busy machine): a read is sent once more, on a new connection.
+        if (why === 'ECONNRESET' && (init.method ?? 'GET') === 'GET' && attempt === 1) continue;
+        throw new HarnessError(`the emulator at ${this.origin} is not reachable (${why}): start it with \`npx emulator start\` or pass --emulator URL`);
+      }
     }
   }
+}
+
+/** Why a request got no answer, in a word: the connection's error code, or the timeout. */
+function failureOf(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
+  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+  return cause?.code === 'UND_ERR_SOCKET' ? 'ECONNRESET' : (cause?.code ?? 'no connection');
 }
 
 async function reason(response: Response): Promise<string> {
