@@ -29,6 +29,14 @@ test('a read that lost its connection is sent once more, on a new one', async ()
   expect(requests()).toBe(2);
 });
 
+test('nothing listening: not reachable, with the connection error', async () => {
+  const { client } = await flaky(0);
+  const { port } = server!.address() as AddressInfo;
+  await new Promise<void>((done) => server!.close(() => done()));
+  server = undefined;
+  await expect(client.checklist()).rejects.toThrow(`the emulator at http://127.0.0.1:${port} is not reachable (ECONNREFUSED): start it`);
+});
+
 test('twice lost: not reachable, saying why; a write is never sent again', async () => {
   const twice = await flaky(2);
   await expect(twice.client.checklist()).rejects.toThrow(/is not reachable \(ECONNRESET\)/);

@@ -182,11 +182,11 @@ export class EmulatorClient {
   }
 }
 
-/** Why a request got no answer, in a word: the connection's error code, or the timeout. */
+/** Why a request got no answer, in a few words: the connection's error code, the timeout, or why fetch refused the URL ("bad port"). */
 function failureOf(error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
-  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-  return cause?.code === 'UND_ERR_SOCKET' ? 'ECONNRESET' : (cause?.code ?? 'no connection');
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  return cause?.code === 'UND_ERR_SOCKET' ? 'ECONNRESET' : (cause?.code ?? cause?.message ?? 'no connection');
 }
 
 async function reason(response: Response): Promise<string> {

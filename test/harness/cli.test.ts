@@ -50,7 +50,7 @@ describe('could not run: exit 2 and one line saying what to fix', () => {
   test('the emulator is not reachable', async () => {
     const run = await harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--emulator', 'http://127.0.0.1:9']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('[harness] the emulator at http://127.0.0.1:9 is not reachable (ECONNREFUSED): start it with `npx emulator start` or pass --emulator URL\n');
+    expect(run.stderr).toBe('[harness] the emulator at http://127.0.0.1:9 is not reachable (bad port): start it with `npx emulator start` or pass --emulator URL\n');
   });
 
   test('no callback, a bad config, an unknown check, an unknown format', async () => {
