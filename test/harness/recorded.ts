@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { type CheckReport, evaluateChecks } from '../../harness/checks/evaluate.js';
-import { CHECKS } from '../../harness/checks/registry.js';
+import { CHECKS, CHECK_IDS } from '../../harness/checks/registry.js';
 import type { StateName } from '../../harness/intents.js';
 import type { Fingerprint } from '../../harness/pages/states.js';
 import { RunFacts } from '../../harness/run/facts.js';
@@ -34,6 +34,8 @@ export const FACTS_MODE: FactsMode = process.env.HARNESS_FACTS === 'record' || p
 export const LIVE_ROTATION = 2;
 
 const FOLDER = new URL('./recorded/', import.meta.url);
+/** The built-in scenarios as they stand: what a recording's scenarios are compared with. */
+const SCENARIOS = loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS).scenarios;
 
 interface Recording {
   check: string;
@@ -76,9 +78,8 @@ export function judgeRecording(matrix: string, name: string): CheckReport {
   const recording = JSON.parse(gunzipSync(readFileSync(fileOf(matrix, name))).toString('utf8')) as Recording;
   const check = CHECKS.find((candidate) => candidate.id === recording.check);
   if (!check) throw new Error(`recording ${matrix}/${name}: no check ${recording.check} any more; record again (npm run record:defects)`);
-  const scenarios = loadScenarios([BUILT_IN_SCENARIOS], new Set(CHECKS.map((candidate) => candidate.id)), []).scenarios;
-  const ran = scenarios.filter((scenario) => recording.scenarios.some((recorded) => recorded.id === scenario.id && recorded.sha === digest(scenario)));
-  const stale = scenarios.filter((scenario) => scenario.feeds.includes(check.id) && !ran.includes(scenario)).map((scenario) => scenario.id);
+  const ran = SCENARIOS.filter((scenario) => recording.scenarios.some((recorded) => recorded.id === scenario.id && recorded.sha === digest(scenario)));
+  const stale = SCENARIOS.filter((scenario) => scenario.feeds.includes(check.id) && !ran.includes(scenario)).map((scenario) => scenario.id);
   if (stale.length) throw new Error(`recording ${matrix}/${name} is stale: scenario ${stale.join(', ')} changed or was not run; record again (npm run record:defects)`);
   const folder = mkdtempSync(join(tmpdir(), 'recorded-'));
   try {
