@@ -5,10 +5,10 @@
  * the defaults. Scenario steps call these, never raw selectors.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Locator, Page } from 'playwright-core';
+import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { type ConsentHints, disableValidation, fingerprint, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
 import type { Config } from '../config.js';
-import { PAGES, type PageName, STATES, type Shown, type StateName } from '../intents.js';
+import { PAGES, type PageName, STATES, type Shown, type StateName, statesShown } from '../intents.js';
 import type { ConsentBox } from '../run/browser-seen.js';
 import { type Vocabulary, patternOf, vocabularyOf } from '../vocabulary.js';
 import type { Fingerprint, StateBook } from './states.js';
@@ -169,11 +169,25 @@ export class AgencyPage {
   }
 
   /**
+   * The way back to the entry after a refusal, pinned to the page as it is now, while it still shows
+   * the refusal: a page that sent the entry again by itself has moved on to its result, whose links
+   * lead elsewhere (a handle of the left page cannot be clicked; a locator would find the new one's).
+   */
+  async wayBack(consentUrl?: string): Promise<ElementHandle | undefined> {
+    // A document the page is still parsing (it navigated by itself) has its header before its main content.
+    await this.page.waitForLoadState('domcontentloaded').catch(() => undefined);
+    const handle = await (await this.tryAgain(consentUrl))?.elementHandle({ timeout: 1000 }).catch(() => null);
+    if (!handle) return undefined;
+    const movedOn = statesShown((await this.read(true)).shown).some((state) => state !== 'rate_limited' && state !== 'error');
+    return movedOn ? undefined : handle;
+  }
+
+  /**
    * The way back to the entry after a refusal, when the page offers one: the configured one; else a
    * link to the page the consent form was sent from; else the one action of the page's main
    * content; else a link or button named like "try again" in a language of the vocabulary.
    */
-  async tryAgain(consentUrl?: string): Promise<Locator | undefined> {
+  private async tryAgain(consentUrl?: string): Promise<Locator | undefined> {
     if (this.markers.try_again) return firstFound([this.page.locator(this.markers.try_again)]);
     const links = this.page.locator(ACTIONS).and(this.page.locator('a'));
     const hrefs = await links.evaluateAll((found) => found.map((link) => String((link as unknown as { href: string }).href))).catch((): string[] => []);

@@ -88,11 +88,10 @@ export const STEPS: Steps = {
     const refused = (await run.observed(journey.pack.code)).filter((call) => isEntry(call) && call.status !== 200).at(-1)?.seq ?? 0;
     const view = run.view(session);
     if (!(await view.shows()).includes('page:consent')) {
-      const back = await view.tryAgain(journey.submissions.at(-1)?.url);
-      if (back) {
-        await session.act(() => back.click());
-        await view.waitFor((shown) => shown.includes('page:consent'), CONSENT_WAIT);
-      }
+      const back = await view.wayBack(journey.submissions.at(-1)?.url);
+      // A way back the page left meanwhile (it sent the entry again by itself) is not clicked: its result is what the page shows.
+      const clicked = back && (await session.act(() => back.click()).then(() => true, (error: Error) => (/not attached|context was destroyed|navigat/i.test(error.message) ? false : Promise.reject(error))));
+      if (clicked) await view.waitFor((shown) => shown.includes('page:consent'), CONSENT_WAIT);
     }
     if ((await view.shows()).includes('page:consent')) await submitConsent(run, session, { accept_terms: true, confirm_age: true, marketing: false, bypass_validation: false });
     if (!step.until_entered) return;

@@ -118,14 +118,14 @@ describe('the button that sends it, and the way back after a 429', () => {
   test('a link to the page the form was sent from, in any words, comes before the words of the vocabulary', async () => {
     await page.setContent(`<header><a href="http://127.0.0.1:3000/">Accueil</a></header><main><h1>Réessayez dans 8 secondes</h1>
       <p><a href="http://127.0.0.1:3000/regles">Le règlement</a> · <a href="http://127.0.0.1:3000/participation?t=1">Revenir</a></p></main>`);
-    expect(await (await new AgencyPage(page, plain.markers).tryAgain('http://127.0.0.1:3000/participation'))?.textContent()).toBe('Revenir');
+    expect(await (await new AgencyPage(page, plain.markers).wayBack('http://127.0.0.1:3000/participation'))?.textContent()).toBe('Revenir');
   });
 
   test('the one action of the main content, whatever it says; else a French "Réessayer"', async () => {
     await page.setContent(`<header><a href="/">Accueil</a></header><main><p>Merci de patienter.</p><a href="/suite">Continuer</a></main>`);
-    expect(await (await new AgencyPage(page, plain.markers).tryAgain())?.textContent()).toBe('Continuer');
+    expect(await (await new AgencyPage(page, plain.markers).wayBack())?.textContent()).toBe('Continuer');
     await page.setContent(`<main><p>Merci de patienter.</p><a href="/regles">Règlement</a><button>Réessayer</button></main>`);
-    expect(await (await new AgencyPage(page, plain.markers).tryAgain())?.textContent()).toBe('Réessayer');
+    expect(await (await new AgencyPage(page, plain.markers).wayBack())?.textContent()).toBe('Réessayer');
   });
 
   test("a preview link found by the attribute that names its scenario, whatever its words", async () => {

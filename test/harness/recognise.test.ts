@@ -5,6 +5,7 @@
  * config examples of harness/README.md parse as they are written.
  */
 import { readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:http';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
 import { ConfigSchema } from '../../harness/config.js';
@@ -60,12 +61,31 @@ test('the consent form is recognised by the box that accepts the terms, in Germa
 
 test('after a 429, the way back to the entry is found by its words (English or German), or by the configured selector', async () => {
   await page.setContent('<main><p>Bitte warte 8 Sekunden.</p><a href="#x">Zurück zur Teilnahme</a> <a href="#y">Impressum</a></main>');
-  expect(await (await new AgencyPage(page, spa).tryAgain())?.textContent()).toBe('Zurück zur Teilnahme');
+  expect(await (await new AgencyPage(page, spa).wayBack())?.textContent()).toBe('Zurück zur Teilnahme');
   await page.setContent('<main><p>Please wait.</p><button>Try again</button></main>');
-  expect(await (await new AgencyPage(page, defaults).tryAgain())?.textContent()).toBe('Try again');
+  expect(await (await new AgencyPage(page, defaults).wayBack())?.textContent()).toBe('Try again');
   await page.setContent('<main><p>Bitte warte.</p><a href="#r" data-retry>Weiter</a></main>');
-  expect(await new AgencyPage(page, spa).tryAgain()).toBeUndefined();
-  expect(await (await new AgencyPage(page, { ...spa, try_again: 'a[data-retry]' }).tryAgain())?.textContent()).toBe('Weiter');
+  expect(await new AgencyPage(page, spa).wayBack()).toBeUndefined();
+  expect(await (await new AgencyPage(page, { ...spa, try_again: 'a[data-retry]' }).wayBack())?.textContent()).toBe('Weiter');
+});
+
+test('a page that moved on to the result of the entry (it sent the entry again by itself) offers no way back, though its one link is the only action', async () => {
+  await page.setContent('<main data-page="result" data-entry-state="rate_limited"><p>Please wait.</p><a href="/start">Scan another pack</a></main>');
+  expect(await (await new AgencyPage(page, defaults).wayBack())?.textContent()).toBe('Scan another pack');
+  await page.setContent('<main data-page="result" data-entry-state="lost"><p>No luck this time.</p><a href="/start">Scan another pack</a></main>');
+  expect(await new AgencyPage(page, defaults).wayBack()).toBeUndefined();
+});
+
+test('a result page still arriving (the wait page sent the entry by itself) is read once parsed: its header link is not taken for the way back', async ({ onTestFinished }) => {
+  // The header, then the main content a moment later: the page the browser is parsing when the harness looks.
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }).write(`<!doctype html><header><a href="/callback">Home</a></header>${' '.repeat(2048)}`);
+    setTimeout(() => res.end('<main data-page="result" data-entry-state="lost"><p>No luck this time.</p></main>'), 700);
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  onTestFinished(() => new Promise<void>((closed) => server.close(() => closed()).closeAllConnections()));
+  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/result`, { waitUntil: 'commit' });
+  expect(await new AgencyPage(page, defaults).wayBack('http://127.0.0.1/callback?service_code=x')).toBeUndefined();
 });
 
 test("a client-rendered preview's links are found once its script has drawn them, by the configured marker first", async () => {
