@@ -49,6 +49,8 @@ function consentHints(markers: MarkerConfig, vocabulary: Vocabulary, minimumAge:
 
 /** Links and buttons a person can act on: not a jump within the page. */
 const ACTIONS = 'a[href]:not([href^="#"]), button, [role=button], input[type=submit]';
+/** How long an element found on the page may take to be handed over: no time on a quiet machine, seconds on a busy one. */
+const FOUND_MS = 10_000;
 
 /** What a page shows, and what it is made of. */
 export interface PageReading {
@@ -176,7 +178,7 @@ export class AgencyPage {
   async wayBack(consentUrl?: string): Promise<ElementHandle | undefined> {
     // A document the page is still parsing (it navigated by itself) has its header before its main content.
     await this.page.waitForLoadState('domcontentloaded').catch(() => undefined);
-    const handle = await (await this.tryAgain(consentUrl))?.elementHandle({ timeout: 1000 }).catch(() => null);
+    const handle = await (await this.tryAgain(consentUrl))?.elementHandle({ timeout: FOUND_MS }).catch(() => null);
     if (!handle) return undefined;
     const movedOn = statesShown((await this.read(true)).shown).some((state) => state !== 'rate_limited' && state !== 'error');
     return movedOn ? undefined : handle;

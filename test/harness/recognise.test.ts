@@ -5,7 +5,8 @@
  * config examples of harness/README.md parse as they are written.
  */
 import { readFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
 import { ConfigSchema } from '../../harness/config.js';
