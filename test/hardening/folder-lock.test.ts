@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { type EmulatorProcess, freePort, mountable, runCli, scratchFolder, startEmulator } from './processes.js';
+import { type EmulatorProcess, freePort, mountable, runCli, scratchFolder, spawnCli, startEmulator } from './processes.js';
 
 let cleanup: Array<() => unknown> = [];
 afterEach(async () => {
@@ -95,8 +95,15 @@ test('a silent emulator is "still starting or busy", never "not running": comman
   const emulator = await started({ data, fixture });
   const pid = emulator.child.pid!;
   process.kill(pid, 'SIGSTOP');
-  const resumed = new Promise((done) => setTimeout(done, 3500)).then(() => process.kill(pid, 'SIGCONT'));
-  const [status, env] = await Promise.all([runCli('status', '--data', data), runCli('env', '--data', data, '--json'), resumed]);
+  const commands = [spawnCli({}, 'status', '--data', data), spawnCli({}, 'env', '--data', data, '--json')];
+  // Resumed once both said they wait for it: on a busy machine a command may take longer to get that far than any fixed pause.
+  await Promise.all(commands.map(({ child }) => new Promise<void>((said) => {
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk).includes('still starting or busy') && said());
+    child.on('close', () => said());
+  })));
+  process.kill(pid, 'SIGCONT');
+  const [status, env] = await Promise.all(commands.map(({ ran }) => ran));
   expect(status.code, status.stderr).toBe(0);
   expect(status.stdout).toContain(`(pid ${pid})`);
   expect(status.stderr).toContain('still starting or busy');
