@@ -87,7 +87,7 @@ describe('the rules, on made-up facts', () => {
   });
 });
 
-describe('runs whose approval is refused', () => {
+describe.concurrent('runs whose approval is refused', () => {
   const browser = useChromium();
 
   test('a promotion that is not live: the sandbox passes, every production check is inconclusive with the reason, and the exit code is 3, never 0', async ({ onTestFinished }) => {

@@ -25,7 +25,7 @@ function posts(log: string): Record<string, number> {
   return counts;
 }
 
-test.for([
+test.concurrent.for([
   ['link', { '/entry': 2 }],
   ['retry', { '/entry': 1, '/entry/retry': 1 }],
 ] as Array<[AfterRateLimit, Record<string, number>]>)('a wait page (%s) after the 429 passes: nothing reached the service before Retry-After', { timeout: 180_000 }, async ([style, sent], { onTestFinished }) => {
@@ -38,7 +38,7 @@ test.for([
   expect(posts(readFileSync(world.agencyLog, 'utf8'))).toEqual(sent);
 });
 
-test('a wait page that sends the entry again at once fails behaviour.retry_after_honoured', { timeout: 180_000 }, async ({ onTestFinished }) => {
+test.concurrent('a wait page that sends the entry again at once fails behaviour.retry_after_honoured', { timeout: 180_000 }, async ({ onTestFinished }) => {
   const world = await harnessWorld({ approved: true, defects: ['ignores-retry-after'], agency: { afterRateLimit: 'retry' }, config: { trace: 'off' } });
   onTestFinished(() => world.close());
   const report = await world.verify({ only: ['behaviour.retry_after_honoured'], browser: browser() });
