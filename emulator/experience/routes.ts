@@ -9,19 +9,13 @@ import { OPENAPI_PATH } from '../api-docs.js';
 import { loadCampaign } from '../store/promotions.js';
 import type { AgencyKey } from '../store/keys.js';
 import type { Session } from '../store/sessions.js';
-import { authenticateKey, authenticateSession } from './auth.js';
+import { type CallerLocals, authenticateKey, authenticateSession } from './auth.js';
 import { submitEntry } from './entry.js';
 import { ApiError } from './errors.js';
 import { EntryBody, ProductionSessionBody, SandboxSessionBody, entryDetailsOf } from './schemas.js';
 import { campaignJson, campaignReadJson, sessionJson } from './serialize.js';
 import { createSandboxSession, exchangeCode, sessionView } from './sessions.js';
 import { validate } from '../validation.js';
-
-/** What the interaction log needs to know about a request once it is answered. */
-export interface CallerLocals {
-  key?: AgencyKey;
-  session?: Session;
-}
 
 /** `openApi` serves the API's own document (openapi/experience.ts): app.ts hands it in, as openapi/ stands above the API it describes. */
 export function experienceRouter(ctx: Context, openApi: () => object): { router: Router; resetLimits(): void } {
@@ -39,14 +33,12 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
     if (!taken.ok) throw new ApiError('rate_limited', { headers: { 'Retry-After': String(taken.retryAfterSeconds) } });
   };
   const key = (req: Request, res: Response): AgencyKey => {
-    const found = (res.locals as CallerLocals).key ?? authenticateKey(ctx, req.get('authorization'));
-    (res.locals as CallerLocals).key = found;
+    const found = authenticateKey(ctx, req, res);
     withinRateLimit('key', `key:${found.id}`);
     return found;
   };
   const session = (req: Request, res: Response, agencyKey: AgencyKey): Session => {
-    const found = authenticateSession(ctx, agencyKey, req.get('x-service-session'));
-    (res.locals as CallerLocals).session = found;
+    const found = authenticateSession(ctx, req, res, agencyKey);
     withinRateLimit('session', `session:${found.id}`);
     return found;
   };
