@@ -1,11 +1,12 @@
 /**
  * Who calls the experience API: the agency key and the session a request names, each looked up
  * once and carried with the request (res.locals), so that authentication, an armed fault and the
- * call's record (control/recorder.ts) read the same ones.
- * @see spec §5 (experience) rules 1 to 3
+ * call's record (control/recorder.ts) read the same ones; and each within its §8 rate limit.
+ * @see spec §5 (experience) rules 1 to 3, §8
  */
 import type { Request, Response } from 'express';
 import { expired } from '../domain/limits.js';
+import { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import type { Context } from '../context.js';
 import { type AgencyKey, findKeyBySecret } from '../store/keys.js';
 import { type Session, findSessionByToken } from '../store/sessions.js';
@@ -60,11 +61,43 @@ export function authenticateKey(ctx: Context, req: Request, res: Response): Agen
 }
 
 /** A session is valid for 30 minutes and only with the key that exchanged it. @see spec §5 rule 2, §4.1 rule 3 */
-export function authenticateSession(ctx: Context, req: Request, res: Response, key: AgencyKey): Session {
+function authenticateSession(ctx: Context, req: Request, res: Response, key: AgencyKey): Session {
   if (!req.get('x-service-session')) throw new ApiError('invalid_session', { message: 'Send the session token in the X-Service-Session header. Ask the customer to rescan.' });
   const session = namedSession(ctx, req, res);
   if (!session || session.key_id !== key.id || session.revoked_at !== null || expired(session.expires_at, ctx.clock.now())) {
     throw new ApiError('invalid_session');
   }
   return ((res.locals as CallerLocals).session = session);
+}
+
+/**
+ * The caller of a route: authenticated, then within its §8 rate limit (decisions/004), the key's and
+ * then the session's. The windows last as long as the router, until `resetLimits`.
+ */
+export function callerGate(ctx: Context) {
+  const { perKey: keyLimit, perSession: sessionLimit, windowMs } = ctx.config.limits;
+  let perKey = new SlidingWindowLimiter(keyLimit, windowMs);
+  let perSession = new SlidingWindowLimiter(sessionLimit, windowMs);
+  const within = (limiter: SlidingWindowLimiter, id: string) => {
+    const taken = limiter.take(id, ctx.clock.now());
+    if (!taken.ok) throw new ApiError('rate_limited', { headers: { 'Retry-After': String(taken.retryAfterSeconds) } });
+  };
+  const key = (req: Request, res: Response): AgencyKey => {
+    const found = authenticateKey(ctx, req, res);
+    within(perKey, `key:${found.id}`);
+    return found;
+  };
+  return {
+    key,
+    /** The key, then the session it exchanged. */
+    session(req: Request, res: Response): Session {
+      const found = authenticateSession(ctx, req, res, key(req, res));
+      within(perSession, `session:${found.id}`);
+      return found;
+    },
+    resetLimits(): void {
+      perKey = new SlidingWindowLimiter(keyLimit, windowMs);
+      perSession = new SlidingWindowLimiter(sessionLimit, windowMs);
+    },
+  };
 }
