@@ -6,18 +6,17 @@
 import express from 'express';
 import type { Context } from './context.js';
 import { trustedCaller } from './control/guard.js';
-import { observeAndFault } from './control/observer.js';
 import { controlPlane } from './control/plane.js';
 import { createPlaneState } from './control/plane-state.js';
+import { recordCalls } from './control/recorder.js';
 import type { Fixture } from './fixture.js';
-import type { CallerLocals, experienceRouter } from './experience/routes.js';
-import { type ErrorCodeLocals, errorWriter, PlumbingError, storageFailure, writeError } from './errors.js';
+import type { experienceRouter } from './experience/routes.js';
+import { errorWriter, PlumbingError, storageFailure, writeError } from './errors.js';
 import { BODY_TIMEOUT_MS, type BodyLocals, directJson, jsonBody, lazy, noOptions, notFound, series } from './http.js';
 import { requestLog } from './request-log.js';
 import { authenticateKey } from './experience/auth.js';
 import type { CsrfLocals } from './pages/csrf.js';
 import { formSecret } from './store/form-secret.js';
-import { recordInteraction } from './store/interactions.js';
 import { commitTurnTransaction, joinTurnTransaction } from './store/turn-transaction.js';
 
 type ExperienceRouter = ReturnType<typeof experienceRouter>;
@@ -37,7 +36,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   app.use('/api/experience/v1', lazy(async () => {
     const [{ experienceRouter }, { experienceOpenApi }] = await Promise.all([import('./experience/routes.js'), import('./openapi/experience.js')]);
     experience = experienceRouter(ctx, experienceOpenApi);
-    return series([observeAndFault(ctx, plane), interactionLog(ctx), noOptions, keyBeforeBody(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
+    return series([recordCalls(ctx, plane), noOptions, keyBeforeBody(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
   }));
   // Anything else first commits the experience API's turn transaction: it runs transactions of its own.
   app.use((_req, _res, next) => {
@@ -58,7 +57,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
 function keyBeforeBody(ctx: Context): express.RequestHandler {
   return (req, res, next) => {
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
-    (res.locals as CallerLocals).key = authenticateKey(ctx, req.get('authorization'));
+    authenticateKey(ctx, req, res);
     next();
   };
 }
@@ -84,20 +83,6 @@ function answerAfterCommit(ctx: Context): express.RequestHandler {
       ctx.logger.error(full ? {} : { err: error }, full ? 'the disk is full: the turn transaction did not commit' : 'the turn transaction did not commit');
       res.removeHeader('Content-Length');
       writeError(res, full ?? new PlumbingError('internal_error'));
-    });
-    next();
-  };
-}
-
-/** Records every experience call (time, key, session, method, path, status, error code, body); the log redacts the body. */
-function interactionLog(ctx: Context): express.RequestHandler {
-  return (req, res, next) => {
-    res.on('finish', () => {
-      const { key, session } = res.locals as CallerLocals;
-      recordInteraction(ctx.db, {
-        at: ctx.clock.now(), key_id: key?.id ?? null, session_id: session?.id ?? null,
-        method: req.method, path: req.baseUrl + req.path, status: res.statusCode, error: (res.locals as ErrorCodeLocals).errorCode ?? null, body: req.body ?? null,
-      });
     });
     next();
   };

@@ -3,9 +3,12 @@
  *
  * Each area keeps its codes as data: a table of code → status and message (`HTTP_ERRORS` below
  * for the plumbing every area shares, then experience/errors.ts, reporting/errors.ts,
- * control/errors.ts, console/errors.ts). Routes throw by code, and a code answers with exactly the
- * status of its table, or one of the `also` statuses its doc comment explains. The writer turns
- * anything that is not an `HttpError` into a generic 500 and logs the rest.
+ * control/errors.ts, console/errors.ts, journey/errors.ts), and its error class made from it by
+ * `errorClass`. Routes throw by code, and a code answers with exactly the status of its table, or
+ * one of the `also` statuses its doc comment explains. The writer sets the status and headers and
+ * the area's body: JSON `{error, message, details?}`, the reporting API's spec §7 shape, or the
+ * journey's page. The error handler turns anything that is not an `HttpError` into a generic 500
+ * and logs the rest.
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -90,8 +93,10 @@ export function closeIfUnread(req: Request, res: Response): void {
   if (!req.complete && !res.headersSent) res.set('Connection', 'close');
 }
 
-/** How an area's errors look on the wire: `{error, message, details?}` unless the area says otherwise. */
-export type ErrorShape = (error: HttpError) => object;
+/** How an area's errors look on the wire, once their status and headers are set: `{error, message, details?}` unless the area says otherwise. */
+export type ErrorBody = (res: Response, error: HttpError) => void;
+
+const JSON_BODY: ErrorBody = (res, error) => void res.json(error.toJSON());
 
 /** Where an error answer leaves its code for the request log and the interaction log (never its message). */
 export interface ErrorCodeLocals {
@@ -99,10 +104,10 @@ export interface ErrorCodeLocals {
 }
 
 /** Writes one error answer: status, headers, body. Every error an area answers goes through here. */
-export function writeError(res: Response, error: HttpError, shape: ErrorShape = (known) => known.toJSON()): void {
+export function writeError(res: Response, error: HttpError, body: ErrorBody = JSON_BODY): void {
   if (res.headersSent) return void res.end();
   (res.locals as ErrorCodeLocals).errorCode = error.code;
-  res.status(error.status).set(error.headers).json(shape(error));
+  body(res.status(error.status).set(error.headers), error);
 }
 
 /** Maps what express's raw body parser (the webhook sink's: the JSON areas read with http.ts) passes on to the shared codes. */
@@ -121,13 +126,13 @@ export function storageFailure(error: unknown): HttpError | undefined {
 }
 
 /** The error handler every JSON area ends with. */
-export function errorWriter(logger: Logger, shape?: ErrorShape): ErrorRequestHandler {
+export function errorWriter(logger: Logger, body?: ErrorBody): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const full = storageFailure(error);
     if (full) logger.error({ method: req.method, path: req.path }, 'the disk is full: a request changed nothing');
     const known = error instanceof HttpError ? error : (full ?? fromBodyParser(error as { type?: string; status?: number }));
     if (!known) logger.error({ err: error, method: req.method, path: req.path }, 'unexpected error');
     closeIfUnread(req, res);
-    writeError(res, known ?? new PlumbingError('internal_error'), shape);
+    writeError(res, known ?? new PlumbingError('internal_error'), body);
   };
 }

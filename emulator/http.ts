@@ -187,6 +187,11 @@ export function lazy(build: () => Promise<RequestHandler>): RequestHandler {
 
 type ExpressJson = Response['json'];
 
+/** Where `res.json` leaves the body it answered, for the call's record (control/recorder.ts). */
+export interface AnsweredLocals {
+  answered?: unknown;
+}
+
 /** Statuses whose answer Express sends without content (RFC 9110 §15.3.5, §15.3.6, §15.4.5). */
 const NO_CONTENT = new Set([204, 205, 304]);
 
@@ -199,6 +204,7 @@ const NO_CONTENT = new Set([204, 205, 304]);
  */
 export function directJson(express: ExpressJson): ExpressJson {
   return function json(this: Response, body: unknown) {
+    (this.locals as AnsweredLocals).answered = body;
     const text = JSON.stringify(body) as string | undefined;
     const { headers } = this.req;
     const conditional = headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined;

@@ -9,14 +9,11 @@ import type { Request, Response } from 'express';
 import type { Context } from '../context.js';
 import { s256 } from '../domain/pkce.js';
 import { hashSecret } from '../domain/secrets.js';
-import { bearerOf } from '../experience/auth.js';
-import type { CallerLocals } from '../experience/routes.js';
+import type { CallerLocals } from '../experience/auth.js';
+import type { AnsweredLocals } from '../http.js';
 import { unitOfAuthCode } from '../store/codes.js';
-import { findKeyBySecret } from '../store/keys.js';
-import { findSessionByToken } from '../store/sessions.js';
 import { packCodeOfUnit } from '../store/units.js';
 import type { CallAnswer, ObservedCall } from './contract.js';
-import type { Subject } from './faults.js';
 
 /** As kept: the pack may still be a unit id to look up, or to be found from the code's hash. */
 export type StoredCall = ObservedCall & { unit?: number | null };
@@ -31,23 +28,10 @@ export function arriving(req: Request): StoredCall {
   return { seq: 0, at: wallClock(), method: req.method, path: req.path, environment: null, key_id: null, session_id: null, pack: null, scenario: null, status: 0, body: null };
 }
 
-/** Key, session, pack and scenario of a call, read the way the experience router reads them. */
-export function subjectOf(ctx: Context, req: Request): Subject {
-  const secret = bearerOf(req.get('authorization'));
-  const key = secret ? findKeyBySecret(ctx.db, secret) : undefined;
-  const token = req.get('x-service-session');
-  const session = token ? findSessionByToken(ctx.db, token) : undefined;
-  const code = (req.body as { authorization_code?: unknown } | undefined)?.authorization_code;
-  const unitId = session?.unit_id ?? (typeof code === 'string' ? unitOfAuthCode(ctx.db, hashSecret(code)) : null);
-  return {
-    environment: key?.environment ?? null, keyId: key?.id ?? null, sessionId: session?.id ?? null,
-    pack: unitId === null ? null : packCodeOfUnit(ctx.db, unitId), scenario: session?.scenario ?? null,
-  };
-}
-
-/** Completes a call's record once it is answered or its connection is gone; the pack is looked up when read. */
+/** Completes a call's record once it is answered or its connection is gone: the key and session it carried, its body and its answer; the pack is looked up when read. */
 export function complete(call: StoredCall, res: Response): void {
-  const { key, session } = res.locals as CallerLocals;
+  const { key, session, answered } = res.locals as CallerLocals & AnsweredLocals;
+  if (answered !== undefined) call.answer = summarize(answered);
   call.status = res.writableFinished ? res.statusCode : 0;
   if (!res.writableFinished) call.dropped = true;
   if (key) {
@@ -78,7 +62,7 @@ export function resolvePacks(ctx: Context, calls: StoredCall[]): void {
   }
 }
 
-export function summarize(body: unknown): CallAnswer {
+function summarize(body: unknown): CallAnswer {
   if (!body || typeof body !== 'object') return {};
   const value = body as Record<string, any>;
   if (typeof value.error === 'string') return { error: value.error };

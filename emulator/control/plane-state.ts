@@ -1,6 +1,6 @@
 /**
  * What the control plane holds between calls: armed faults, observed calls and terms edits. One
- * state per app, made by app.ts and handed to the observer and the control routers.
+ * state per app, made by app.ts and handed to the call recorder and the control routers.
  */
 import type { Context } from '../context.js';
 import type { Fixture } from '../fixture.js';

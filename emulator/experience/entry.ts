@@ -1,9 +1,8 @@
 /** Submitting an entry: the entry use case's answer as the experience API's. @see spec §4.1, §4.2, §2.5 */
 import type { Context } from '../context.js';
-import type { Closed, EntryAdmission } from '../domain/admission.js';
-import { loadCampaign } from '../store/promotions.js';
+import type { Admission, Closed, EntryAdmission } from '../domain/admission.js';
 import type { Session } from '../store/sessions.js';
-import { enterPack, enterSandbox } from '../use-cases/entry.js';
+import { enterSession } from '../use-cases/entry.js';
 import { ApiError } from './errors.js';
 import type { Consent } from './schemas.js';
 import type { SessionView } from './serialize.js';
@@ -17,20 +16,12 @@ const UNAVAILABLE_MESSAGES: Record<Closed['reason'], string> = {
 };
 
 export function submitEntry(ctx: Context, session: Session, consent: Consent | undefined): SessionView {
-  const campaign = loadCampaign(ctx.db, session.promotion_id);
-  if (session.sandbox) {
-    const sandbox = enterSandbox(ctx, session, campaign);
-    if ('refused' in sandbox) throw new ApiError(sandbox.refused);
-    return sessionView(ctx, session, campaign, { entry: sandbox.entry });
-  }
-  const entrant = { campaign, channel: 'agency' as const, collectorId: session.collector_id, unitId: session.unit_id!, country: session.country };
-  const { admission, entry } = enterPack(ctx, entrant, consent, () => session.id);
-  refuseUnlessEntered(admission);
-  return sessionView(ctx, session, campaign, { entry, admission: { kind: 'entered' } });
+  const { campaign, admission, entry } = enterSession(ctx, session, consent);
+  return sessionView(ctx, session, campaign, { entry, admission: entered(admission) });
 }
 
-/** Each refusal of the admission rule (domain/admission.ts) has its code of spec §4.2. */
-function refuseUnlessEntered(admission: EntryAdmission): void {
+/** Each refusal of the admission rule (domain/admission.ts) has its code of spec §4.2; an entered pack answers with its entry. */
+function entered(admission: EntryAdmission): Admission {
   switch (admission.kind) {
     case 'closed':
       throw new ApiError('unavailable', { status: admission.closed.status, message: UNAVAILABLE_MESSAGES[admission.closed.reason] });
@@ -40,8 +31,7 @@ function refuseUnlessEntered(admission: EntryAdmission): void {
       throw new ApiError('ineligible');
     case 'consent_required':
       throw new ApiError('consent_required', { message: `${admission.problem} Refresh the session's terms and ask the customer to accept them.` });
-    case 'entered':
-    case 'open':
-      return;
+    default:
+      return admission;
   }
 }

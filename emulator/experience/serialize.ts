@@ -1,7 +1,6 @@
 /** JSON shapes of the experience API. @see spec §2.2 to §2.5 */
 import type { Config } from '../context.js';
 import type { Admission } from '../domain/admission.js';
-import type { DeliveryState } from '../domain/delivery.js';
 import type { Terms } from '../fixture.js';
 import type { Entry } from '../store/entries.js';
 import type { Campaign, Prize } from '../store/promotions.js';
@@ -61,26 +60,29 @@ export function entryJson(entry: Entry, prize: Prize | undefined): EntryJson {
   };
 }
 
+/** A session as its answers show it: sessionJson writes it. */
 export interface SessionView {
   session: Session;
-  campaign: CampaignJson;
+  campaign: Campaign;
   terms: Terms;
-  eligibility: EligibilityJson;
-  entry: EntryJson | null;
-  deliveryState: DeliveryState;
+  /** What an entry would answer now, before consent: the eligibility. */
+  admission: Admission;
+  /** The session's entry as it stands now. */
+  entry: Entry | undefined;
 }
 
 export function sessionJson(view: SessionView): SessionReadJson;
 export function sessionJson(view: SessionView, token: string): SessionCreatedJson;
 export function sessionJson(view: SessionView, token?: string): SessionReadJson | SessionCreatedJson {
+  const { session, campaign, entry } = view;
   return {
     ...(token ? { session_token: token } : {}),
-    expires_at: new Date(view.session.expires_at).toISOString(),
-    campaign: view.campaign,
+    expires_at: new Date(session.expires_at).toISOString(),
+    campaign: campaignJson(campaign),
     terms: view.terms,
-    eligibility: view.eligibility,
-    entry: view.entry,
-    delivery: { state: view.deliveryState },
-    sandbox: view.session.sandbox === 1,
+    eligibility: eligibilityJson(view.admission, session.country),
+    entry: entry ? entryJson(entry, campaign.prizes.find((prize) => prize.id === entry.prize_id)) : null,
+    delivery: { state: entry?.delivery_state ?? 'none' },
+    sandbox: session.sandbox === 1,
   };
 }

@@ -11,11 +11,10 @@ import { type Entry, findEntryForSession } from '../store/entries.js';
 import type { AgencyKey } from '../store/keys.js';
 import { type Campaign, loadCampaign } from '../store/promotions.js';
 import { type Session, createSession, revokeSession } from '../store/sessions.js';
-import { type PackEntry, packAdmission } from '../use-cases/entry.js';
+import { type PackEntry, packAdmission, sandboxRefusal } from '../use-cases/entry.js';
 import { ApiError } from './errors.js';
-import type { EligibilityJson } from './responses.js';
 import type { Scenario } from './schemas.js';
-import { campaignJson, eligibilityJson, entryJson, type SessionView } from './serialize.js';
+import type { SessionView } from './serialize.js';
 
 export function createSandboxSession(ctx: Context, key: AgencyKey, scenario: Scenario): { view: SessionView; token: string } {
   const now = ctx.clock.now();
@@ -64,31 +63,18 @@ function codeProblem(code: AuthCode, key: AgencyKey, verifier: string, now: numb
 
 /**
  * The session as the read shows it, with its entry's delivery as it stands now (a read never writes).
- * `known` is what the caller has already: the session's entry, and the admission it was judged by.
+ * `known` is what the caller has already: the session's entry as it stands now, and the admission it was judged by.
  */
 export function sessionView(ctx: Context, session: Session, campaign: Campaign, known: Partial<PackEntry<Admission>> = {}): SessionView {
-  const stored = known.entry ?? findEntryForSession(ctx.db, session.id);
-  const entry = stored && deliveryAsOf(stored, ctx.clock.now());
-  return {
-    session,
-    campaign: campaignJson(campaign),
-    terms: termsFor(campaign.promotion, session.country),
-    eligibility: session.sandbox ? sandboxEligibility(session) : eligibilityJson(known.admission ?? productionAdmission(ctx, session, campaign, stored), session.country),
-    entry: entry ? entryJson(entry, campaign.prizes.find((prize) => prize.id === entry.prize_id)) : null,
-    deliveryState: entry?.delivery_state ?? 'none',
-  };
+  const stored = known.entry ? undefined : findEntryForSession(ctx.db, session.id);
+  const entry = known.entry ?? (stored && deliveryAsOf(stored, ctx.clock.now()));
+  const terms = termsFor(campaign.promotion, session.country);
+  const admission = session.sandbox ? (sandboxRefusal(session.scenario) ?? { kind: 'open', terms }) : (known.admission ?? productionAdmission(ctx, session, campaign, entry));
+  return { session, campaign, terms, admission, entry };
 }
 
 /** What the entry would answer now, before consent. `entered` is the session's own entry, if known: in production, the one entry of its pack. */
 function productionAdmission(ctx: Context, session: Session, campaign: Campaign, entered: Entry | undefined): Admission {
   const entrant = { campaign, channel: 'agency' as const, collectorId: session.collector_id, unitId: session.unit_id!, country: session.country };
   return packAdmission(ctx, entrant, entered).admission;
-}
-
-const SANDBOX_REFUSALS: Partial<Record<string, EligibilityJson['reason']>> = { ineligible: 'country_restricted', already_entered: 'already_entered' };
-
-/** Sandbox eligibility is the scenario's. @see spec §4.1 rule 4 */
-function sandboxEligibility(session: Session): EligibilityJson {
-  const reason = SANDBOX_REFUSALS[session.scenario ?? ''];
-  return reason ? { eligible: false, reason, country: session.country } : { eligible: true, reason: null, country: session.country };
 }

@@ -11,29 +11,13 @@ import { issueAuthCode } from '../store/codes.js';
 import type { Collector } from '../store/collectors.js';
 import { type RequestToken, consumeRequestToken, findRequestToken } from '../store/request-tokens.js';
 import { field } from '../pages/http.js';
-import type { ErrorTable } from '../errors.js';
-
-/** The authorize page's refusals as data, answered as HTML pages with these statuses. */
-export const AUTHORIZE_ERRORS = {
-  not_signed_in: { status: 401, message: 'You are not signed in any more. Scan the pack again to start over.' },
-  invalid_request: { status: 400, message: 'This link is incomplete or malformed, so it cannot be continued. Scan the pack again.' },
-  unknown_request: { status: 400, message: 'This request is not known to the service. Scan the pack again.' },
-  other_collector: { status: 403, message: 'This request was made for another account. Sign in with that account or scan the pack again.' },
-  used_request: { status: 410, message: 'This request was already used. Scan the pack again to start over.' },
-  expired_request: { status: 410, message: 'This request has expired (they last 5 minutes). Scan the pack again to start over.' },
-  voided_request: { status: 410, message: 'The brand changed where this promotion runs since this request was made. Scan the pack again to start over.' },
-} as const satisfies ErrorTable;
-
-export type AuthorizeError = keyof typeof AUTHORIZE_ERRORS;
+import { JOURNEY_ERRORS, type JourneyCode, JourneyError } from './errors.js';
 
 export interface AuthorizeRequest {
   requestToken: string;
   state: string;
   codeChallenge: string;
 }
-
-export type Refusal = { ok: false; error: AuthorizeError; detail?: string };
-export type Checked = { ok: true; request: AuthorizeRequest; token: RequestToken } | Refusal;
 
 /** The parameters' shapes. @see spec §4.3 step 4, §5 rule 4 */
 function parseRequest(source: unknown): AuthorizeRequest | string {
@@ -49,7 +33,7 @@ function parseRequest(source: unknown): AuthorizeRequest | string {
 }
 
 /** The request token: known, this collector's, unused, not voided by a routing change, unexpired. @see spec §4.3 step 2, §8, §1 rules */
-function checkToken(token: RequestToken | undefined, collector: Collector, now: number): AuthorizeError | undefined {
+function checkToken(token: RequestToken | undefined, collector: Collector, now: number): JourneyCode | undefined {
   if (!token) return 'unknown_request';
   if (token.collector_id !== collector.id) return 'other_collector';
   if (token.consumed_at !== null) return 'used_request';
@@ -58,26 +42,26 @@ function checkToken(token: RequestToken | undefined, collector: Collector, now: 
   return undefined;
 }
 
-export function checkAuthorize(ctx: Context, collector: Collector | undefined, source: unknown): Checked {
-  if (!collector) return { ok: false, error: 'not_signed_in' };
+/** The request as the signed-in collector may continue it, or the refusal. */
+export function checkAuthorize(ctx: Context, collector: Collector | undefined, source: unknown): { request: AuthorizeRequest; token: RequestToken } {
+  if (!collector) throw new JourneyError('not_signed_in');
   const request = parseRequest(source);
-  if (typeof request === 'string') return { ok: false, error: 'invalid_request', detail: request };
+  if (typeof request === 'string') throw new JourneyError('invalid_request', { message: `${JOURNEY_ERRORS.invalid_request.message} (${request})` });
   const token = findRequestToken(ctx.db, request.requestToken);
-  const error = checkToken(token, collector, ctx.clock.now());
-  return error ? { ok: false, error } : { ok: true, request, token: token! };
+  const refused = checkToken(token, collector, ctx.clock.now());
+  if (refused) throw new JourneyError(refused);
+  return { request, token: token! };
 }
 
 /** Consumes the request token and issues the code; the redirect goes to the token's own callback. */
-export function continueAuthorize(ctx: Context, collector: Collector | undefined, source: unknown): { ok: true; location: string } | Refusal {
-  return ctx.db.transaction((): { ok: true; location: string } | Refusal => {
-    const checked = checkAuthorize(ctx, collector, source);
-    if (!checked.ok) return checked;
+export function continueAuthorize(ctx: Context, collector: Collector | undefined, source: unknown): string {
+  return ctx.db.transaction((): string => {
+    const { token, request } = checkAuthorize(ctx, collector, source);
     const now = ctx.clock.now();
-    if (!consumeRequestToken(ctx.db, checked.token.id, now)) return { ok: false, error: 'used_request' };
-    const { token, request } = checked;
+    if (!consumeRequestToken(ctx.db, token.id, now)) throw new JourneyError('used_request');
     const code = issueAuthCode(ctx.db, ctx.seed, {
       promotionId: token.promotion_id, collectorId: token.collector_id, unitId: token.unit_id, country: token.country, codeChallenge: request.codeChallenge, now,
     });
-    return { ok: true, location: `${token.callback_url}?${new URLSearchParams({ service_code: code, state: request.state })}` };
+    return `${token.callback_url}?${new URLSearchParams({ service_code: code, state: request.state })}`;
   }).immediate();
 }

@@ -9,15 +9,11 @@ import { type Campaign, loadCampaign } from '../store/promotions.js';
 import { findUnitByCode, hasScanned } from '../store/units.js';
 import { type HostedEntrant, type HostedOutcome, enterHosted, hostedState } from './hosted-entry.js';
 import { HOSTED_REASON_TEXT } from './routing.js';
-import { pageContext, refuseForm, signInFirst } from './page-context.js';
+import { JOURNEY_ERRORS, JourneyError } from './errors.js';
+import { pageContext, signInFirst } from './page-context.js';
 import { routeFor } from './scan.js';
 import { type HostedView, hostedPage } from './views/hosted.js';
 import { type PageContext, messagePage } from './views/shell.js';
-
-const REFUSALS = {
-  already_entered: { status: 409, message: 'This pack has already been entered and cannot be entered again.' },
-  ineligible: { status: 403, message: 'This promotion is not available in your country.' },
-} as const;
 
 const CLOSED_TEXT = {
   ended: 'This promotion has ended.',
@@ -62,7 +58,7 @@ export function hostedRoutes(ctx: Context): Router {
   router.get('/play/:code', withEntrant((page, who) => show(page, who, hostedState(ctx, who))));
 
   router.post('/play/:code', formBody, withEntrant((page, who) => {
-    if (!csrfValid(page.req)) return refuseForm(page);
+    if (!csrfValid(page.req)) throw new JourneyError('form_expired');
     const body = page.req.body as unknown;
     const outcome = enterHosted(ctx, who, { accepted: field(body, 'accepted') === 'yes', age_confirmed: field(body, 'age_confirmed') === 'yes', terms_version: field(body, 'terms_version') ?? '' });
     if (outcome.kind === 'entered') return page.res.redirect(303, `/play/${encodeURIComponent(who.unit.code)}`);
@@ -86,6 +82,6 @@ function viewOf(ctx: Context, campaign: Campaign, outcome: HostedOutcome): { sta
     case 'unavailable':
       return { status: outcome.closed.status, view: { kind: 'refused', message: CLOSED_TEXT[outcome.closed.reason] } };
     default:
-      return { status: REFUSALS[outcome.kind].status, view: { kind: 'refused', message: REFUSALS[outcome.kind].message } };
+      return { status: JOURNEY_ERRORS[outcome.kind].status, view: { kind: 'refused', message: JOURNEY_ERRORS[outcome.kind].message } };
   }
 }

@@ -1,16 +1,16 @@
 /** What every journey handler starts from: the request, the response and who is signed in. */
 import type { Request, Response } from 'express';
 import type { Context } from '../context.js';
-import { sendPage } from '../pages/http.js';
 import { signedInCollector } from './sign-in.js';
-import { type PageContext, messagePage } from './views/shell.js';
+import type { PageContext } from './views/shell.js';
 
-export function pageContext(ctx: Context, req: Request, res: Response): PageContext {
-  return { req, res, collector: signedInCollector(ctx, req) };
+interface PageLocals {
+  page?: PageContext;
 }
 
-export function refuseForm(page: PageContext): void {
-  sendPage(page.res, 403, messagePage(page, 'This form has expired', 'Reload the page and send the form again.'));
+/** Made once per request: the handler and, on a refusal, its page (errors.ts) show the same collector. */
+export function pageContext(ctx: Context, req: Request, res: Response): PageContext {
+  return ((res.locals as PageLocals).page ??= { req, res, collector: signedInCollector(ctx, req) });
 }
 
 /** Where sign-in may send the browser back to: the journey's own pages only. */

@@ -14,7 +14,8 @@ import { authorizeRoutes } from './authorize-routes.js';
 import { collectorRoutes } from './collector-routes.js';
 import { hostedRoutes } from './hosted-routes.js';
 import { scanPack } from './scan.js';
-import { pageContext, refuseForm, safeNext, signInFirst } from './page-context.js';
+import { JourneyError, refusalPages } from './errors.js';
+import { pageContext, safeNext, signInFirst } from './page-context.js';
 import { registerCollector, scannedPack, signIn, signOut } from './sign-in.js';
 import { JOURNEY_NAV, messagePage } from './views/shell.js';
 import { signInPage } from './views/sign-in.js';
@@ -49,7 +50,7 @@ export function journeyRouter(ctx: Context): Router {
 
   router.post('/sign-in', formBody, (req, res) => {
     const page = pageContext(ctx, req, res);
-    if (!csrfValid(req)) return refuseForm(page);
+    if (!csrfValid(req)) throw new JourneyError('form_expired');
     const next = safeNext(field(req.body, 'next'));
     const chosen = field(req.body, 'collector_id');
     if (chosen !== undefined) {
@@ -68,8 +69,7 @@ export function journeyRouter(ctx: Context): Router {
   });
 
   router.post('/sign-out', formBody, (req, res) => {
-    const page = pageContext(ctx, req, res);
-    if (!csrfValid(req)) return refuseForm(page);
+    if (!csrfValid(req)) throw new JourneyError('form_expired');
     signOut(ctx, req, res);
     res.redirect(303, '/promotions');
   });
@@ -77,6 +77,7 @@ export function journeyRouter(ctx: Context): Router {
   router.use(hostedRoutes(ctx));
   router.use(authorizeRoutes(ctx));
   router.use(collectorRoutes(ctx));
+  router.use(refusalPages(ctx));
   router.use(pageErrors(ctx.logger, (title, message) => layout({ title, body: html`<section class="warning">${message}</section>`, nav: JOURNEY_NAV })));
   return router;
 }

@@ -11,7 +11,7 @@ import { REPORTING_EXAMPLES as EXAMPLES } from './reporting-examples.js';
 import { WEBHOOKS } from './webhooks.js';
 
 const reportingError = (code: ReportingCode, description: string, headers?: ErrorCase['headers']): ErrorCase => ({
-  code, status: REPORTING_ERRORS[code], description, ...(headers ? { headers } : {}),
+  code, status: REPORTING_ERRORS[code].status, description, ...(headers ? { headers } : {}),
 });
 
 const UNAUTHORIZED = reportingError('unauthorized', "No bearer token, or not a company's.", {

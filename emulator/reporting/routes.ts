@@ -41,7 +41,7 @@ export function reportingRouter(ctx: Context, openApi: () => object): Router {
   router.use((req, res, next) => {
     const token = bearerOf(req.get('authorization'));
     const company = token ? findCompanyByToken(db, token) : undefined;
-    if (!company) throw new ReportingError('unauthorized', undefined, { 'WWW-Authenticate': 'Bearer' });
+    if (!company) throw new ReportingError('unauthorized', { headers: { 'WWW-Authenticate': 'Bearer' } });
     (res.locals as CompanyLocals).companyId = company.id;
     next();
   });
@@ -102,10 +102,10 @@ export function reportingRouter(ctx: Context, openApi: () => object): Router {
     const brand = brandOf(req, res);
     const body = parse(SkuBody, req.body);
     if (!body.prefix.startsWith(`${brand.prefix}-`)) {
-      throw new ReportingError('validation_failed', { prefix: [`must start with the brand prefix and a hyphen: ${brand.prefix}-`] });
+      throw new ReportingError('validation_failed', { details: { prefix: [`must start with the brand prefix and a hyphen: ${brand.prefix}-`] } });
     }
     const sku = createSku(db, { brandId: brand.id, name: body.name, prefix: body.prefix, now: ctx.clock.now() });
-    if (!sku) throw new ReportingError('validation_failed', { prefix: ['is already used by another SKU'] });
+    if (!sku) throw new ReportingError('validation_failed', { details: { prefix: ['is already used by another SKU'] } });
     res.status(201).json(skuJson(sku));
   });
 
@@ -125,7 +125,7 @@ export function reportingRouter(ctx: Context, openApi: () => object): Router {
     if (!batch) throw new ReportingError('not_found');
     if (batch.state !== 'export_ready') {
       const progress = batch.state === 'generating' ? `generating: ${batch.generated} of ${batch.quantity} codes` : 'codes generated; the file is being prepared';
-      throw new ReportingError('batch_not_ready', { state: [progress] }, { 'Retry-After': '1' });
+      throw new ReportingError('batch_not_ready', { details: { state: [progress] }, headers: { 'Retry-After': '1' } });
     }
     await streamBatchCsv(db, batch.id, ctx.config.baseUrl, res, `${sku.prefix}-batch-${batch.id}.csv`);
   });

@@ -81,7 +81,7 @@ export const BatchBody = z.strictObject({
 
 /** The reporting API refuses invalid fields with 422 `validation_failed` (spec §7). */
 export function parse<T>(schema: z.ZodType<T>, input: unknown): T {
-  return validate(schema, input, { error: (details) => new ReportingError('validation_failed', details) });
+  return validate(schema, input, { error: (details) => new ReportingError('validation_failed', { details }) });
 }
 
 /** Path ids: anything but a positive whole number names nothing, so 404. */

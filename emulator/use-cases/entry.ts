@@ -4,14 +4,14 @@
  * entry, and the event that tells of it. An agency's production entry, the service's own hosted
  * page and the sandbox's synthetic entries all store through here; each caller turns the answer
  * into its own response. Where a delivery stands at a time is domain/delivery.ts: reads ask it and
- * never write.
+ * never write; an agency session's entry is answered as it stands now.
  * @see spec §1 (the service alone decides the outcome), §2.4 to §2.6, §3, §4.1 rules 2, 4 and 5
  */
 import type { Context } from '../context.js';
 import { announce } from '../events.js';
 import { type Admission, type Channel, type EntryAdmission, admit, admitEntry } from '../domain/admission.js';
 import type { ConsentInput } from '../domain/consent.js';
-import { initialDelivery } from '../domain/delivery.js';
+import { deliveryAsOf, initialDelivery } from '../domain/delivery.js';
 import { canAward, drawNumber, prizeForNumber } from '../domain/draw.js';
 import { DELIVERED_CODE } from '../domain/mechanics.js';
 import { claimPoolCode } from '../store/code-pool.js';
@@ -19,7 +19,7 @@ import { codeSuffix, prizeCode } from '../store/code-text.js';
 import { recordSandboxEntry } from '../store/coverage.js';
 import type { Db } from '../store/db.js';
 import { type Entry, findEntryForSession, findProductionEntryForPack, insertEntry } from '../store/entries.js';
-import { type Campaign, type Prize, awardPrize, awardState } from '../store/promotions.js';
+import { type Campaign, type Prize, awardPrize, awardState, loadCampaign } from '../store/promotions.js';
 import type { Session } from '../store/sessions.js';
 
 /** Who enters which pack, through which channel (an agency's experience, or the service's own page). */
@@ -62,28 +62,51 @@ export function enterPack(ctx: Context, entrant: PackEntrant, consent: ConsentIn
   return { admission: entered.admission, entry: entered.entry };
 }
 
-export type SandboxRefusal = 'ineligible' | 'already_entered';
+/** An agency session's entry: its campaign, the admission it was judged by, and the entry as it stands now. */
+export interface SessionEntry extends PackEntry {
+  campaign: Campaign;
+}
+
+/**
+ * An agency session's entry: the sandbox's synthetic one, or the production entry of the session's
+ * pack, by its collector and journey country.
+ */
+export function enterSession(ctx: Context, session: Session, consent: ConsentInput | undefined): SessionEntry {
+  const campaign = loadCampaign(ctx.db, session.promotion_id);
+  const { admission, entry } = session.sandbox
+    ? enterSandbox(ctx, session, campaign)
+    : enterPack(ctx, { campaign, channel: 'agency', collectorId: session.collector_id, unitId: session.unit_id!, country: session.country }, consent, () => session.id);
+  return { campaign, admission, entry: entry && deliveryAsOf(entry, ctx.clock.now()) };
+}
+
+/** What a sandbox scenario refuses every entry with, as the admission rule would. @see spec §4.1 rule 4 */
+export function sandboxRefusal(scenario: string | null): Admission | undefined {
+  if (scenario === 'ineligible') return { kind: 'ineligible', reason: 'country_restricted' };
+  if (scenario === 'already_entered') return { kind: 'taken' };
+  return undefined;
+}
 
 /** Sandbox results are synthetic: the session's scenario decides; no pack, no draw, no stock, no scans. @see spec §4.1 rule 4 */
-export function enterSandbox(ctx: Context, session: Session, campaign: Campaign): { refused: SandboxRefusal } | { entry: Entry } {
+function enterSandbox(ctx: Context, session: Session, campaign: Campaign): PackEntry {
   const now = ctx.clock.now();
   const scenario = session.scenario!;
-  if (scenario === 'ineligible' || scenario === 'already_entered') {
+  const refusal = sandboxRefusal(scenario);
+  if (refusal) {
     // Coverage counts the call even though the scenario refuses it.
     recordSandboxEntry(ctx.db, session.key_id, scenario, now);
-    return { refused: scenario };
+    return { admission: refusal };
   }
   return ctx.db
-    .transaction(() => {
+    .transaction((): PackEntry => {
       recordSandboxEntry(ctx.db, session.key_id, scenario, now);
       const existing = findEntryForSession(ctx.db, session.id);
-      if (existing) return { entry: existing };
+      if (existing) return { admission: { kind: 'entered' }, entry: existing };
       const delivery = { won: 'instant', pending: 'delayed', failed: 'failed' } as const;
       const mode = delivery[scenario as keyof typeof delivery];
       const code = DELIVERED_CODE[campaign.promotion.content.mechanic] === 'none' ? null : `SANDBOX-${codeSuffix(ctx.seed, `sandbox-code:${session.id}`, 8)}`;
       const won = mode && { prize: campaign.prizes[0]!, delivery: mode, code };
       const subject = { campaign, sessionId: session.id, sandbox: true, collectorId: session.collector_id, unitId: session.unit_id, country: session.country, termsVersion: null };
-      return { entry: storeOutcome(writerOf(ctx), subject, won) };
+      return { admission: { kind: 'entered' }, entry: storeOutcome(writerOf(ctx), subject, won) };
     })
     .immediate();
 }

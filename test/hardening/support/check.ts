@@ -94,7 +94,7 @@ function checkErrorShape(area: Area, answer: FuzzAnswer, where: string): void {
       const error = ReportingError.safeParse(body);
       expect(error.success, `not the reporting error shape: ${where}`).toBe(true);
       const code = error.data!.error;
-      const status = code in REPORTING_ERRORS ? REPORTING_ERRORS[code as keyof typeof REPORTING_ERRORS] : EXPERIENCE_ERRORS[code as (typeof SHARED_CODES)[number]].status;
+      const status = code in REPORTING_ERRORS ? REPORTING_ERRORS[code as keyof typeof REPORTING_ERRORS].status : EXPERIENCE_ERRORS[code as (typeof SHARED_CODES)[number]].status;
       expect(answer.status, `status does not match ${code}: ${where}`).toBe(status);
       return;
     }

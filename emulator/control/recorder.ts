@@ -1,0 +1,55 @@
+/**
+ * Records every experience call once (DESIGN.md, control plane), when its answer is sent or its
+ * connection is gone: a row of the interaction log (store/interactions.ts) for every answered
+ * call, and, while a tool observes, the observed call the harness reads (observations.ts). Both
+ * take the key and session the request carried (experience/auth.ts), never looked up again.
+ * First on the experience API's path (app.ts); hands a call to the armed faults (faults.ts).
+ */
+import type { RequestHandler, Response } from 'express';
+import type { Context } from '../context.js';
+import type { CallerLocals } from '../experience/auth.js';
+import type { ErrorCodeLocals } from '../errors.js';
+import type { AnsweredLocals } from '../http.js';
+import { recordInteraction } from '../store/interactions.js';
+import { applyFaults } from './faults.js';
+import { type StoredCall, arriving, complete } from './observations.js';
+import { type PlaneState, keepCall } from './plane-state.js';
+
+/** Where a request's observed call waits for its answer. */
+const CALL = Symbol('observed call');
+type RecordedLocals = CallerLocals & ErrorCodeLocals & AnsweredLocals & { [CALL]?: StoredCall };
+
+export function recordCalls(ctx: Context, state: PlaneState): RequestHandler {
+  // One listener per app, not per request: it finds the call's record in res.locals. 'close' follows the answer, or a connection lost before it.
+  function recorded(this: Response): void {
+    const locals = this.locals as RecordedLocals;
+    const call = locals[CALL];
+    if (this.writableFinished) recordInteraction(ctx.db, interactionOf(ctx, this, call));
+    if (!call) return;
+    complete(call, this);
+    keepCall(state, call);
+  }
+
+  return (req, res, next) => {
+    res.on('close', recorded);
+    if (!state.observing) return next();
+    const call = arriving(req);
+    (res.locals as RecordedLocals)[CALL] = call;
+    if (state.faults.length === 0) return next();
+    applyFaults(ctx, state, call, req, res, next);
+  };
+}
+
+/** The interaction log's row: a call a fault answered is recorded as the fault and the key and session it matched on. */
+function interactionOf(ctx: Context, res: Response, call: StoredCall | undefined) {
+  const { req } = res;
+  const locals = res.locals as RecordedLocals;
+  const faulted = call?.fault !== undefined;
+  return {
+    at: ctx.clock.now(),
+    key_id: faulted ? call.key_id : (locals.key?.id ?? null),
+    session_id: faulted ? call.session_id : (locals.session?.id ?? null),
+    method: req.method, path: req.baseUrl + req.path, status: res.statusCode, error: locals.errorCode ?? null,
+    body: faulted ? { injected_fault: call.fault } : (req.body ?? null),
+  };
+}

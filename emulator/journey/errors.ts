@@ -1,0 +1,46 @@
+/**
+ * The journey's refusals as data, on the one error base (errors.ts). The authorize page's and an
+ * expired form's are thrown and answered by `refusalPages` as a page that says what happened and
+ * where to go next: never a redirect, so nothing unvalidated leaves the service. The hosted page
+ * shows its own (a pack already entered, a country not admitted) in place of its form.
+ */
+import type { ErrorRequestHandler } from 'express';
+import type { Context } from '../context.js';
+import { type ErrorTable, errorClass, writeError } from '../errors.js';
+import { sendPage } from '../pages/http.js';
+import { pageContext } from './page-context.js';
+import { messagePage } from './views/shell.js';
+
+export const JOURNEY_ERRORS = {
+  /** The authorize page: no collector is signed in. @see spec §4.3 step 5 */
+  not_signed_in: { status: 401, message: 'You are not signed in any more. Scan the pack again to start over.' },
+  /** The authorize page: a parameter is missing or malformed; the message says which. @see spec §4.3 step 4, §5 rule 4 */
+  invalid_request: { status: 400, message: 'This link is incomplete or malformed, so it cannot be continued. Scan the pack again.' },
+  unknown_request: { status: 400, message: 'This request is not known to the service. Scan the pack again.' },
+  other_collector: { status: 403, message: 'This request was made for another account. Sign in with that account or scan the pack again.' },
+  used_request: { status: 410, message: 'This request was already used. Scan the pack again to start over.' },
+  expired_request: { status: 410, message: 'This request has expired (they last 5 minutes). Scan the pack again to start over.' },
+  voided_request: { status: 410, message: 'The brand changed where this promotion runs since this request was made. Scan the pack again to start over.' },
+  /** A form whose CSRF value does not verify (pages/csrf.ts). */
+  form_expired: { status: 403, message: 'Reload the page and send the form again.' },
+  /** The hosted page: the pack's entry is another collector's. @see spec §4.1 rule 5 */
+  already_entered: { status: 409, message: 'This pack has already been entered and cannot be entered again.' },
+  /** The hosted page: the collector's country is not admitted. @see spec §4.1 rule 2 */
+  ineligible: { status: 403, message: 'This promotion is not available in your country.' },
+} as const satisfies ErrorTable;
+
+export type JourneyCode = keyof typeof JOURNEY_ERRORS;
+
+export class JourneyError extends errorClass(JOURNEY_ERRORS) {}
+
+/** Answers a thrown journey refusal with its page: an expired form asks to send it again; an authorize refusal cannot continue and leads to the Rewards page. */
+export function refusalPages(ctx: Context): ErrorRequestHandler {
+  return (error, req, res, next) => {
+    if (!(error instanceof JourneyError)) return next(error);
+    writeError(res, error, (answer, refusal) => {
+      const page = pageContext(ctx, req, answer);
+      if (refusal.code === 'form_expired') return sendPage(answer, refusal.status, messagePage(page, 'This form has expired', refusal.message));
+      sendPage(answer, refusal.status, messagePage(page, 'This request cannot continue', refusal.message, { href: '/rewards', label: 'Go to your Rewards' }));
+    });
+  };
+}
