@@ -1,4 +1,5 @@
-/** What the reference and the single-page agency's harness tests share: runs against one emulator, and what a clean run looks like. */
+/** What the reference and the single-page agency's harness tests share: a run after an emulator reset, and what a clean run looks like. */
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import { CHECKS } from '../../harness/checks/registry.js';
 import { exitCodeOf } from '../../harness/report/legend.js';
@@ -10,14 +11,18 @@ import type { HarnessWorld } from './world.js';
 /** On plain-http loopback the cookie cannot be Secure (a warning), and screenshots await the brand's review. */
 const NOT_PASSED_ON_LOOPBACK = ['callback.cookie_flags', 'review.screenshots'];
 
-/** `runs` verifies in a row against one emulator, reset (not restarted) between them; `optionsOf` gets the run's number from 1. */
-export async function verifyRuns(world: HarnessWorld, runs: number, optionsOf: (run: number) => Partial<VerifyOptions>): Promise<Report[]> {
-  const reports: Report[] = [];
-  for (let run = 1; run <= runs; run += 1) {
-    if (run > 1) await world.reset();
-    reports.push(await world.verify(optionsOf(run)));
-  }
-  return reports;
+/** The check of the short run before a reset: fed by the sandbox previews and one production journey, whose won pack the run after the reset is handed again. */
+export const BEFORE_RESET = ['journey.won_details'];
+
+/**
+ * A short verify (`--only` BEFORE_RESET, its reports in a folder of its own), `emulator reset` (the
+ * same emulator, its world seeded again: no callback URLs, not approved, the same pack codes to hand
+ * out, the agency still running), then the verify asked for.
+ */
+export async function verifyAfterReset(world: HarnessWorld, options: Partial<VerifyOptions>, last: Partial<VerifyOptions> = {}): Promise<{ before: Report; after: Report }> {
+  const before = await world.verify({ ...options, only: BEFORE_RESET, out: join(world.folder, 'before-reset') });
+  await world.reset();
+  return { before, after: await world.verify({ ...options, ...last }) };
 }
 
 /**
