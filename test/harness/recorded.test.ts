@@ -16,7 +16,7 @@ test('every defect of both reference agencies has a recording of its live run', 
 test('the live turn: two defects a day, every defect within a cycle of days', () => {
   const names = DEFECTS.map(({ name }) => name);
   const days = Math.ceil(names.length / LIVE_ROTATION);
-  const turns = Array.from({ length: days }, (_, day) => liveTurn(names, day));
+  const turns = Array.from({ length: days }, (_, day) => liveTurn(names, LIVE_ROTATION, day));
   expect(turns.every((turn) => turn.size === LIVE_ROTATION)).toBe(true);
   expect(new Set(turns.flatMap((turn) => [...turn])).size).toBe(names.length);
 });

@@ -30,7 +30,7 @@ import type { CheckReport } from '../../harness/checks/evaluate.js';
 import type { Report } from '../../harness/report/types.js';
 import { type VerifyOptions, verify } from '../../harness/verify.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
-import { FACTS_MODE, hasRecording, judgeRecording, liveTurn, record } from './recorded.js';
+import { FACTS_MODE, type RecordedRun, type Verdicts, hasRecording, judgeRecording, liveTurn, record } from './recorded.js';
 import { DEFAULT_FIXTURE } from '../world.js';
 
 export interface HarnessWorldOptions {
@@ -157,6 +157,30 @@ export function useRunMatrix(browser: () => Browser, runs: MatrixRun[], lanes = 
   };
 }
 
+/** A run of a recorded matrix: a matrix run whose facts are kept as its recording (test/harness/recorded.ts). */
+export interface RecordedMatrixRun extends Omit<MatrixRun, 'onFacts'>, RecordedRun {}
+
+/**
+ * A matrix of runs judged on their recorded facts (test/harness/recorded.ts, under
+ * `recorded/<matrix>/`), except the runs of `turn` (by default the day's LIVE_ROTATION) and those not
+ * recorded yet, which run live (useRunMatrix); with `HARNESS_FACTS=record` or `live` every run is live.
+ */
+export function useRecordedMatrix(browser: () => Browser, matrix: string, runs: RecordedMatrixRun[], turn = liveTurn(runs.map(({ name }) => name))) {
+  const live = runs.filter(({ name }) => FACTS_MODE === 'live' || turn.has(name) || !hasRecording(matrix, name));
+  const reportOf = useRunMatrix(browser, live.map((run) => ({
+    name: run.name, only: run.only, options: run.options,
+    onFacts: FACTS_MODE === 'record' ? (facts, scenarios) => record(matrix, run, facts, scenarios) : undefined,
+  })));
+  const judged = new Map<string, Verdicts>();
+  return (name: string): Verdicts => {
+    if (live.some((run) => run.name === name)) return reportOf(name);
+    const run = runs.find((candidate) => candidate.name === name);
+    if (!run) throw new Error(`no run named ${name}`);
+    if (!judged.has(name)) judged.set(name, judgeRecording(matrix, name, run.only));
+    return judged.get(name)!;
+  };
+}
+
 /** One row of a defect matrix: the world with the defect switched on, and the check tied to it. */
 export interface DefectCase {
   name: string;
@@ -164,22 +188,13 @@ export interface DefectCase {
   options: HarnessWorldOptions & { defects: string[] };
 }
 
-/**
- * A defect matrix: the verdict on each case's check with its defect switched on, on an approved
- * world. Judged on the case's recorded facts (test/harness/recorded.ts, under `recorded/<matrix>/`),
- * except the day's live turn and the cases not recorded yet, which run live (useRunMatrix); with
- * `HARNESS_FACTS=record` or `live` every case runs live.
- */
-export function useDefectMatrix(browser: () => Browser, matrix: string, cases: DefectCase[], lanes = availableParallelism()) {
-  const turn = liveTurn(cases.map(({ name }) => name));
-  const live = cases.filter(({ name }) => FACTS_MODE === 'live' || turn.has(name) || !hasRecording(matrix, name));
-  const reportOf = useRunMatrix(browser, live.map(({ name, check, options }) => ({
-    name, only: [check], options: { ...options, approved: true },
-    onFacts: FACTS_MODE === 'record' ? (facts, scenarios) => record(matrix, name, check, facts, scenarios) : undefined,
-  })), lanes);
+/** A defect matrix: the verdict on each case's check with its defect switched on, on an approved world, recorded (useRecordedMatrix). */
+export function useDefectMatrix(browser: () => Browser, matrix: string, cases: DefectCase[]) {
+  const verdictsOf = useRecordedMatrix(browser, matrix, cases.map(({ name, check, options }) => ({
+    name, only: [check], options: { ...options, approved: true }, keeps: ({ checks: [verdict] }) => verdict?.status === 'fail',
+  })));
   return (name: string): CheckReport | undefined => {
     const check = cases.find((candidate) => candidate.name === name)?.check;
-    if (!live.some((candidate) => candidate.name === name)) return judgeRecording(matrix, name);
-    return reportOf(name).checks.find((candidate) => candidate.id === check);
+    return verdictsOf(name).checks.find((candidate) => candidate.id === check);
   };
 }
