@@ -1,9 +1,30 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that drive Chromium, spawn the built CLI against a live agency, or time real seconds: they
+ * run one at a time, after the others, so that no other test file shares the cores with a
+ * harness verdict or a timing (issue 25: a verdict must not move with load).
+ */
+const LIVE = [
+  'test/harness/**/*.test.ts',
+  '**/*.browser.test.ts',
+  'test/packaging/**/*.test.ts',
+  'test/playwright/**/*.test.ts',
+  'test/readme.test.ts',
+  'test/demo.test.ts',
+  'test/hardening/folder-lock.test.ts',
+];
+
+const INCLUDE = ['emulator/**/*.test.ts', 'harness/**/*.test.ts', 'test/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['emulator/**/*.test.ts', 'harness/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      // In-process tests of the emulator, the agencies and the harness's rules: two files at a time.
+      { extends: true, test: { name: 'unit', include: INCLUDE, exclude: LIVE, maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'live', include: LIVE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });
