@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
 import { layersRule } from './eslint/layers.js';
 import { REQUEST_PATH_FILES, synchronousRequestPath } from './eslint/synchronous.js';
+import { timerWritesRule } from './eslint/timer-writes.js';
 
 const announceOnly = {
   selector: "CallExpression[callee.property.name='emit'][callee.object.property.name='events']",
@@ -47,5 +48,14 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     plugins: { local: { rules: { layers: layersRule } } },
     rules: { 'local/layers': 'error' },
+  },
+  {
+    // A write from a timer or an I/O callback goes through ownTransaction (decisions/013). Not in:
+    // the CLI's commands, run in a process of their own on a connection with no shared transaction;
+    // server.ts, whose callbacks open the world before the first request and close it after the last.
+    files: ['emulator/**/*.ts'],
+    ignores: ['**/*.test.ts', 'emulator/cli/commands.ts', 'emulator/server.ts'],
+    plugins: { timers: { rules: { 'own-transaction': timerWritesRule } } },
+    rules: { 'timers/own-transaction': 'error' },
   },
 );

@@ -33,8 +33,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
 
   const plane = createPlaneState();
   let experience: ExperienceRouter | undefined;
-  app.use('/api/experience/v1', lazy(async () => {
-    const [{ experienceRouter }, { experienceOpenApi }] = await Promise.all([import('./experience/routes.js'), import('./openapi/experience.js')]);
+  app.use('/api/experience/v1', lazy(() => Promise.all([import('./experience/routes.js'), import('./openapi/experience.js')]), ([{ experienceRouter }, { experienceOpenApi }]) => {
     experience = experienceRouter(ctx, experienceOpenApi);
     return series([recordCalls(ctx, plane), noOptions, keyBeforeBody(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
   }));
@@ -43,12 +42,10 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
     commitTurnTransaction(ctx.db);
     next();
   });
-  app.use('/api/v1', lazy(async () => {
-    const [{ reportingRouter }, { reportingErrors }, { reportingOpenApi }] = await Promise.all([import('./reporting/routes.js'), import('./reporting/errors.js'), import('./openapi/reporting.js')]);
-    return series([noOptions, reportingRouter(ctx, reportingOpenApi), notFound], reportingErrors(ctx.logger));
-  }));
+  app.use('/api/v1', lazy(() => Promise.all([import('./reporting/routes.js'), import('./reporting/errors.js'), import('./openapi/reporting.js')]), ([{ reportingRouter }, { reportingErrors }, { reportingOpenApi }]) =>
+    series([noOptions, reportingRouter(ctx, reportingOpenApi), notFound], reportingErrors(ctx.logger))));
   app.use('/_emulator', controlPlane({ ...ctx, plane, resetLimits: () => experience?.resetLimits() }));
-  app.use(noOptions, lazy(async () => (await import('./journey/routes.js')).journeyRouter(ctx)), lazy(async () => (await import('./console/dashboard-routes.js')).dashboardRouter(ctx, (req) => trustedCaller(req, ctx.config.controlToken))));
+  app.use(noOptions, lazy(() => import('./journey/routes.js'), ({ journeyRouter }) => journeyRouter(ctx)), lazy(() => import('./console/dashboard-routes.js'), ({ dashboardRouter }) => dashboardRouter(ctx, (req) => trustedCaller(req, ctx.config.controlToken))));
   app.use(notFound, errorWriter(ctx.logger));
   return app;
 }

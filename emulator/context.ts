@@ -24,7 +24,7 @@ export interface Config {
   allowLinkLocalWebhooks?: boolean;
 }
 
-/** Everything a handler needs, passed explicitly; only the database connection's own state is keyed by it (decisions/013). */
+/** Everything a handler needs, passed explicitly; the connection's own state lives on the connection (`db.state`, store/connection.ts; decisions/013). */
 export interface Context {
   db: Db;
   clock: Clock;

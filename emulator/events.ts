@@ -25,11 +25,17 @@ export function createEventBus(): EventBus {
   return new EventEmitter<DomainEvents>();
 }
 
+/** What announcing needs: the bus, and the connection's state (whether a shared transaction is open), not the connection. */
+export interface Announcing {
+  db: Pick<Db, 'state'>;
+  events: EventBus;
+}
+
 /**
  * The one way to emit: an event tells of committed data, so inside the experience API's shared
  * transaction it waits for the COMMIT, and a rollback drops it (store/turn-transaction.ts).
  */
-export function announce<Name extends keyof DomainEvents>(ctx: { db: Db; events: EventBus }, name: Name, ...payload: DomainEvents[Name]): void {
+export function announce<Name extends keyof DomainEvents>(ctx: Announcing, name: Name, ...payload: DomainEvents[Name]): void {
   whenCommitted(ctx.db, () => void ctx.events.emit(name, ...(payload as never)));
 }
 

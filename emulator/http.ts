@@ -174,13 +174,13 @@ export function series(handlers: RequestHandler[], onError: ErrorRequestHandler)
   };
 }
 
-/** A handler built on its first request (e.g. from a module imported then); requests meanwhile wait for it. */
-export function lazy(build: () => Promise<RequestHandler>): RequestHandler {
+/** A handler built on its first request from what `load` gives (modules imported then); requests meanwhile wait for it. */
+export function lazy<Loaded>(load: () => Promise<Loaded>, build: (loaded: Loaded) => RequestHandler): RequestHandler {
   let handler: RequestHandler | undefined;
   let building: Promise<void> | undefined;
   return (req, res, next) => {
     if (handler) return handler(req, res, next);
-    building ??= build().then((built) => void (handler = built));
+    building ??= load().then((loaded) => void (handler = build(loaded)));
     building.then(() => handler!(req, res, next)).catch(next);
   };
 }

@@ -5,8 +5,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Context } from '../context.js';
 import { type Fixture, FixtureError, type PromotionContent, parseFixture, readFixtureText } from '../fixture.js';
-import { getMeta, setMeta } from '../store/db.js';
+import { type Db, getMeta, setMeta } from '../store/db.js';
 import { defaultPromotionId, updatePromotionContent } from '../store/promotions.js';
+import { ownTransaction } from '../store/turn-transaction.js';
 import { CLI } from './paths.js';
 
 /** Promotion fields `updatePromotionContent` can change on a running world; any other field needs a reset. */
@@ -47,6 +48,13 @@ function keysOf<T extends object>(before: T, after: T): Array<keyof T> {
  */
 const SEEDED_MARK = 'watch_seeded_from_latest';
 
+/** Sets the mark; true if it was missing. */
+function markSeeded(db: Db): boolean {
+  if (getMeta(db, SEEDED_MARK) !== undefined) return false;
+  setMeta(db, SEEDED_MARK, '1');
+  return true;
+}
+
 export interface FixtureWatcher {
   close(): Promise<void>;
 }
@@ -58,7 +66,8 @@ export interface FixtureWatcher {
 export async function watchFixture(path: string, world: Context & { fixture: Fixture }): Promise<FixtureWatcher> {
   const { watch } = await import('chokidar');
   let seededFrom = structuredClone(world.fixture);
-  setMeta(world.db, SEEDED_MARK, '1');
+  // A file event comes in any turn: its writes get a transaction of their own (decisions/013).
+  ownTransaction(world.db, () => markSeeded(world.db));
 
   const onEdit = () => {
     let next: Fixture;
@@ -69,14 +78,11 @@ export async function watchFixture(path: string, world: Context & { fixture: Fix
       world.logger.error(`${problem}; still serving the previous version`);
       return;
     }
-    if (getMeta(world.db, SEEDED_MARK) === undefined) {
-      seededFrom = structuredClone(world.fixture);
-      setMeta(world.db, SEEDED_MARK, '1');
-    }
+    if (ownTransaction(world.db, () => markSeeded(world.db))) seededFrom = structuredClone(world.fixture);
     const change = classifyChange(seededFrom, next);
     replaceInPlace(world.fixture, next);
     if (change.kind === 'content') {
-      updatePromotionContent(world.db, defaultPromotionId(world.db), next.promotion);
+      ownTransaction(world.db, () => updatePromotionContent(world.db, defaultPromotionId(world.db), next.promotion));
       seededFrom = structuredClone(next);
       world.logger.info({ fields: change.fields }, `fixture edit applied live: ${change.fields.join(', ')}`);
     } else if (change.kind === 'reset') {

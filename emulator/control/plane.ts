@@ -17,11 +17,11 @@ export function controlPlane(ctx: ControlContext): Router {
   const router = Router();
   router.use(controlGuard(ctx.config.controlToken), noOptions);
   // The sink verifies signatures on the bytes as they came: before the JSON body reader.
-  router.use('/sink', lazy(async () => (await import('./sink.js')).sinkReceiver(ctx)));
-  router.use('/api-docs', lazy(async () => (await import('../openapi/reference.js')).apiReferenceRouter()));
+  router.use('/sink', lazy(() => import('./sink.js'), ({ sinkReceiver }) => sinkReceiver(ctx)));
+  router.use('/api-docs', lazy(() => import('../openapi/reference.js'), ({ apiReferenceRouter }) => apiReferenceRouter()));
   // The APIs' body reader (http.ts): UTF-8 JSON up to 100 KB, the same refusals.
   router.use(jsonBody, changeQuery);
-  router.use('/console', lazy(async () => (await import('../console/api-routes.js')).consoleApiRouter(ctx)), notFound);
+  router.use('/console', lazy(() => import('../console/api-routes.js'), ({ consoleApiRouter }) => consoleApiRouter(ctx)), notFound);
   // health, env, promotions, clock, reset, interactions
   router.use(controlRouter(ctx));
   // faults, observed
@@ -30,9 +30,9 @@ export function controlPlane(ctx: ControlContext): Router {
   router.use(worldEditsRouter(ctx, ctx.plane.originalTerms));
   router.use(secretsRouter(ctx));
   // webhooks, sinks
-  router.use(lazy(async () => (await import('./webhooks.js')).webhooksControlRouter(ctx)));
+  router.use(lazy(() => import('./webhooks.js'), ({ webhooksControlRouter }) => webhooksControlRouter(ctx)));
   // seed
-  router.use(lazy(async () => (await import('../reporting/control.js')).seedControlRouter(ctx)));
+  router.use(lazy(() => import('../reporting/control.js'), ({ seedControlRouter }) => seedControlRouter(ctx)));
   router.use(notFound, errorWriter(ctx.logger));
   return router;
 }

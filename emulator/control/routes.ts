@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
 import type { Context } from '../context.js';
 import { ControlError } from './errors.js';
+import { lazy } from '../http.js';
 import { validate } from '../validation.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { checkCallbackUrl } from './contract.js';
@@ -50,15 +51,13 @@ export function controlRouter(ctx: ControlContext): Router {
     res.json(envValues(ctx, promotionParam(ctx, req.query)));
   });
 
-  /** Every promotion; `?callback=URL` keeps those whose production or preview callback is that URL (how the harness finds its promotion). */
-  router.get('/promotions', async (req, res) => {
-    // Loaded on first use, as the console is: start-up pays only for health and the experience API.
-    const { promotionSummaries } = await import('../console/lifecycle.js');
+  /** Every promotion; `?callback=URL` keeps those whose production or preview callback is that URL (how the harness finds its promotion). Loaded on first use, as the console is: start-up pays only for health and the experience API. */
+  router.get('/promotions', lazy(() => import('../console/lifecycle.js'), ({ promotionSummaries }) => (req, res) => {
     const { callback } = validate(PromotionsQuery, req.query, { hint: 'callback is an absolute URL such as https://agency.example/callback.', details: false });
     const wanted = callback === undefined ? undefined : sameUrl(callback);
     const data = promotionSummaries(ctx).filter(({ callbacks }) => wanted === undefined || [callbacks.production, callbacks.preview].some((url) => url !== null && sameUrl(url) === wanted));
     res.json({ data });
-  });
+  }));
 
   router.get('/clock', (_req, res) => {
     res.json(ctx.clock.state());

@@ -6,19 +6,17 @@
  * hold only letters, digits and hyphens, so no field needs quoting.
  */
 import type { Response } from 'express';
-import type { Db } from '../store/db.js';
-import { batchCodePage } from '../store/batches.js';
+import type { batchCodePage } from '../store/batches.js';
 
 const PAGE = 1000;
 
-export async function streamBatchCsv(db: Db, batchId: number, baseUrl: string, res: Response, filename: string): Promise<void> {
+export async function streamBatchCsv(page: ReturnType<typeof batchCodePage>, batchId: number, baseUrl: string, res: Response, filename: string): Promise<void> {
   res.status(200).set({
     'Content-Type': 'text/csv; charset=utf-8',
     'Content-Disposition': `attachment; filename="${filename}"`,
     'Cache-Control': 'no-store',
   });
   res.write('unit_id,code,url\n');
-  const page = batchCodePage(db);
   for (let afterId = 0; ; ) {
     let text = '';
     for (const unit of page(batchId, afterId, PAGE)) {

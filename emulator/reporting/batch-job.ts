@@ -5,9 +5,10 @@
  * downloadable CSV. @see spec §3 (batches), §6
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Logger } from 'pino';
 import type { Context } from '../context.js';
-import { announce } from '../events.js';
-import { advanceBatch, batchesInState, generateLot, getBatch } from '../store/batches.js';
+import { type Announcing, announce } from '../events.js';
+import { type Batch, advanceBatch, batchesInState, generateLot, getBatch } from '../store/batches.js';
 import { ownTransaction } from '../store/turn-transaction.js';
 
 /** Runs until the batch is export-ready; a batch that vanished (reset) or a closed database ends it quietly. */
@@ -18,9 +19,9 @@ export async function runBatchJob(ctx: Context, batchId: number): Promise<void> 
       if (!ctx.db.open) return;
       if (!ownTransaction(ctx.db, () => generateLot(ctx.db, ctx.seed, batchId))) break;
     }
-    if (ownTransaction(ctx.db, () => advanceBatch(ctx.db, batchId, 'generating', 'generated'))) announceBatch(ctx, batchId, 'generated');
+    announceBatch(ctx, ownTransaction(ctx.db, () => advanceBatch(ctx.db, batchId, 'generating', 'generated') && getBatch(ctx.db, batchId)), 'generated');
     await nextTurn();
-    if (ctx.db.open && ownTransaction(ctx.db, () => advanceBatch(ctx.db, batchId, 'generated', 'export_ready'))) announceBatch(ctx, batchId, 'export_ready');
+    if (ctx.db.open) announceBatch(ctx, ownTransaction(ctx.db, () => advanceBatch(ctx.db, batchId, 'generated', 'export_ready') && getBatch(ctx.db, batchId)), 'export_ready');
   } catch (error) {
     ctx.logger.error({ err: error, batch: batchId }, 'batch generation stopped');
   }
@@ -31,7 +32,9 @@ export function resumeBatchJobs(ctx: Context): void {
   for (const batch of [...batchesInState(ctx.db, 'generating'), ...batchesInState(ctx.db, 'generated')]) void runBatchJob(ctx, batch.id);
 }
 
-function announceBatch(ctx: Context, batchId: number, state: 'generated' | 'export_ready'): void {
-  announce(ctx, 'batch.advanced', { batchId, state });
-  ctx.logger.info({ batch: batchId, quantity: getBatch(ctx.db, batchId).quantity }, `batch.${state}`);
+/** Announces the batch's new state, if it advanced (`batch` is then the advanced batch). */
+function announceBatch(ctx: Announcing & { logger: Logger }, batch: Batch | false, state: 'generated' | 'export_ready'): void {
+  if (!batch) return;
+  announce(ctx, 'batch.advanced', { batchId: batch.id, state });
+  ctx.logger.info({ batch: batch.id, quantity: batch.quantity }, `batch.${state}`);
 }

@@ -38,7 +38,7 @@ export function seedControlRouter(ctx: Context): Router {
     ctx.events.once('world.resetting', onReset);
     let added = 0;
     try {
-      const run = ctx.db.transaction(() => historyRun(ctx.db, ctx.seed, ctx.clock.now(), scans))();
+      const run = ownTransaction(ctx.db, () => historyRun(ctx.db, ctx.seed, ctx.clock.now(), scans));
       for (; added < scans && !stopped; ) {
         // Chunks after the first turn run beside experience requests: each in its own transaction.
         const production = ownTransaction(ctx.db, () => run.add(CHUNK));

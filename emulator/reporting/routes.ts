@@ -10,7 +10,7 @@ import { OPENAPI_PATH } from '../api-docs.js';
 import { RECENT_SCANS } from '../domain/limits.js';
 import { jsonBody } from '../http.js';
 import { findAudienceMember, listAudience } from '../store/audience.js';
-import { createBatch, findBatch } from '../store/batches.js';
+import { batchCodePage, createBatch, findBatch } from '../store/batches.js';
 import { findCompanyBrand, findCompanyByToken, listCompanyBrands } from '../store/companies.js';
 import type { Brand } from '../store/promotions.js';
 import { listRedemptions } from '../store/redemptions.js';
@@ -118,7 +118,7 @@ export function reportingRouter(ctx: Context, openApi: () => object): Router {
     res.status(202).json(batchJson(batch, sku, brand, ctx.config.baseUrl));
   });
 
-  router.get('/brands/:slug/skus/:sku_id/batches/:id/download', async (req, res) => {
+  router.get('/brands/:slug/skus/:sku_id/batches/:id/download', (req, res) => {
     const brand = brandOf(req, res);
     const sku = skuOf(brand, req.params.sku_id);
     const batch = findBatch(db, sku.id, pathId(req.params.id));
@@ -127,7 +127,7 @@ export function reportingRouter(ctx: Context, openApi: () => object): Router {
       const progress = batch.state === 'generating' ? `generating: ${batch.generated} of ${batch.quantity} codes` : 'codes generated; the file is being prepared';
       throw new ReportingError('batch_not_ready', { details: { state: [progress] }, headers: { 'Retry-After': '1' } });
     }
-    await streamBatchCsv(db, batch.id, ctx.config.baseUrl, res, `${sku.prefix}-batch-${batch.id}.csv`);
+    return streamBatchCsv(batchCodePage(db), batch.id, ctx.config.baseUrl, res, `${sku.prefix}-batch-${batch.id}.csv`);
   });
 
   return router;

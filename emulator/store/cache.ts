@@ -13,10 +13,7 @@
  * which changes with every commit of another connection, says whether to drop every copy.
  * Kept for the bench's guards (decisions/013).
  */
-import type { Database } from 'better-sqlite3';
-
-/** As db.ts names it; spelt out here, as db.ts imports this module. */
-type Db = Database;
+import type { Db } from './connection.js';
 
 export type CacheArea = 'keys' | 'catalog';
 
@@ -32,14 +29,12 @@ interface Area {
   dirty: boolean;
 }
 
-interface Cache {
+export interface Cache {
   areas: Record<CacheArea, Area>;
   dataVersion: number;
   /** Checked `data_version` in this event-loop turn. */
   checked: boolean;
 }
-
-const caches = new WeakMap<Db, Cache>();
 
 /** Called once per connection, after the migrations: the triggers live as long as the connection. */
 export function installCache(db: Db): void {
@@ -59,12 +54,12 @@ export function installCache(db: Db): void {
         CREATE TEMP TRIGGER ${table}_delete_cache AFTER DELETE ON ${table} ${body};`);
     }
   }
-  caches.set(db, { areas, dataVersion: dataVersion(db), checked: false });
+  db.state.cache = { areas, dataVersion: dataVersion(db), checked: false };
 }
 
 /** The copy of `id` in `area`, loaded (and kept, when it may be) on a miss. `undefined` is never kept. */
 export function cached<T>(db: Db, name: CacheArea, id: string | number, load: () => T): T {
-  const cache = caches.get(db);
+  const cache = db.state.cache;
   if (!cache) return load();
   if (!cache.checked) checkOtherWriters(db, cache);
   const area = cache.areas[name];

@@ -1,8 +1,9 @@
-import Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
 import { installCache } from './cache.js';
+import { connect, type Db } from './connection.js';
 import { MIGRATIONS } from './schema.js';
 
-export type Db = Database.Database;
+export type { Db } from './connection.js';
 
 /**
  * Opens (or creates) the database at `path` (`:memory:` in tests), brings its schema up to date
@@ -12,7 +13,7 @@ export type Db = Database.Database;
  * the process, and of the machine once the next checkpoint has synced it.
  */
 export function openDb(path: string, setUp?: (db: Db) => void): Db {
-  const db = new Database(path);
+  const db = connect(path);
   const created = schemaVersion(db) === 0;
   if (!created) checkPages(db);
   db.pragma(`synchronous = ${created ? 'OFF' : 'NORMAL'}`);
@@ -66,7 +67,7 @@ export function schemaVersion(db: Db): number {
  */
 function cacheStatements(db: Db): void {
   const compile = db.prepare.bind(db);
-  const compiled = new Map<string, Database.Statement>();
+  const compiled = new Map<string, Statement>();
   db.prepare = ((sql: string) => {
     let statement = compiled.get(sql);
     if (!statement) compiled.set(sql, (statement = compile(sql)));

@@ -9,7 +9,7 @@
  */
 import { redactSecrets } from '../domain/redaction.js';
 import { storageFailure } from '../errors.js';
-import type { Db } from './db.js';
+import type { Db } from './connection.js';
 
 export interface Interaction {
   id: number;
@@ -33,14 +33,12 @@ export const PAGE_BODY_CHARS = 512 * 1024;
 /** Trimmed every this many rows written, not at every write. */
 const TRIM_EVERY = 500;
 
-type Row = [at: number, keyId: number | null, sessionId: number | null, method: string, path: string, status: number, error: string | null, body: string | null];
-
-const pending = new WeakMap<Db, Row[]>();
+export type Row = [at: number, keyId: number | null, sessionId: number | null, method: string, path: string, status: number, error: string | null, body: string | null];
 
 export function recordInteraction(db: Db, row: Omit<Interaction, 'id'>): void {
-  let rows = pending.get(db);
+  let rows = db.state.unwritten;
   if (!rows) {
-    pending.set(db, (rows = []));
+    db.state.unwritten = rows = [];
     setImmediate(flushInteractions, db);
   }
   rows.push([row.at, row.key_id, row.session_id, row.method, row.path, row.status, row.error, bodyText(redactSecrets(row.body))]);
@@ -59,18 +57,21 @@ function bodyText(body: unknown): string | null {
   return JSON.stringify({ truncated: `the body's JSON had ${Buffer.byteLength(text)} bytes; its first ${BODY_KEPT} characters are kept`, start: text.slice(0, BODY_KEPT) });
 }
 
-const written = new WeakMap<Db, { rows: number; keys: Set<number | null> }>();
+/** Rows written since the last trim, and their keys. */
+export interface Written {
+  rows: number;
+  keys: Set<number | null>;
+}
 
 /** Drops each written key's oldest rows beyond ROWS_PER_KEY, once every TRIM_EVERY rows. */
 function trim(db: Db, rows: Row[]): void {
-  let since = written.get(db);
-  if (!since) written.set(db, (since = { rows: 0, keys: new Set() }));
+  const since = (db.state.written ??= { rows: 0, keys: new Set() });
   since.rows += rows.length;
   for (const row of rows) since.keys.add(row[1]);
   if (since.rows < TRIM_EVERY) return;
   const drop = db.prepare(`DELETE FROM interactions WHERE key_id IS ? AND id <= (SELECT id FROM interactions WHERE key_id IS ? ORDER BY id DESC LIMIT 1 OFFSET ${ROWS_PER_KEY})`);
   for (const key of since.keys) drop.run(key, key);
-  written.delete(db);
+  db.state.written = undefined;
 }
 
 /**
@@ -79,9 +80,9 @@ function trim(db: Db, rows: Row[]): void {
  * (from the end of a turn, where nothing would catch it) the process.
  */
 export function flushInteractions(db: Db): void {
-  const rows = pending.get(db);
+  const rows = db.state.unwritten;
   if (!rows) return;
-  pending.delete(db);
+  db.state.unwritten = undefined;
   if (!db.open) return;
   const insert = db.prepare('INSERT INTO interactions (at, key_id, session_id, method, path, status, error, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   const inTurn = db.inTransaction;
@@ -98,7 +99,7 @@ export function flushInteractions(db: Db): void {
 
 /** Drops rows not yet written: a reset replaces the world, its log included. */
 export function discardInteractions(db: Db): void {
-  pending.delete(db);
+  db.state.unwritten = undefined;
 }
 
 /** Up to `limit` rows after `afterId`, fewer once PAGE_BODY_CHARS of bodies are read: the next page starts after the last row. */

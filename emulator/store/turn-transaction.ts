@@ -15,34 +15,32 @@
  * rollback; `ownTransaction` gives a write from a timer or an I/O callback (a webhook attempt, a
  * batch lot) a transaction of its own, committing the turn's first instead of silently joining it.
  */
-import type { Db } from './db.js';
+import type { Db } from './connection.js';
 import { flushInteractions } from './interactions.js';
 
 /** Called once the turn's transaction is committed, or with the error that rolled it back. */
 export type Settled = (error?: unknown) => void;
 
-interface Turn {
+export interface Turn {
   waiting: Settled[];
   /** Announcements held until the commit. */
   committed: Array<() => void>;
 }
 
-const open = new WeakMap<Db, Turn>();
-
 /** Joins this turn's transaction, opening it if need be. */
 export function joinTurnTransaction(db: Db, settled: Settled): void {
-  let turn = open.get(db);
+  let turn = db.state.turn;
   if (!turn) {
     db.prepare('BEGIN IMMEDIATE').run();
-    open.set(db, (turn = { waiting: [], committed: [] }));
+    db.state.turn = turn = { waiting: [], committed: [] };
     setImmediate(commitTurnTransaction, db);
   }
   turn.waiting.push(settled);
 }
 
 /** Runs `announce` once what was written is committed: now outside a turn, after its COMMIT inside one, never after a rollback. */
-export function whenCommitted(db: Db, announce: () => void): void {
-  const turn = open.get(db);
+export function whenCommitted(db: Pick<Db, 'state'>, announce: () => void): void {
+  const turn = db.state.turn;
   if (turn) turn.committed.push(announce);
   else announce();
 }
@@ -58,9 +56,9 @@ export function ownTransaction<T>(db: Db, write: () => T): T {
  * that must not run inside it (a request of another kind, closing the database).
  */
 export function commitTurnTransaction(db: Db): void {
-  const turn = open.get(db);
+  const turn = db.state.turn;
   if (!turn) return;
-  open.delete(db);
+  db.state.turn = undefined;
   let failure: unknown;
   try {
     flushInteractions(db);

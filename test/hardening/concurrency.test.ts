@@ -8,12 +8,11 @@
  * every run.
  * @see spec §2.5, §4.1 rule 5, §4.3 step 5, §5 rule 4
  */
-import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { EnvValues } from '../../emulator/control/env.js';
 import { s256 } from '../../emulator/domain/pkce.js';
 import { authCodesForPack, issueAuthCode } from '../../emulator/store/codes.js';
-import { getMeta } from '../../emulator/store/db.js';
+import { type Db, getMeta } from '../../emulator/store/db.js';
 import { entriesOnPacks } from '../../emulator/store/entries.js';
 import { listPromotions } from '../../emulator/store/promotions.js';
 import { sessionsOnPack } from '../../emulator/store/sessions.js';
@@ -29,7 +28,7 @@ const STATE = 'S'.repeat(20) + '_state-0123456789abcdef';
 
 let scratch: ReturnType<typeof scratchFolder>;
 let emulators: EmulatorProcess[] = [];
-let db: Database.Database;
+let db: Db;
 let env: EnvValues;
 let seed: string;
 

@@ -9,8 +9,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import type { Fixture } from '../../emulator/fixture.js';
+import { connect, type Db } from '../../emulator/store/connection.js';
 import { csrfOf } from '../journey/support.js';
 import { DEFAULT_FIXTURE } from '../world.js';
 
@@ -165,8 +165,8 @@ export async function instanceWritten(data: string): Promise<void> {
 }
 
 /** A connection of this test to an emulator's database, beside the emulators' own. */
-export function openData(data: string, options: { readonly?: boolean } = {}): Database.Database {
-  const db = new Database(join(data, 'emulator.sqlite'), { readonly: options.readonly ?? false });
+export function openData(data: string, options: { readonly?: boolean } = {}): Db {
+  const db = connect(join(data, 'emulator.sqlite'), { readonly: options.readonly ?? false });
   db.pragma('busy_timeout = 5000');
   return db;
 }

@@ -5,7 +5,7 @@
  * tampers with it to build a state the product cannot reach (an old schema, a failed commit).
  * Each function says why the store has no such function.
  */
-import Database from 'better-sqlite3';
+import { connect } from '../../emulator/store/connection.js';
 import type { Db } from '../../emulator/store/db.js';
 import { MIGRATIONS } from '../../emulator/store/schema.js';
 import { tableNames } from '../../emulator/store/snapshot.js';
@@ -64,7 +64,7 @@ export function rewindSchema(db: Db, version: number, undo: string): void {
  * holding `rows` (SQL inserts in that old schema): what a migration test opens with today's code.
  */
 export function oldDatabase(path: string, version: number, rows: string): void {
-  const old = new Database(path);
+  const old = connect(path);
   for (const migration of MIGRATIONS.slice(0, version)) old.exec(migration);
   old.pragma(`user_version = ${version}`);
   old.exec(rows);

@@ -1,0 +1,27 @@
+/**
+ * The database connection, and what the emulator keeps on it beside SQLite's own state. That state
+ * belongs to the connection, so it lives on it: store functions take a `Db` and find it there, and
+ * no module keeps state of its own (decisions/013).
+ */
+import Database from 'better-sqlite3';
+import type { Cache } from './cache.js';
+import type { Row, Written } from './interactions.js';
+import type { Turn } from './turn-transaction.js';
+
+export interface ConnectionState {
+  /** The event-loop turn's shared transaction, while it is open (turn-transaction.ts). */
+  turn: Turn | undefined;
+  /** Interaction rows recorded and not yet written (interactions.ts). */
+  unwritten: Row[] | undefined;
+  /** Interaction rows written since the log was last trimmed (interactions.ts). */
+  written: Written | undefined;
+  /** The copies of rows every request reads, once installed (cache.ts). */
+  cache: Cache | undefined;
+}
+
+export type Db = Database.Database & { readonly state: ConnectionState };
+
+/** Every connection to the emulator's database is made here, with its state; `openDb` (db.ts) also brings the schema up to date. */
+export function connect(path: string, options?: Database.Options): Db {
+  return Object.assign(new Database(path, options), { state: { turn: undefined, unwritten: undefined, written: undefined, cache: undefined } });
+}
