@@ -6,7 +6,7 @@ import { ESLint } from 'eslint';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { timerWritesRule } from '../eslint/timer-writes.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,6 +40,9 @@ ${body}
 const REFUSED = expect.stringMatching(/shared transaction \(decisions\/013\): wrap it in ownTransaction/);
 
 describe('writes from timers and I/O callbacks', () => {
+  // The first lint loads the project's TypeScript program: seconds alone, more beside other test files.
+  beforeAll(() => problems('export {};'), 180_000);
+
   it('a timer write without ownTransaction is refused by the lint, with the reason', async () => {
     expect(await problems("export const later = (ctx: Context) => setTimeout(() => setMeta(ctx.db, 'k', 'v'), 10);")).toEqual([REFUSED]);
   });

@@ -71,7 +71,11 @@ test('a reset during a seed stops it, said in one line, and leaves the reset wor
 });
 
 test('an emulator that dies mid-seed is one line from the CLI, no TypeError stack', { timeout: 60_000 }, async () => {
-  const { emulator, cli } = await seeding();
+  const { emulator, cli, scans } = await seeding();
+  // The first chunk is committed before its progress line (and the answer's headers) is written:
+  // once a second one is, the CLI holds an answer that ends mid-seed, not a refused request.
+  const first = scans();
+  await vi.waitFor(() => expect(scans()).toBeGreaterThan(first), { timeout: 30_000, interval: 20 });
   await emulator.stop('SIGKILL');
   const run = await cli.ran;
   expect(run.code, run.stderr).toBe(1);
