@@ -11,8 +11,31 @@ import { dirname, join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { HarnessError } from '../errors.js';
 
+/**
+ * The features playwright-core (pinned at 1.64.1) disables in every Chromium it launches. Chromium
+ * honours only the last `--disable-features`, and Playwright puts the caller's arguments after its
+ * own, so a harness that disables more must repeat these (test/harness/chromium.test.ts keeps the
+ * copy in step with the Playwright installed).
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'DialMediaRouteProvider', 'GlobalMediaControls', 'HttpsUpgrades', 'LensOverlay', 'MediaRouter',
+  'PaintHolding', 'ThirdPartyStoragePartitioning', 'BlockOriginHeaderModificationOnRedirect', 'AvoidCorsURLLoaderRestartOnRedirect', 'Translate', 'AutoDeElevate',
+  'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Browser UI a headless run never shows: Chromium's headless mode is the whole browser, and from
+ * version 15x each window loads the address bar's popups as web pages (`chrome://omnibox-popup`),
+ * in a renderer of their own. A harness run opens a window per browser context (about 35 a
+ * verify), and those renderers cost almost half of what opening one costs. Pages cannot see them.
+ */
+export const UNSHOWN_UI_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+
 /** Without the background-networking flags Chromium keeps calling out to a network the machine may not have. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNSHOWN_UI_FEATURES].join(',')}`,
+];
 
 const SYSTEM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium'];
 

@@ -1,6 +1,8 @@
 /** One Chromium finder for the project, in DESIGN.md's order. */
+import { existsSync, readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
 import { expect, test } from 'vitest';
-import { HOW_TO_GET_CHROMIUM, chromiumCandidates, chromiumPath, findChromium } from '../../harness/browser/chromium.js';
+import { HOW_TO_GET_CHROMIUM, PLAYWRIGHT_DISABLED_FEATURES, chromiumCandidates, chromiumPath, findChromium, launchChromium } from '../../harness/browser/chromium.js';
 import * as support from '../support/chromium.js';
 
 test('HARNESS_CHROMIUM comes first, then Playwright\'s own browser, then the system\'s', () => {
@@ -30,3 +32,27 @@ test('without a browser and without leave to install, it says in one line how to
 test('the tests use the same finder', () => {
   expect(support.chromiumPath).toBe(chromiumPath);
 });
+
+test.runIf(existsSync('/proc/self/cmdline'))("the harness's --disable-features still carries every feature Playwright disables by itself", async () => {
+  const server = await chromium.launchServer({ executablePath: chromiumPath(), headless: true });
+  try {
+    const args = readFileSync(`/proc/${server.process().pid}/cmdline`, 'utf8').split('\0');
+    const own = args.filter((arg) => arg.startsWith('--disable-features=')).map((arg) => arg.slice('--disable-features='.length).split(','));
+    expect(own).toHaveLength(1);
+    expect([...own[0]!].sort()).toEqual([...PLAYWRIGHT_DISABLED_FEATURES].sort());
+  } finally {
+    await server.close();
+  }
+}, 60_000);
+
+test('a browser context of the harness opens its page and nothing else: no browser UI loaded as web pages', async () => {
+  const browser = await launchChromium({ install: 'never' });
+  try {
+    const context = await browser.newContext();
+    await context.newPage();
+    const { targetInfos } = await (await browser.newBrowserCDPSession()).send('Target.getTargets');
+    expect(targetInfos.map((target) => `${target.type} ${target.url}`)).toEqual(['page about:blank']);
+  } finally {
+    await browser.close();
+  }
+}, 60_000);
