@@ -11,9 +11,10 @@ import type { Config } from '../config.js';
 import { PAGES, type PageName, STATES, type Shown, type StateName, statesShown } from '../intents.js';
 import type { ConsentBox } from '../run/browser-seen.js';
 import { type Vocabulary, patternOf, vocabularyOf } from '../vocabulary.js';
+import { firstFound, untilAnyAttached } from './locate.js';
 import type { Fingerprint, StateBook } from './states.js';
 
-type MarkerConfig = Config['markers'];
+export type MarkerConfig = Config['markers'];
 
 /** A plain name goes into the template; anything else is a selector of its own. */
 const PLAIN_NAME = /^[\w-]+$/;
@@ -213,17 +214,6 @@ function samePage(href: string, page: string): boolean {
   }
 }
 
-/** Waits up to `timeoutMs` until any of the candidates is on the page: a client-rendered page draws after `load`. */
-async function untilAnyAttached(candidates: Locator[], timeoutMs: number): Promise<void> {
-  await candidates.reduce((all, candidate) => all.or(candidate)).first().waitFor({ state: 'attached', timeout: timeoutMs }).catch(() => undefined);
-}
-
-/** The first candidate, in the order given, that is on the page. */
-async function firstFound(candidates: Locator[]): Promise<Locator | undefined> {
-  for (const candidate of candidates) if ((await candidate.count()) > 0) return candidate.first();
-  return undefined;
-}
-
 type ConsentForm = Awaited<ReturnType<typeof readConsent>>;
 
 /** The production consent form: the terms, the boxes and the button that sends it. */
@@ -276,30 +266,4 @@ export class ConsentPage {
 /** The consent form of a page under this config, for a journey whose terms set `minimumAge`. */
 export function consentPageOf(page: Page, config: Pick<Config, 'markers' | 'vocabulary'>, minimumAge: number | undefined): ConsentPage {
   return new ConsentPage(page, config.markers, vocabularyOf(config.vocabulary), minimumAge);
-}
-
-/** The preview callback URL: one link (or button) per sandbox scenario. */
-export class PreviewPage {
-  constructor(
-    readonly page: Page,
-    private readonly markers: MarkerConfig,
-  ) {}
-
-  /**
-   * The configured link, else a link or button with an attribute whose value is the scenario's name
-   * (`data-szenario="won"`), else one named after the scenario, else a link whose address names it. A client-rendered preview draws its links after `load`, so this waits up to
-   * `timeoutMs` for any of them to appear.
-   */
-  async link(scenario: string, timeoutMs: number): Promise<Locator | undefined> {
-    const name = new RegExp(`\\b${scenario.replace('_', '[ _-]?')}\\b`, 'i');
-    const candidates = [
-      this.page.locator(this.markers.preview_link.replaceAll('{scenario}', scenario)),
-      this.page.locator(`xpath=//*[self::a or self::button][@*="${scenario}"]`),
-      this.page.getByRole('link', { name }),
-      this.page.getByRole('button', { name }),
-      this.page.locator(`a[href*="${scenario}"]`),
-    ];
-    await untilAnyAttached(candidates, timeoutMs);
-    return firstFound(candidates);
-  }
 }

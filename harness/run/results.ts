@@ -8,7 +8,8 @@
  */
 import type { BrowserSession } from '../browser/session.js';
 import { INFERRED_STATES, STATE_ANSWERS, type ResultState, type Shown, type StateName, showsState, statesShown } from '../intents.js';
-import { type AgencyPage, type PageReading, PreviewPage } from '../pages/agency.js';
+import type { AgencyPage, PageReading } from '../pages/agency.js';
+import { PreviewPage } from '../pages/preview.js';
 import { type Fingerprint, describe, samePage } from '../pages/states.js';
 import type { Step } from '../scenarios/schema.js';
 import { type Expectation, type JourneyFacts, redactUrl } from './facts.js';

@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
 import { ConfigSchema } from '../../harness/config.js';
-import { AgencyPage, ConsentPage, PreviewPage, selectorFor } from '../../harness/pages/agency.js';
+import { AgencyPage, ConsentPage, selectorFor } from '../../harness/pages/agency.js';
+import { PreviewPage } from '../../harness/pages/preview.js';
 import { packageRoot } from '../../harness/paths.js';
 import { useChromium } from '../support/chromium.js';
 
