@@ -57,8 +57,13 @@ export async function benchReportingReads({ scans = 1_000_000, samples = 200, lo
 
     const collectors = ((await call(`${brand}/collectors?limit=1000`, auth)) as { data: Array<{ id: number; scans: number }> }).data;
     const busiest = collectors.reduce((most, collector) => (collector.scans > most.scans ? collector : most));
-    const half = Math.floor(scans / 2);
-    const middle = ((await call(`${brand}/scans?limit=1&offset=${half}`, auth)) as { data: Array<{ scan: { id: number } }> }).data[0]!.scan.id;
+    // The seeded scans spread over every brand's packs: a deep page of this brand's, halving from half of all scans until one is there.
+    const firstAt = async (offset: number) => ((await call(`${brand}/scans?limit=1&offset=${offset}`, auth)) as { data: Array<{ scan: { id: number } }> }).data[0];
+    let half = Math.floor(scans / 2);
+    let first = await firstAt(half);
+    while (!first && half > 0) first = await firstAt((half = Math.floor(half / 2)));
+    if (!first) throw new Error('[bench] reporting reads: the brand has no scans after the seed');
+    const middle = first.scan.id;
     const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
     const reads: Array<[string, string]> = [
       ['brands', `${base}/api/v1/brands`],

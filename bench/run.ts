@@ -66,7 +66,10 @@ const PROFILE_DIR = process.env.BENCH_PROFILE ? join(RESULTS_DIR, 'profiles') : 
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((part) => part.trim())) : undefined;
 const PARTS = [...CASES.map((each) => each.id), 'mixed', 'startup', 'reporting', 'reads', 'control-reads', 'verify'];
 const unknownParts = [...(ONLY ?? [])].filter((part) => !PARTS.includes(part));
-if (unknownParts.length > 0) throw new Error(`[bench] BENCH_ONLY names no part ${unknownParts.join(', ')}; the parts: ${PARTS.join(', ')}`);
+if (unknownParts.length > 0) {
+  console.error(`[bench] BENCH_ONLY names no part ${unknownParts.join(', ')}; the parts: ${PARTS.join(', ')}`);
+  process.exit(2);
+}
 const runs = (part: string) => !ONLY || ONLY.has(part);
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -351,4 +354,9 @@ function autocannonVersion(): string {
   return (createRequire(import.meta.url)('autocannon/package.json') as { version: string }).version;
 }
 
-await main();
+// A bench that cannot finish says why in one line (`[bench] ...`), never with a stack trace.
+await main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(message.startsWith('[bench]') ? message : `[bench] stopped: ${message}`);
+  process.exit(1);
+});
