@@ -95,7 +95,7 @@ test('report.html is one self-contained file: the verdict first, the evidence ru
   expect(html).not.toMatch(/<figcaption>[a-z]+:/);
   const screenshots = report.checks.find((check) => check.id === 'review.screenshots')!.evidence.filter((item) => item.path?.endsWith('.png'));
   expect(screenshots.length).toBeGreaterThanOrEqual(30);
-  expect(screenshots.every((item) => existsSync(item.path!))).toBe(true);
+  expect(screenshots.every((item) => existsSync(join(OUT, item.path!)))).toBe(true);
   expect(html.match(/<img [^>]*src="data:image\/png;base64,/g)).toHaveLength(screenshots.length);
   expect(html).not.toMatch(/<(script|link)\b|src="http|url\(/i);
   // The terms markup the harness injected is shown escaped, never as markup, in the evidence.
