@@ -19,7 +19,10 @@ export function seedCommand(): Command {
       // Ctrl-C ends the request: the emulator stops seeding between two chunks, and this says what it added.
       const cancel = new AbortController();
       process.once('SIGINT', () => cancel.abort());
-      const res = await controlResponse(instance, 'POST', '/seed', { scans: options.scans, webhooks: options.webhooks === true, progress: true }, timeoutFor(options.scans), cancel.signal);
+      const res = await controlResponse(instance, 'POST', '/seed', { scans: options.scans, webhooks: options.webhooks === true, progress: true }, timeoutFor(options.scans), cancel.signal).catch((error: unknown) => {
+        // Ctrl-C before the answer's first line: the emulator stops all the same, having said nothing yet.
+        throw cancel.signal.aborted ? ended('seeding cancelled', 0, options.scans, false) : error;
+      });
       const answer = await followProgress(res, options.scans);
       say(`[emulator] seeded ${options.scans} scans in ${(answer.milliseconds / 1000).toFixed(1)} s`);
     });
