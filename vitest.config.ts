@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  */
 const LIVE = [
   // The harness's tests that run verifies or open Chromium; its others judge made-up or recorded facts in process.
-  ...['chromium', 'cli', 'code-unlock', 'consent-boxes', 'defects', 'defects-locales', 'evidence', 'learned-states', 'locales', 'polling', 'rate-limited', 'recognise', 'spa'].map((name) => `test/harness/${name}.test.ts`),
+  ...['chromium', 'cli', 'consent-boxes', 'defects', 'defects-locales', 'evidence', 'learned-states', 'locales', 'polling', 'rate-limited', 'recognise', 'spa'].map((name) => `test/harness/${name}.test.ts`),
   '**/*.browser.test.ts',
   'test/packaging/**/*.test.ts',
   'test/playwright/**/*.test.ts',
