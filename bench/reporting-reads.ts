@@ -6,7 +6,7 @@
  *   max (target p99 < 50 ms; a read that blocks the event loop shows here).
  * `npm run bench` judges each p99 (bench/targets.ts, the 50 ms scaled to the machine). Run alone:
  * `npm run build && node dist/bench/reporting-reads.js` prints the figures as JSON; `--scans N`
- * seeds another number.
+ * seeds another number, `--samples N` and `--load-seconds S` take fewer samples.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -156,7 +156,8 @@ export async function freePort(): Promise<number> {
 const round = (value: number) => Math.round(value * 100) / 100;
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { scans: { type: 'string' } } });
-  const figures = await benchReportingReads(values.scans ? { scans: Number(values.scans) } : {});
+  const { values } = parseArgs({ options: { scans: { type: 'string' }, samples: { type: 'string' }, 'load-seconds': { type: 'string' } } });
+  const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
+  const figures = await benchReportingReads({ scans: number(values.scans), samples: number(values.samples), loadSeconds: number(values['load-seconds']) });
   console.log(JSON.stringify(figures, null, 2));
 }

@@ -59,3 +59,11 @@ test('harness checks and scenarios into a closed pipe end quietly, exit 0, no EP
     expect(run.code, command).toBe(0);
   }
 });
+
+test('npm run bench: a part it does not know is one line naming the parts, exit 2, no stack trace', { timeout: 60_000 }, async () => {
+  const child = spawn(process.execPath, [built('bench/run.js')], { env: { ...process.env, BENCH_ONLY: 'campaign,nope' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  expect([code, stderr]).toEqual([2, expect.stringMatching(/^\[bench\] BENCH_ONLY names no part nope; the parts: campaign, .*verify\n$/)]);
+});
