@@ -3,23 +3,33 @@
  * and a desktop screenshot for the brand's visual review. Each state (page kind, entry state,
  * error, environment) is captured once per run, the first time a scenario reaches it.
  *
- * axe runs in its legacy mode, in the page itself: the default opens a second page per analysis to
- * merge the frames' results, which doubled its cost (decisions/014). Only violations are reported,
- * so axe gathers only those.
+ * axe runs as @axe-core/playwright's legacy mode runs it, in the page itself: its default opens a
+ * second page per analysis to merge the frames' results, which doubled its cost (decisions/014).
+ * Only violations are reported, so axe gathers only those. The harness injects axe-core itself,
+ * its minified build once per frame, where AxeBuilder sends the full build twice (decisions/016).
  */
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Frame, Page } from 'playwright-core';
 import type { BrowserSession } from '../browser/session.js';
 import { DESKTOP_VIEWPORT, MOBILE } from '../browser/session.js';
 import type { Capture, RunFacts } from './facts.js';
 import type { PageSeen } from './browser-seen.js';
 
-interface AxeBuilder {
-  setLegacyMode(legacy: boolean): AxeBuilder;
-  options(options: { resultTypes: Array<'violations'> }): AxeBuilder;
-  analyze(): Promise<{ violations: Array<{ id: string; impact?: string | null; help: string; nodes: unknown[] }> }>;
+interface Violation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  nodes: unknown[];
 }
-type AxeBuilderClass = new (options: { page: import('playwright-core').Page }) => AxeBuilder;
+
+/** What AxeBuilder's legacy mode configures in every frame it injects: frames of the page's own origin answer the top one. */
+const CONFIGURE = ';axe.configure({ allowedOrigins: ["<same_origin>"], branding: { application: "playwright" } });';
+/** As AxeBuilder's legacy mode waits for a frame other than the top one to take the script: past this, that frame goes unanalysed. */
+const FRAME_INJECT_MS = 1000;
 
 /** One state of the agency's pages: what it was recognised as showing, in which environment (else its title). */
 export function stateKey(seen: PageSeen): string {
@@ -28,7 +38,7 @@ export function stateKey(seen: PageSeen): string {
 }
 
 export class Capturer {
-  private axe: Promise<AxeBuilderClass | undefined> | undefined;
+  private axe: Promise<string | undefined> | undefined;
 
   constructor(
     private readonly facts: RunFacts,
@@ -49,10 +59,10 @@ export class Capturer {
     this.facts.captures.set(key, capture);
     const { page } = session;
     if (this.options.axe) {
-      const AxeBuilder = await this.axeBuilder();
-      if (AxeBuilder) {
+      const script = await this.axeScript();
+      if (script) {
         try {
-          const { violations } = await new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] }).analyze();
+          const violations = await analyse(page, script);
           capture.axe = violations.map((violation) => ({ id: violation.id, impact: violation.impact ?? null, help: violation.help, nodes: violation.nodes.length }));
           delete capture.axeError;
         } catch (error) {
@@ -78,14 +88,36 @@ export class Capturer {
     }
   }
 
-  private axeBuilder(): Promise<AxeBuilderClass | undefined> {
-    this.axe ??= import('@axe-core/playwright').then(
-      (module) => (module as unknown as { AxeBuilder: AxeBuilderClass }).AxeBuilder,
-      () => {
-        this.facts.axeProblem = '@axe-core/playwright is not installed: run `npm install`';
-        return undefined;
-      },
-    );
+  /** axe-core's minified build, the version @axe-core/playwright pins, configured as its legacy mode does. */
+  private axeScript(): Promise<string | undefined> {
+    this.axe ??= (async () => {
+      const axeCore = createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright')).resolve('axe-core/axe.min.js');
+      return `${await readFile(axeCore, 'utf8')}${CONFIGURE}`;
+    })().catch(() => {
+      this.facts.axeProblem = '@axe-core/playwright is not installed: run `npm install`';
+      return undefined;
+    });
     return this.axe;
   }
+}
+
+/**
+ * axe-core's violations on the page, as AxeBuilder's legacy mode finds them: axe in the top frame
+ * (which must take it) and in every other frame that takes it within FRAME_INJECT_MS, then run from
+ * the top frame.
+ */
+async function analyse(page: Page, script: string): Promise<Violation[]> {
+  const inject = (frame: Frame) => frame.evaluate(script);
+  const others = page.frames().filter((frame) => frame !== page.mainFrame());
+  await Promise.all([
+    inject(page.mainFrame()),
+    ...others.map((frame) => Promise.race([inject(frame), sleep(FRAME_INJECT_MS)]).catch(() => undefined)),
+  ]);
+  const outcome = await page.evaluate(
+    (options) => (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> } }).axe.run({ include: [], exclude: [] }, options)
+      .then(({ violations }) => ({ violations, error: null }), (error: Error) => ({ violations: [], error: error.message })),
+    { resultTypes: ['violations'] },
+  );
+  if (outcome.error !== null) throw new Error(outcome.error);
+  return outcome.violations;
 }
