@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { CLI_PATH } from './paths.js';
 import { freePort } from './reporting-reads.js';
+import { endInOneLine } from './one-line.js';
 
 const BATCHES = 5;
 const CODES_PER_BATCH = 1_000_000;
@@ -87,5 +88,5 @@ async function until(check: () => Promise<boolean>): Promise<void> {
 
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  console.log(JSON.stringify(await benchControlReads(), null, 2));
+  await endInOneLine(async () => console.log(JSON.stringify(await benchControlReads(), null, 2)));
 }

@@ -17,6 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { CLI_PATH } from './paths.js';
+import { endInOneLine } from './one-line.js';
 
 const PARALLEL_READERS = 8;
 
@@ -158,6 +159,5 @@ const round = (value: number) => Math.round(value * 100) / 100;
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { scans: { type: 'string' }, samples: { type: 'string' }, 'load-seconds': { type: 'string' } } });
   const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
-  const figures = await benchReportingReads({ scans: number(values.scans), samples: number(values.samples), loadSeconds: number(values['load-seconds']) });
-  console.log(JSON.stringify(figures, null, 2));
+  await endInOneLine(async () => console.log(JSON.stringify(await benchReportingReads({ scans: number(values.scans), samples: number(values.samples), loadSeconds: number(values['load-seconds']) }), null, 2)));
 }

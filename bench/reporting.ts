@@ -16,6 +16,7 @@ import { loadFixture } from '../emulator/fixture.js';
 import { createLogger } from '../emulator/logger.js';
 import { startServer } from '../emulator/server.js';
 import { DEFAULT_FIXTURE_PATH } from './paths.js';
+import { endInOneLine } from './one-line.js';
 
 const CHILD_FLAG = '--reporting-child';
 const FROZEN_AT = Date.parse('2026-11-21T10:00:00.000Z');
@@ -146,5 +147,5 @@ async function serveChild(data: string): Promise<void> {
 if (process.argv[2] === CHILD_FLAG) {
   await serveChild(process.argv[3]!);
 } else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  console.log(JSON.stringify(await benchReporting(), null, 2));
+  await endInOneLine(async () => console.log(JSON.stringify(await benchReporting(), null, 2)));
 }

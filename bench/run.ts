@@ -29,6 +29,7 @@ import { type Answer, type ChildServer, type IssuedCode, type PooledSession, SER
 import { type StartupResult, measureStartup, startupLaunchers } from './startup.js';
 import { type ReportingRead, type Row, controlReadTargets, reportingReadTargets, reportingTargets, scanListRead, startupTargets, throughputTargets, verifyTargets, verifyUnderLoadTarget, whole } from './targets.js';
 import { readCiRun } from './ci.js';
+import { endInOneLine } from './one-line.js';
 
 const LOAD: LoadOptions = { connections: 10, warmupSeconds: 1, seconds: 5, turns: 5 };
 /** Issue 7: sustained mixed load, on this many agency keys. */
@@ -354,9 +355,4 @@ function autocannonVersion(): string {
   return (createRequire(import.meta.url)('autocannon/package.json') as { version: string }).version;
 }
 
-// A bench that cannot finish says why in one line (`[bench] ...`), never with a stack trace.
-await main().catch((error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(message.startsWith('[bench]') ? message : `[bench] stopped: ${message}`);
-  process.exit(1);
-});
+await endInOneLine(main);
