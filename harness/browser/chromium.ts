@@ -39,6 +39,17 @@ export const CHROMIUM_ARGS = [
 
 const SYSTEM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium'];
 
+/**
+ * Chromium's headless shell (Debian's chromium-headless-shell; Playwright's own default for
+ * headless runs): the same engine without the browser's window, whose toolbar and tab strip a
+ * headless Chromium lays out and paints in every context. It cannot run headed, so only the
+ * harness's own launches prefer it (decisions/017).
+ */
+const SYSTEM_HEADLESS_SHELLS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chrome-headless-shell'];
+
+/** What the browser is for: the harness's own headless runs, or any run (a Playwright project may run headed). */
+export type BrowserUse = 'headless' | 'any';
+
 /** Whether the finder may install a browser when none is found: tests and the demo do, `harness verify` only with --install-browser. */
 export type InstallPolicy = 'attempt' | 'never';
 
@@ -51,28 +62,28 @@ export interface Candidate {
 }
 
 /** The candidates in search order, found or not. */
-export function chromiumCandidates(env: NodeJS.ProcessEnv = process.env): Candidate[] {
+export function chromiumCandidates(env: NodeJS.ProcessEnv = process.env, use: BrowserUse = 'any'): Candidate[] {
   const candidates: Candidate[] = [];
   if (env.HARNESS_CHROMIUM) candidates.push({ source: 'HARNESS_CHROMIUM', path: env.HARNESS_CHROMIUM });
   candidates.push({ source: 'playwright', path: playwrightPath() });
-  for (const path of SYSTEM_PATHS) candidates.push({ source: 'system', path });
+  for (const path of [...(use === 'headless' ? SYSTEM_HEADLESS_SHELLS : []), ...SYSTEM_PATHS]) candidates.push({ source: 'system', path });
   return candidates.filter((candidate) => candidate.path);
 }
 
 /** The first candidate that exists. A HARNESS_CHROMIUM that does not exist is an error, not a fallback. */
-export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
+export function chromiumPath(env: NodeJS.ProcessEnv = process.env, use: BrowserUse = 'any'): string {
   if (env.HARNESS_CHROMIUM && !existsSync(env.HARNESS_CHROMIUM)) {
     throw new HarnessError(`HARNESS_CHROMIUM is ${env.HARNESS_CHROMIUM}, which does not exist: point it at a Chrome or Chromium binary, or unset it`);
   }
-  const found = chromiumCandidates(env).find((candidate) => existsSync(candidate.path));
+  const found = chromiumCandidates(env, use).find((candidate) => existsSync(candidate.path));
   if (!found) throw new HarnessError(HOW_TO_GET_CHROMIUM);
   return found.path;
 }
 
-/** The search order, trying the installs when allowed; `log` hears what is being tried. */
+/** The harness's browser in the search order, trying the installs when allowed; `log` hears what is being tried. */
 export async function findChromium(options: { install?: InstallPolicy; log?: (line: string) => void } = {}): Promise<string> {
   try {
-    return chromiumPath();
+    return chromiumPath(process.env, 'headless');
   } catch (error) {
     if (options.install !== 'attempt' || process.env.HARNESS_CHROMIUM) throw error;
   }
@@ -84,7 +95,7 @@ export async function findChromium(options: { install?: InstallPolicy; log?: (li
   }
   if (isDebian() && process.getuid?.() === 0) {
     log('[harness] trying `apt-get install -y chromium`');
-    if (tryRun('apt-get', ['update', '-qq']) && tryRun('apt-get', ['install', '-y', '-qq', 'chromium'], { DEBIAN_FRONTEND: 'noninteractive' })) return chromiumPath();
+    if (tryRun('apt-get', ['update', '-qq']) && tryRun('apt-get', ['install', '-y', '-qq', 'chromium'], { DEBIAN_FRONTEND: 'noninteractive' })) return chromiumPath(process.env, 'headless');
   }
   throw new HarnessError(HOW_TO_GET_CHROMIUM);
 }

@@ -12,6 +12,17 @@ test('HARNESS_CHROMIUM comes first, then Playwright\'s own browser, then the sys
   expect(chromiumPath({ HARNESS_CHROMIUM: process.execPath })).toBe(process.execPath);
 });
 
+test("the harness's own headless runs look for the system's headless shell before its full Chromium; other runs never get the shell", () => {
+  const paths = (use?: 'headless') => chromiumCandidates({}, use).filter((candidate) => candidate.source === 'system').map((candidate) => candidate.path);
+  expect(paths('headless').indexOf('/usr/bin/chromium-headless-shell')).toBeLessThan(paths('headless').indexOf('/usr/bin/chromium'));
+  expect(paths().some((path) => /headless-shell/.test(path))).toBe(false);
+  expect(chromiumCandidates({ HARNESS_CHROMIUM: '/opt/chrome' }, 'headless')[0]).toEqual({ source: 'HARNESS_CHROMIUM', path: '/opt/chrome' });
+});
+
+test.runIf(existsSync('/usr/bin/chromium-headless-shell') && !existsSync(chromium.executablePath()) && !process.env.HARNESS_CHROMIUM)('on this machine the harness finds the headless shell', async () => {
+  expect(await findChromium({ install: 'never' })).toBe('/usr/bin/chromium-headless-shell');
+});
+
 test('a HARNESS_CHROMIUM that does not exist is one clear line, not a silent fallback', () => {
   expect(() => chromiumPath({ HARNESS_CHROMIUM: '/nonexistent/chrome' })).toThrow(/^HARNESS_CHROMIUM is \/nonexistent\/chrome, which does not exist/);
 });
