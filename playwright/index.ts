@@ -106,7 +106,7 @@ export const test = base.extend<PromoTestFixtures, PromoWorkerFixtures>({
     async ({ launchOptions, playwright, browserName }, use) => {
       const chosen = launchOptions.executablePath || launchOptions.channel || browserName !== 'chromium';
       const installed = !process.env.HARNESS_CHROMIUM && existsSync(playwright.chromium.executablePath());
-      await use(chosen || installed ? launchOptions : { ...launchOptions, executablePath: chromiumPath() });
+      await use(chosen || installed ? launchOptions : { ...launchOptions, executablePath: await chromiumPath() });
     },
     { scope: 'worker' },
   ],

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { HarnessError } from '../errors.js';
 
 /**
@@ -62,20 +62,20 @@ export interface Candidate {
 }
 
 /** The candidates in search order, found or not. */
-export function chromiumCandidates(env: NodeJS.ProcessEnv = process.env, use: BrowserUse = 'any'): Candidate[] {
+export async function chromiumCandidates(env: NodeJS.ProcessEnv = process.env, use: BrowserUse = 'any'): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
   if (env.HARNESS_CHROMIUM) candidates.push({ source: 'HARNESS_CHROMIUM', path: env.HARNESS_CHROMIUM });
-  candidates.push({ source: 'playwright', path: playwrightPath() });
+  candidates.push({ source: 'playwright', path: await playwrightPath() });
   for (const path of [...(use === 'headless' ? SYSTEM_HEADLESS_SHELLS : []), ...SYSTEM_PATHS]) candidates.push({ source: 'system', path });
   return candidates.filter((candidate) => candidate.path);
 }
 
 /** The first candidate that exists. A HARNESS_CHROMIUM that does not exist is an error, not a fallback. */
-export function chromiumPath(env: NodeJS.ProcessEnv = process.env, use: BrowserUse = 'any'): string {
+export async function chromiumPath(env: NodeJS.ProcessEnv = process.env, use: BrowserUse = 'any'): Promise<string> {
   if (env.HARNESS_CHROMIUM && !existsSync(env.HARNESS_CHROMIUM)) {
     throw new HarnessError(`HARNESS_CHROMIUM is ${env.HARNESS_CHROMIUM}, which does not exist: point it at a Chrome or Chromium binary, or unset it`);
   }
-  const found = chromiumCandidates(env, use).find((candidate) => existsSync(candidate.path));
+  const found = (await chromiumCandidates(env, use)).find((candidate) => existsSync(candidate.path));
   if (!found) throw new HarnessError(HOW_TO_GET_CHROMIUM);
   return found.path;
 }
@@ -83,14 +83,14 @@ export function chromiumPath(env: NodeJS.ProcessEnv = process.env, use: BrowserU
 /** The harness's browser in the search order, trying the installs when allowed; `log` hears what is being tried. */
 export async function findChromium(options: { install?: InstallPolicy; log?: (line: string) => void } = {}): Promise<string> {
   try {
-    return chromiumPath(process.env, 'headless');
+    return await chromiumPath(process.env, 'headless');
   } catch (error) {
     if (options.install !== 'attempt' || process.env.HARNESS_CHROMIUM) throw error;
   }
   const log = options.log ?? (() => undefined);
   log('[harness] no Chromium found; trying `playwright install chromium`');
   if (tryRun(process.execPath, [playwrightCli(), 'install', 'chromium'])) {
-    const installed = playwrightPath();
+    const installed = await playwrightPath();
     if (installed && existsSync(installed)) return installed;
   }
   if (isDebian() && process.getuid?.() === 0) {
@@ -102,12 +102,20 @@ export async function findChromium(options: { install?: InstallPolicy; log?: (li
 
 export async function launchChromium(options: { install?: InstallPolicy; log?: (line: string) => void } = { install: 'attempt' }): Promise<Browser> {
   const executablePath = await findChromium(options);
-  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  return (await playwright()).chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 }
 
-function playwrightPath(): string {
+let loading: Promise<typeof import('playwright-core')> | undefined;
+
+/** playwright-core takes about a second to load: only what finds or launches a browser waits for it, not `harness checks` or a refused command. */
+function playwright(): Promise<typeof import('playwright-core')> {
+  loading ??= import('playwright-core');
+  return loading;
+}
+
+async function playwrightPath(): Promise<string> {
   try {
-    return chromium.executablePath();
+    return (await playwright()).chromium.executablePath();
   } catch {
     return '';
   }

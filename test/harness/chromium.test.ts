@@ -5,26 +5,27 @@ import { expect, test } from 'vitest';
 import { HOW_TO_GET_CHROMIUM, PLAYWRIGHT_DISABLED_FEATURES, chromiumCandidates, chromiumPath, findChromium, launchChromium } from '../../harness/browser/chromium.js';
 import * as support from '../support/chromium.js';
 
-test('HARNESS_CHROMIUM comes first, then Playwright\'s own browser, then the system\'s', () => {
-  const sources = chromiumCandidates({ HARNESS_CHROMIUM: '/opt/chrome' }).map((candidate) => candidate.source);
+test('HARNESS_CHROMIUM comes first, then Playwright\'s own browser, then the system\'s', async () => {
+  const sources = (await chromiumCandidates({ HARNESS_CHROMIUM: '/opt/chrome' })).map((candidate) => candidate.source);
   expect(sources[0]).toBe('HARNESS_CHROMIUM');
   expect(sources.indexOf('playwright')).toBeLessThan(sources.indexOf('system'));
-  expect(chromiumPath({ HARNESS_CHROMIUM: process.execPath })).toBe(process.execPath);
+  expect(await chromiumPath({ HARNESS_CHROMIUM: process.execPath })).toBe(process.execPath);
 });
 
-test("the harness's own headless runs look for the system's headless shell before its full Chromium; other runs never get the shell", () => {
-  const paths = (use?: 'headless') => chromiumCandidates({}, use).filter((candidate) => candidate.source === 'system').map((candidate) => candidate.path);
-  expect(paths('headless').indexOf('/usr/bin/chromium-headless-shell')).toBeLessThan(paths('headless').indexOf('/usr/bin/chromium'));
-  expect(paths().some((path) => /headless-shell/.test(path))).toBe(false);
-  expect(chromiumCandidates({ HARNESS_CHROMIUM: '/opt/chrome' }, 'headless')[0]).toEqual({ source: 'HARNESS_CHROMIUM', path: '/opt/chrome' });
+test("the harness's own headless runs look for the system's headless shell before its full Chromium; other runs never get the shell", async () => {
+  const paths = async (use?: 'headless') => (await chromiumCandidates({}, use)).filter((candidate) => candidate.source === 'system').map((candidate) => candidate.path);
+  const headless = await paths('headless');
+  expect(headless.indexOf('/usr/bin/chromium-headless-shell')).toBeLessThan(headless.indexOf('/usr/bin/chromium'));
+  expect((await paths()).some((path) => /headless-shell/.test(path))).toBe(false);
+  expect((await chromiumCandidates({ HARNESS_CHROMIUM: '/opt/chrome' }, 'headless'))[0]).toEqual({ source: 'HARNESS_CHROMIUM', path: '/opt/chrome' });
 });
 
 test.runIf(existsSync('/usr/bin/chromium-headless-shell') && !existsSync(chromium.executablePath()) && !process.env.HARNESS_CHROMIUM)('on this machine the harness finds the headless shell', async () => {
   expect(await findChromium({ install: 'never' })).toBe('/usr/bin/chromium-headless-shell');
 });
 
-test('a HARNESS_CHROMIUM that does not exist is one clear line, not a silent fallback', () => {
-  expect(() => chromiumPath({ HARNESS_CHROMIUM: '/nonexistent/chrome' })).toThrow(/^HARNESS_CHROMIUM is \/nonexistent\/chrome, which does not exist/);
+test('a HARNESS_CHROMIUM that does not exist is one clear line, not a silent fallback', async () => {
+  await expect(chromiumPath({ HARNESS_CHROMIUM: '/nonexistent/chrome' })).rejects.toThrow(/^HARNESS_CHROMIUM is \/nonexistent\/chrome, which does not exist/);
 });
 
 test('without a browser and without leave to install, it says in one line how to get one', async () => {
@@ -45,7 +46,7 @@ test('the tests use the same finder', () => {
 });
 
 test.runIf(existsSync('/proc/self/cmdline'))("the harness's --disable-features still carries every feature Playwright disables by itself", async () => {
-  const server = await chromium.launchServer({ executablePath: chromiumPath(), headless: true });
+  const server = await chromium.launchServer({ executablePath: await chromiumPath(), headless: true });
   try {
     const args = readFileSync(`/proc/${server.process().pid}/cmdline`, 'utf8').split('\0');
     const own = args.filter((arg) => arg.startsWith('--disable-features=')).map((arg) => arg.slice('--disable-features='.length).split(','));
