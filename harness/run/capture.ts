@@ -28,7 +28,10 @@ interface Violation {
 
 /** What AxeBuilder's legacy mode configures in every frame it injects: frames of the page's own origin answer the top one. */
 const CONFIGURE = ';axe.configure({ allowedOrigins: ["<same_origin>"], branding: { application: "playwright" } });';
-/** As AxeBuilder's legacy mode waits for a frame other than the top one to take the script: past this, that frame goes unanalysed. */
+/**
+ * As AxeBuilder's legacy mode waits for a frame other than the top one to take the script: past
+ * this, that frame goes unanalysed. The wait does not hold the process open once the run is done.
+ */
 const FRAME_INJECT_MS = 1000;
 
 /** One state of the agency's pages: what it was recognised as showing, in which environment (else its title). */
@@ -111,7 +114,7 @@ async function analyse(page: Page, script: string): Promise<Violation[]> {
   const others = page.frames().filter((frame) => frame !== page.mainFrame());
   await Promise.all([
     inject(page.mainFrame()),
-    ...others.map((frame) => Promise.race([inject(frame), sleep(FRAME_INJECT_MS)]).catch(() => undefined)),
+    ...others.map((frame) => Promise.race([inject(frame), sleep(FRAME_INJECT_MS, undefined, { ref: false })]).catch(() => undefined)),
   ]);
   const outcome = await page.evaluate(
     (options) => (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> } }).axe.run({ include: [], exclude: [] }, options)
