@@ -204,17 +204,41 @@ const NO_CONTENT = new Set([204, 205, 304]);
  */
 export function directJson(express: ExpressJson): ExpressJson {
   return function json(this: Response, body: unknown) {
-    (this.locals as AnsweredLocals).answered = body;
     const text = JSON.stringify(body) as string | undefined;
-    const { headers } = this.req;
-    const conditional = headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined;
-    if (text === undefined || conditional || this.hasHeader('Content-Type') || NO_CONTENT.has(this.statusCode)) {
+    if (text === undefined || !writesDirectly(this)) {
+      (this.locals as AnsweredLocals).answered = body;
       return express.call(this, body);
     }
-    this.setHeader('Content-Type', 'application/json; charset=utf-8');
-    this.setHeader('Content-Length', Buffer.byteLength(text));
-    if (this.req.method === 'HEAD') this.end();
-    else this.end(text);
-    return this;
+    return writeJson(this, body, text, Buffer.byteLength(text));
   };
+}
+
+/** JSON made earlier, as an answer kept in the cache holds it: its text and that text's length in bytes. */
+export interface JsonText {
+  text: string;
+  bytes: number;
+}
+
+export function jsonText(body: unknown): JsonText {
+  const text = JSON.stringify(body);
+  return { text, bytes: Buffer.byteLength(text) };
+}
+
+/** Answers `body` as `res.json` would, with its JSON made earlier. */
+export function sendJson(res: Response, body: unknown, json: JsonText): Response {
+  return writesDirectly(res) ? writeJson(res, body, json.text, json.bytes) : res.json(body);
+}
+
+function writesDirectly(res: Response): boolean {
+  const { headers } = res.req;
+  return headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined && !res.hasHeader('Content-Type') && !NO_CONTENT.has(res.statusCode);
+}
+
+function writeJson(res: Response, body: unknown, text: string, bytes: number): Response {
+  (res.locals as AnsweredLocals).answered = body;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', bytes);
+  if (res.req.method === 'HEAD') res.end();
+  else res.end(text);
+  return res;
 }

@@ -20,7 +20,7 @@ export function requestLog(logger: Logger): RequestHandler {
       const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
       const path = redactSecrets(pathOnly(req.originalUrl)) as string;
       const error = (res.locals as ErrorCodeLocals).errorCode;
-      const request = { method: req.method, path, status: res.statusCode, ...(error ? { error } : {}), ms };
+      const request = error ? { method: req.method, path, status: res.statusCode, error, ms } : { method: req.method, path, status: res.statusCode, ms };
       lines.info({ request }, `${req.method} ${path} ${res.statusCode}${error ? ` ${error}` : ''}`);
     });
     next();

@@ -4,7 +4,7 @@
  * interaction log redacts whole bodies with `redactSecrets`.
  * @see DESIGN.md conventions (secrets), spec §4.3 (callback page rules)
  */
-import { SECRET_SHAPE } from './secrets.js';
+import { SECRET_PREFIXES, SECRET_SHAPE } from './secrets.js';
 
 /** Field names whose values are secrets, whatever their shape: the journey's, PKCE's, and ours. */
 export const SECRET_FIELDS = [
@@ -16,8 +16,11 @@ export const REDACTED = '[redacted]';
 
 const SECRET_NAMES = new Set<string>(SECRET_FIELDS);
 
+/** Shorter text cannot hold a secret: the shortest prefix and the 16 characters `SECRET_SHAPE` asks for. */
+const SHORTEST_SECRET = Math.min(...Object.values(SECRET_PREFIXES).map((prefix) => prefix.length)) + 16;
+
 function redactText(text: string): string {
-  return text.replace(SECRET_SHAPE, REDACTED);
+  return text.length < SHORTEST_SECRET ? text : text.replace(SECRET_SHAPE, REDACTED);
 }
 
 /**
@@ -49,7 +52,8 @@ export function redactSecrets(value: unknown): unknown {
   return root.value;
 }
 
-/** An own data property, also for names such as `__proto__`, which plain assignment would not create. */
+/** An own data property, also for `__proto__`, which plain assignment would not create (every other name it does, and faster). */
 function setOwn(holder: object, name: string, value: unknown): void {
-  Object.defineProperty(holder, name, { value, enumerable: true, writable: true, configurable: true });
+  if (name === '__proto__') Object.defineProperty(holder, name, { value, enumerable: true, writable: true, configurable: true });
+  else (holder as Record<string, unknown>)[name] = value;
 }

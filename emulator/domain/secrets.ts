@@ -7,7 +7,8 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 export type SecretKind = 'sandbox_key' | 'production_key' | 'session' | 'request_token' | 'code' | 'reporting_token' | 'webhook_secret';
 
-const PREFIX: Record<SecretKind, string> = {
+/** Each secret's prefix, which its shape starts with. */
+export const SECRET_PREFIXES: Readonly<Record<SecretKind, string>> = {
   sandbox_key: 'pk_sandbox_',
   production_key: 'pk_live_',
   session: 'sess_',
@@ -22,7 +23,7 @@ const PREFIX: Record<SecretKind, string> = {
  * least 16 of its characters (the issued ones have 32 base64url or 64 hex), so that a shortened or
  * mistyped secret is found too. For redaction (domain/redaction.ts).
  */
-export const SECRET_SHAPE = new RegExp(`(?<![A-Za-z0-9])(?:${Object.values(PREFIX).join('|')})[A-Za-z0-9_-]{16,}`, 'g');
+export const SECRET_SHAPE = new RegExp(`(?<![A-Za-z0-9])(?:${Object.values(SECRET_PREFIXES).join('|')})[A-Za-z0-9_-]{16,}`, 'g');
 
 /** A deterministic pseudo-random byte string for a label, keyed by the seed. */
 export function deriveBytes(seed: string, label: string): Buffer {
@@ -38,7 +39,7 @@ export function issueSecret(seed: string, kind: SecretKind, serial: number | str
   const bytes = deriveBytes(seed, `${kind}:${serial}`);
   // The reporting token's documented form is `pkd_` + 64 hex characters (public reference §2).
   const body = kind === 'reporting_token' ? bytes.toString('hex') : bytes.subarray(0, 24).toString('base64url');
-  return PREFIX[kind] + body;
+  return SECRET_PREFIXES[kind] + body;
 }
 
 export function hashSecret(secret: string): string {

@@ -5,7 +5,11 @@
 import { Router } from 'express';
 import type { Context } from '../context.js';
 import { OPENAPI_PATH } from '../api-docs.js';
+import { cached } from '../store/cache.js';
+import type { AgencyKey } from '../store/keys.js';
 import { loadCampaign } from '../store/promotions.js';
+import { type JsonText, jsonText, sendJson } from '../http.js';
+import type { CampaignReadJson } from './responses.js';
 import { type CallerLocals, callerGate } from './auth.js';
 import { submitEntry } from './entry.js';
 import { EntryBody, ProductionSessionBody, SandboxSessionBody, entryDetailsOf } from './schemas.js';
@@ -24,8 +28,8 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
   });
 
   router.get('/campaign', (req, res) => {
-    const agencyKey = caller.key(req, res);
-    res.json(campaignReadJson(ctx.config, agencyKey.environment, campaignJson(loadCampaign(ctx.db, agencyKey.promotion_id))));
+    const { body, json } = campaignAnswer(ctx, caller.key(req, res));
+    sendJson(res, body, json);
   });
 
   router.post('/sessions', (req, res) => {
@@ -50,5 +54,17 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
   });
 
   return { router, resetLimits: caller.resetLimits };
+}
+
+/**
+ * The campaign read is the same for every key of one environment on the promotion until its
+ * catalog changes, so it is made and serialized once and kept with the catalog's copies
+ * (store/cache.ts), which any write to the promotion, its prizes or its brand empties.
+ */
+function campaignAnswer(ctx: Context, key: AgencyKey): { body: CampaignReadJson; json: JsonText } {
+  return cached(ctx.db, 'catalog', `campaign-read:${key.promotion_id}:${key.environment}:${ctx.config.baseUrl}`, () => {
+    const body = campaignReadJson(ctx.config, key.environment, campaignJson(loadCampaign(ctx.db, key.promotion_id)));
+    return { body, json: jsonText(body) };
+  });
 }
 

@@ -75,8 +75,7 @@ export function sessionJson(view: SessionView): SessionReadJson;
 export function sessionJson(view: SessionView, token: string): SessionCreatedJson;
 export function sessionJson(view: SessionView, token?: string): SessionReadJson | SessionCreatedJson {
   const { session, campaign, entry } = view;
-  return {
-    ...(token ? { session_token: token } : {}),
+  const fields = {
     expires_at: new Date(session.expires_at).toISOString(),
     campaign: campaignJson(campaign),
     terms: view.terms,
@@ -85,4 +84,5 @@ export function sessionJson(view: SessionView, token?: string): SessionReadJson 
     delivery: { state: entry?.delivery_state ?? 'none' },
     sandbox: session.sandbox === 1,
   };
+  return token ? { session_token: token, ...fields } : fields;
 }

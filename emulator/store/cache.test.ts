@@ -7,6 +7,8 @@ import { loadFixture } from '../fixture.js';
 import { type Db, openDb } from './db.js';
 import { findKeyBySecret, keySecret, revokeKey } from './keys.js';
 import { awardPrize, awardState, getBrand, getPromotion, listPrizes } from './promotions.js';
+import { createEndpoint, listEndpoints, removeEndpoint } from './webhooks.js';
+import { commitTurnTransaction, joinTurnTransaction } from './turn-transaction.js';
 import { seedWorld } from './world.js';
 
 const DEFAULT_FIXTURE = loadFixture(new URL('../../fixtures/default.json', import.meta.url).pathname);
@@ -20,7 +22,7 @@ afterEach(() => {
   folders = [];
 });
 
-describe('the cache of keys, promotions, prizes and brands', () => {
+describe('the cache of keys, promotions, prizes, brands and webhook endpoints', () => {
   it('sees a revoked key at once', () => {
     const db = openDb(':memory:', seeded);
     const key = findKeyBySecret(db, sandboxSecret)!;
@@ -41,6 +43,16 @@ describe('the cache of keys, promotions, prizes and brands', () => {
     expect(getBrand(db, promotion.brand_id).name).toBe('Renamed brand');
   });
 
+  it('sees an endpoint added or removed at once', () => {
+    const db = openDb(':memory:', seeded);
+    const before = listEndpoints(db).length;
+    expect(listEndpoints(db)).toBe(listEndpoints(db));
+    const endpoint = createEndpoint(db, { url: 'https://agency.example/hooks', events: ['activation.entered'], secretSerial: 99, now: NOW });
+    expect(listEndpoints(db).map((each) => each.id)).toContain(endpoint.id);
+    expect(removeEndpoint(db, endpoint.id, NOW + 1)).toBe(true);
+    expect(listEndpoints(db)).toHaveLength(before);
+  });
+
   it('keeps no copy of what a rolled-back transaction wrote', () => {
     const db = openDb(':memory:', seeded);
     const original = getPromotion(db, 1).content.name;
@@ -52,6 +64,20 @@ describe('the cache of keys, promotions, prizes and brands', () => {
       })(),
     ).toThrow('roll back');
     expect(getPromotion(db, 1).content.name).toBe(original);
+  });
+
+  it("copies again once the transaction that wrote has ended, though every read since is in a turn's transaction", () => {
+    const db = openDb(':memory:', seeded);
+    joinTurnTransaction(db, () => undefined);
+    const promotion = getPromotion(db, 1);
+    expect(getPromotion(db, 1)).toBe(promotion);
+    db.prepare("UPDATE promotions SET content = json_set(content, '$.name', 'In this turn') WHERE id = 1").run();
+    expect(getPromotion(db, 1)).not.toBe(getPromotion(db, 1));
+    commitTurnTransaction(db);
+    joinTurnTransaction(db, () => undefined);
+    expect(getPromotion(db, 1).content.name).toBe('In this turn');
+    expect(getPromotion(db, 1)).toBe(getPromotion(db, 1));
+    commitTurnTransaction(db);
   });
 
   it('reads stock and budget from the table, not from its copies', () => {

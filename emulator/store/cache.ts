@@ -1,12 +1,15 @@
 /**
  * In-memory copies of rows every request reads and almost nothing writes: agency keys (by secret),
- * promotions, prizes and brands. Temporary triggers report every write to those tables, whoever
+ * promotions, prizes and brands (and the campaign read made of them), and the webhook endpoints
+ * every production entry consults. Temporary triggers report every write to those tables, whoever
  * makes it (a revoke, a pause, a reset, a watched fixture edit, a test's own SQL), and a write
  * empties its area's copies. Hot counters are left out of both the copies and the triggers:
  * a prize's `stock` and a promotion's `budget_spent` are read from the table when the draw needs them.
  *
- * Copies are made only from committed rows: no copy is kept while the current transaction has
- * written to the area, since a rollback would leave it describing rows that never were.
+ * Copies are made only from committed rows: no copy is kept while the transaction that wrote to the
+ * area may still be open, since a rollback would leave it describing rows that never were. That
+ * transaction has ended once none is open, or once a turn's shared transaction other than the
+ * writer is (a turn's transaction begins only when no other is open: store/turn-transaction.ts).
  *
  * Triggers see this connection's writes only. Another process serving the same data folder (the
  * concurrency tests run two) commits unseen, so once per event-loop turn `PRAGMA data_version`,
@@ -14,19 +17,21 @@
  * Kept for the bench's guards (decisions/013).
  */
 import type { Db } from './connection.js';
+import type { Turn } from './turn-transaction.js';
 
-export type CacheArea = 'keys' | 'catalog';
+export type CacheArea = 'keys' | 'catalog' | 'webhooks';
 
 /** Per area: the tables whose writes empty it, and the columns whose updates do not. */
 const WATCHED: Record<CacheArea, Array<{ table: string; ignore?: string }>> = {
   keys: [{ table: 'agency_keys' }],
   catalog: [{ table: 'promotions', ignore: 'budget_spent' }, { table: 'prizes', ignore: 'stock' }, { table: 'brands' }],
+  webhooks: [{ table: 'webhook_endpoints' }],
 };
 
 interface Area {
   values: Map<string | number, unknown>;
-  /** Written inside a transaction not yet seen to end: copy nothing until it has. */
-  dirty: boolean;
+  /** The transaction that wrote to the area, not yet seen to end (the turn's, or `OTHER`): copy nothing until it has. */
+  writtenIn: Turn | typeof OTHER | undefined;
 }
 
 export interface Cache {
@@ -38,11 +43,11 @@ export interface Cache {
 
 /** Called once per connection, after the migrations: the triggers live as long as the connection. */
 export function installCache(db: Db): void {
-  const areas: Record<CacheArea, Area> = { keys: { values: new Map(), dirty: false }, catalog: { values: new Map(), dirty: false } };
+  const areas: Record<CacheArea, Area> = { keys: { values: new Map(), writtenIn: undefined }, catalog: { values: new Map(), writtenIn: undefined }, webhooks: { values: new Map(), writtenIn: undefined } };
   db.function('emulator_cache_written', { deterministic: false }, (name: unknown) => {
     const area = areas[name as CacheArea];
     area.values.clear();
-    if (db.inTransaction) area.dirty = true;
+    if (db.inTransaction) area.writtenIn = db.state.turn ?? OTHER;
     return null;
   });
   for (const [area, tables] of Object.entries(WATCHED)) {
@@ -63,11 +68,19 @@ export function cached<T>(db: Db, name: CacheArea, id: string | number, load: ()
   if (!cache) return load();
   if (!cache.checked) checkOtherWriters(db, cache);
   const area = cache.areas[name];
-  if (area.dirty && !db.inTransaction) area.dirty = false;
+  if (area.writtenIn !== undefined && ended(db, area.writtenIn)) area.writtenIn = undefined;
   if (area.values.has(id)) return area.values.get(id) as T;
   const value = load();
-  if (value !== undefined && !area.dirty) area.values.set(id, value);
+  if (value !== undefined && area.writtenIn === undefined) area.values.set(id, value);
   return value;
+}
+
+/** A transaction that is not a turn's. */
+const OTHER = Symbol('a transaction other than a turn\'s');
+
+function ended(db: Db, writer: Turn | typeof OTHER): boolean {
+  const turn = db.state.turn;
+  return !db.inTransaction || (turn !== undefined && turn !== writer);
 }
 
 function checkOtherWriters(db: Db, cache: Cache): void {

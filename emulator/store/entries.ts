@@ -30,9 +30,12 @@ const NEW_ENTRY_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof NewEntry>;
 const INSERT_ENTRY = `INSERT INTO entries (${NEW_ENTRY_COLUMNS.join(', ')}) VALUES (${NEW_ENTRY_COLUMNS.map(() => '?').join(', ')})`;
 
+/** Stores `entry` and answers it as an Entry: the object handed in, given its id rather than copied (hot path: every entry). */
 export function insertEntry(db: Db, entry: NewEntry): Entry {
   const { lastInsertRowid } = db.prepare(INSERT_ENTRY).run(NEW_ENTRY_COLUMNS.map((column) => entry[column]));
-  return { id: Number(lastInsertRowid), ...entry };
+  const stored = entry as Entry;
+  stored.id = Number(lastInsertRowid);
+  return stored;
 }
 
 export function findProductionEntryForPack(db: Db, promotionId: number, unitId: number): Entry | undefined {

@@ -28,23 +28,24 @@ export interface NewSession {
   now: number;
 }
 
+/** What a session answers as: every column but the token's hash. */
+const SESSION_COLUMNS = 'id, key_id, promotion_id, sandbox, scenario, collector_id, unit_id, country, created_at, expires_at, revoked_at';
+
 export function createSession(db: Db, seed: string, input: NewSession): { session: Session; token: string } {
   const token = issueSecret(seed, 'session', nextSerial(db, 'session'));
   const session = db
     .prepare(`INSERT INTO sessions (token_hash, key_id, promotion_id, sandbox, scenario, collector_id, unit_id, country, created_at, expires_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${SESSION_COLUMNS}`)
     .get(
       hashSecret(token), input.keyId, input.promotionId, input.sandbox ? 1 : 0, input.scenario ?? null,
       input.collectorId ?? null, input.unitId ?? null, input.country ?? null, input.now, input.now + SESSION_LIFETIME_MS,
-    ) as Session & { token_hash?: string };
-  delete session.token_hash;
+    ) as Session;
   return { session, token };
 }
 
 export function findSessionByToken(db: Db, token: string): Session | undefined {
   return db
-    .prepare(`SELECT id, key_id, promotion_id, sandbox, scenario, collector_id, unit_id, country, created_at, expires_at, revoked_at
-      FROM sessions WHERE token_hash = ?`)
+    .prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = ?`)
     .get(hashSecret(token)) as Session | undefined;
 }
 
@@ -55,7 +56,6 @@ export function revokeSession(db: Db, id: number, now: number): void {
 /** The sessions opened on one pack, oldest first. */
 export function sessionsOnPack(db: Db, unitId: number): Session[] {
   return db
-    .prepare(`SELECT id, key_id, promotion_id, sandbox, scenario, collector_id, unit_id, country, created_at, expires_at, revoked_at
-      FROM sessions WHERE unit_id = ? ORDER BY id`)
+    .prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE unit_id = ? ORDER BY id`)
     .all(unitId) as Session[];
 }

@@ -3,6 +3,7 @@
  * with its response. An endpoint's signing secret is never stored, only its serial: the secret
  * derives from the seed and the serial, like agency keys.
  */
+import { cached } from './cache.js';
 import type { Db } from './db.js';
 
 export const WEBHOOK_EVENTS = ['scan.processed', 'activation.entered', 'batch.generated', 'batch.export_ready'] as const;
@@ -34,9 +35,10 @@ export function countEndpoints(db: Db): number {
   return db.prepare('SELECT count(*) FROM webhook_endpoints WHERE removed_at IS NULL').pluck().get() as number;
 }
 
-/** Endpoints in use, oldest first. */
-export function listEndpoints(db: Db): Endpoint[] {
-  return (db.prepare(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE removed_at IS NULL ORDER BY id`).all() as EndpointRow[]).map(fromRow);
+/** Endpoints in use, oldest first: every production entry and scan asks, so the list is cached. */
+export function listEndpoints(db: Db): readonly Endpoint[] {
+  return cached(db, 'webhooks', 'in use', () =>
+    Object.freeze((db.prepare(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE removed_at IS NULL ORDER BY id`).all() as EndpointRow[]).map((row) => Object.freeze(fromRow(row)))));
 }
 
 /** Removed endpoints too: a sink still verifies deliveries signed before its endpoint was removed. */

@@ -54,7 +54,8 @@ export function enterPack(ctx: Context, entrant: PackEntrant, consent: ConsentIn
       const admission = admitEntry(admissionInput(ctx, entrant, existing), consent);
       if (admission.kind === 'entered') return { admission, entry: existing };
       if (admission.kind !== 'open') return { admission };
-      const entry = drawEntry(writerOf(ctx), { ...entrant, sessionId: sessionId(), sandbox: false, termsVersion: consent?.terms_version ?? null });
+      const { campaign, collectorId, unitId, country } = entrant;
+      const entry = drawEntry(writerOf(ctx), { campaign, collectorId, unitId, country, sessionId: sessionId(), sandbox: false, termsVersion: consent?.terms_version ?? null });
       return { admission, entry, created: entry };
     })
     .immediate();
@@ -157,21 +158,24 @@ function deliveredCode(writer: Writer, { promotion, brand }: Campaign, unitId: n
   }
 }
 
-/** Stores a won entry in the given delivery mode, or a non-winning one when no prize is given. */
+/**
+ * Stores a won entry in the given delivery mode, or a non-winning one when no prize is given. One
+ * object literal, not a spread of shared fields: a spread's later fields each cost a runtime call.
+ */
 export function storeOutcome(writer: Writer, subject: EntrySubject, won?: { prize: Prize; delivery: Prize['delivery']; code: string | null }): Entry {
   const { now } = writer;
-  const base = {
+  const start = won ? initialDelivery(won.delivery) : undefined;
+  return insertEntry(writer.db, {
     promotion_id: subject.campaign.promotion.id, session_id: subject.sessionId, sandbox: subject.sandbox ? 1 : 0,
     collector_id: subject.collectorId, unit_id: subject.unitId, country: subject.country, terms_version: subject.termsVersion, created_at: now,
-  };
-  if (!won) {
-    return insertEntry(writer.db, { ...base, state: 'lost', prize_id: null, prize_name: null, codes: '[]', redemption_url: null, delivery_state: 'none', delivery_due_at: null, delivery_outcome: null });
-  }
-  const start = initialDelivery(won.delivery);
-  return insertEntry(writer.db, {
-    ...base, state: start.state, prize_id: won.prize.id, prize_name: won.prize.name, codes: JSON.stringify(won.code === null ? [] : [won.code]), redemption_url: won.prize.redemption_url,
-    delivery_state: start.deliveryState, delivery_outcome: start.settlesAs ?? null,
-    delivery_due_at: start.settlesAs ? now + subject.campaign.promotion.content.delivery_delay_seconds * 1000 : null,
+    state: start ? start.state : 'lost',
+    prize_id: won ? won.prize.id : null,
+    prize_name: won ? won.prize.name : null,
+    codes: won && won.code !== null ? JSON.stringify([won.code]) : '[]',
+    redemption_url: won ? won.prize.redemption_url : null,
+    delivery_state: start ? start.deliveryState : 'none',
+    delivery_outcome: start?.settlesAs ?? null,
+    delivery_due_at: start?.settlesAs ? now + subject.campaign.promotion.content.delivery_delay_seconds * 1000 : null,
   });
 }
 

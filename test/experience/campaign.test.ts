@@ -29,6 +29,18 @@ describe('GET /campaign (spec §2.2, §4.1)', () => {
     expect(res.body.environment).toBe('production');
   });
 
+  it('answers the promotion as it stands: an edit of its name, a prize or its brand shows at once', async () => {
+    const t = testWorld();
+    expect((await t.experience('get', '/campaign')).body.campaign.name).toBe('Spring Instant Win');
+    t.world.db.prepare("UPDATE promotions SET content = json_set(content, '$.name', 'Summer Instant Win') WHERE id = 1").run();
+    expect((await t.experience('get', '/campaign')).body.campaign.name).toBe('Summer Instant Win');
+    t.world.db.prepare("UPDATE prizes SET name = 'Ten € voucher' WHERE promotion_id = 1 AND position = 0").run();
+    t.world.db.prepare("UPDATE brands SET name = 'Bergmilch' WHERE id = (SELECT brand_id FROM promotions WHERE id = 1)").run();
+    const { campaign } = (await t.experience('get', '/campaign', t.env.production_key)).body;
+    expect([campaign.prizes[0].name, campaign.brand.name]).toEqual(['Ten € voucher', 'Bergmilch']);
+    expect((await t.experience('get', '/campaign')).body.campaign.brand.name).toBe('Bergmilch');
+  });
+
   it('never exposes customers, pool codes, draw seeds, odds, stock or credentials', async () => {
     const t = testWorld();
     const text = (await t.experience('get', '/campaign')).text;
