@@ -6,7 +6,9 @@ export const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
 export function codeSuffix(seed: string, label: string, length = 5): string {
   const bytes = deriveBytes(seed, label);
-  return Array.from({ length }, (_, i) => CODE_ALPHABET[bytes[i]! % CODE_ALPHABET.length]).join('');
+  let suffix = '';
+  for (let i = 0; i < length; i++) suffix += CODE_ALPHABET[bytes[i]! % CODE_ALPHABET.length];
+  return suffix;
 }
 
 /** The code a won instant-win prize delivers: it belongs to the pack, the same whichever page entered it. */
