@@ -67,4 +67,3 @@ function campaignAnswer(ctx: Context, key: AgencyKey): { body: CampaignReadJson;
     return { body, json: jsonText(body) };
   });
 }
-
