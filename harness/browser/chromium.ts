@@ -105,12 +105,9 @@ export async function launchChromium(options: { install?: InstallPolicy; log?: (
   return (await playwright()).chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 }
 
-let loading: Promise<typeof import('playwright-core')> | undefined;
-
 /** playwright-core takes about a second to load: only what finds or launches a browser waits for it, not `harness checks` or a refused command. */
 function playwright(): Promise<typeof import('playwright-core')> {
-  loading ??= import('playwright-core');
-  return loading;
+  return import('playwright-core');
 }
 
 async function playwrightPath(): Promise<string> {
