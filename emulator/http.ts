@@ -209,24 +209,13 @@ export function directJson(express: ExpressJson): ExpressJson {
       (this.locals as AnsweredLocals).answered = body;
       return express.call(this, body);
     }
-    return writeJson(this, body, text, Buffer.byteLength(text));
+    return writeJson(this, body, text);
   };
 }
 
-/** JSON made earlier, as an answer kept in the cache holds it: its text and that text's length in bytes. */
-export interface JsonText {
-  text: string;
-  bytes: number;
-}
-
-export function jsonText(body: unknown): JsonText {
-  const text = JSON.stringify(body);
-  return { text, bytes: Buffer.byteLength(text) };
-}
-
-/** Answers `body` as `res.json` would, with its JSON made earlier. */
-export function sendJson(res: Response, body: unknown, json: JsonText): Response {
-  return writesDirectly(res) ? writeJson(res, body, json.text, json.bytes) : res.json(body);
+/** Answers `body` as `res.json` would, with `text`, its JSON made earlier (an answer kept in the cache). */
+export function sendJson(res: Response, body: unknown, text: string): Response {
+  return writesDirectly(res) ? writeJson(res, body, text) : res.json(body);
 }
 
 function writesDirectly(res: Response): boolean {
@@ -234,10 +223,10 @@ function writesDirectly(res: Response): boolean {
   return headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined && !res.hasHeader('Content-Type') && !NO_CONTENT.has(res.statusCode);
 }
 
-function writeJson(res: Response, body: unknown, text: string, bytes: number): Response {
+function writeJson(res: Response, body: unknown, text: string): Response {
   (res.locals as AnsweredLocals).answered = body;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', bytes);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
   if (res.req.method === 'HEAD') res.end();
   else res.end(text);
   return res;

@@ -8,7 +8,7 @@ import { OPENAPI_PATH } from '../api-docs.js';
 import { cached } from '../store/cache.js';
 import type { AgencyKey } from '../store/keys.js';
 import { loadCampaign } from '../store/promotions.js';
-import { type JsonText, jsonText, sendJson } from '../http.js';
+import { sendJson } from '../http.js';
 import type { CampaignReadJson } from './responses.js';
 import { type CallerLocals, callerGate } from './auth.js';
 import { submitEntry } from './entry.js';
@@ -28,8 +28,8 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
   });
 
   router.get('/campaign', (req, res) => {
-    const { body, json } = campaignAnswer(ctx, caller.key(req, res));
-    sendJson(res, body, json);
+    const { body, text } = campaignAnswer(ctx, caller.key(req, res));
+    sendJson(res, body, text);
   });
 
   router.post('/sessions', (req, res) => {
@@ -61,9 +61,9 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
  * catalog changes, so it is made and serialized once and kept with the catalog's copies
  * (store/cache.ts), which any write to the promotion, its prizes or its brand empties.
  */
-function campaignAnswer(ctx: Context, key: AgencyKey): { body: CampaignReadJson; json: JsonText } {
+function campaignAnswer(ctx: Context, key: AgencyKey): { body: CampaignReadJson; text: string } {
   return cached(ctx.db, 'catalog', `campaign-read:${key.promotion_id}:${key.environment}:${ctx.config.baseUrl}`, () => {
     const body = campaignReadJson(ctx.config, key.environment, campaignJson(loadCampaign(ctx.db, key.promotion_id)));
-    return { body, json: jsonText(body) };
+    return { body, text: JSON.stringify(body) };
   });
 }
