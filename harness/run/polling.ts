@@ -4,6 +4,11 @@ import type { RunFacts } from './facts.js';
 
 export const POLL_SCHEDULE_S = [2, 5, 10, 30];
 
+/** Seconds from the entry to the schedule's `poll`th poll (1 for the first). */
+export function secondsUntilPoll(poll: number): number {
+  return Array.from({ length: poll }, (_, index) => POLL_SCHEDULE_S[Math.min(index, POLL_SCHEDULE_S.length - 1)]!).reduce((sum, seconds) => sum + seconds, 0);
+}
+
 /** Scheduling tolerance: the observed times are the service's arrival times of the calls. */
 const SLACK_MS = 100;
 

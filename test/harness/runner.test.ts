@@ -1,0 +1,52 @@
+/**
+ * The order scenarios start in (issue 25): the longest watcher (the polling schedule, whose watch
+ * is the run's longest wait) starts alone and the others once it watches, so that its watch begins
+ * soonest; the other watchers start together, and the rest once every watcher watches.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterEach, expect, test } from 'vitest';
+import { BUILT_IN_SCENARIOS, loadScenarios } from '../../harness/scenarios/load.js';
+import { CHECK_IDS } from '../../harness/checks/registry.js';
+import { ConfigSchema } from '../../harness/config.js';
+import type { EmulatorClient } from '../../harness/emulator-client/client.js';
+import type { PackPool } from '../../harness/emulator-client/packs.js';
+import { Capturer } from '../../harness/run/capture.js';
+import { RunFacts } from '../../harness/run/facts.js';
+import { estimateSeconds, runScenarios } from '../../harness/run/runner.js';
+import { ScenarioSchema } from '../../harness/scenarios/schema.js';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+const waits = (id: string, ...seconds: number[]) =>
+  ScenarioSchema.parse({ id, title: id, world: { journeys: {} }, steps: seconds.map((each) => ({ do: 'wait', seconds: each })), feeds: ['state.format'] });
+
+test('the lead watcher starts alone; the other watchers once it watches, the rest once every watcher watches', async () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'harness-runner-'));
+  folders.push(outDir);
+  const config = ConfigSchema.parse({ trace: 'off' });
+  const facts = new RunFacts(config, { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' }, outDir);
+  const env = {
+    browser: {} as Browser, facts, client: {} as EmulatorClient, config, packs: {} as PackPool,
+    capturer: new Capturer(facts, { axe: false, screenshots: false }), baseline: { calls: 0, session: 0 },
+  };
+  // Each watches (a wait of 5 s or more) after a first short wait: the lead after 0.4 s, the other watcher after 0.2 s.
+  const scenarios = [waits('other', 0.1), waits('watcher', 0.2, 5), waits('lead', 0.4, 5.1)];
+  const began = new Map<string, number>();
+  const started = performance.now();
+  await runScenarios(scenarios, env, 3, { onScenarioBegin: (scenario) => began.set(scenario.id, performance.now() - started) });
+  expect([...began.keys()]).toEqual(['lead', 'watcher', 'other']);
+  // A timer never fires early; a little is allowed for the clocks' rounding.
+  expect(began.get('watcher')! - began.get('lead')!).toBeGreaterThan(390);
+  expect(began.get('other')! - began.get('watcher')!).toBeGreaterThan(190);
+});
+
+test('the built-in lead is the polling schedule: its watch lasts until its third poll, 17 s after the entry, longer than the stops watches (the first poll and 9 quiet seconds)', () => {
+  const scenarios = loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS).scenarios.sort((a, b) => estimateSeconds(b) - estimateSeconds(a));
+  expect(scenarios[0]!.id).toBe('polling-schedule');
+});
