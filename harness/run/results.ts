@@ -18,6 +18,12 @@ import { answerOf, lastEntryAnswer, sandboxEntry, waitForCall } from './step-sup
 
 /** How long a preview scenario may take to make its calls and show its state (a slow single-page app on a loaded machine). */
 export const PREVIEW_WAIT_MS = 15_000;
+/**
+ * How long a page must read the same before a state is inferred from it: longer than the
+ * single-page agency's view takes to draw after its data arrived on an old phone (600 ms), which
+ * two readings a quarter of a second apart mistook for the result.
+ */
+const INFERRED_STABLE_MS = 1500;
 /** How long a wait goes on once the page settled on something other than what it waits for: it may still be redrawing. */
 export const SETTLED_GRACE_MS = 1500;
 
@@ -173,16 +179,17 @@ function howShown(run: ScenarioRun, reading: PageReading, state: StateName): str
 /**
  * For a state the preview cannot show: the service answered it; nothing recognised shows another
  * state or an error; the page carries no learned state's signature and differs from the page the
- * journey showed before its entry; and it read the same twice in a row (not a page still drawing).
+ * journey showed before its entry; and it read the same for INFERRED_STABLE_MS (not a page still
+ * drawing: a form still sending the entry, its button disabled, differs from the form before it).
  * Without anything learned there is nothing to tell the page apart from: no inference.
  */
 function inference(run: ScenarioRun, journey: JourneyFacts, state: ResultState): (shown: Shown[], reading: PageReading) => Promise<boolean> {
   const { facts } = run;
-  let previous: Fingerprint | undefined;
+  let previous: { features: Fingerprint; since: number } | undefined;
   return async (shown, { features }) => {
     if (!features) return false;
-    const stable = previous !== undefined && samePage(previous, features);
-    previous = features;
+    if (!previous || !samePage(previous.features, features)) previous = { features, since: Date.now() };
+    const stable = Date.now() - previous.since >= INFERRED_STABLE_MS;
     if (!facts.states.learned || !stable || statesShown(shown).length > 0 || shown.includes('page:error') || shown.includes('page:landing')) return false;
     if (facts.states.carried(features).length > 0) return false;
     const before = pageBeforeEntry(run, journey);
