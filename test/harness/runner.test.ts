@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { BUILT_IN_SCENARIOS, loadScenarios } from '../../harness/scenarios/load.js';
 import { CHECK_IDS } from '../../harness/checks/registry.js';
 import { ConfigSchema } from '../../harness/config.js';
@@ -16,6 +16,7 @@ import type { PackPool } from '../../harness/emulator-client/packs.js';
 import { Capturer } from '../../harness/run/capture.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import { estimateSeconds, runScenarios } from '../../harness/run/runner.js';
+import { STEPS } from '../../harness/run/steps.js';
 import { ScenarioSchema } from '../../harness/scenarios/schema.js';
 
 const folders: string[] = [];
@@ -23,10 +24,10 @@ afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-const waits = (id: string, ...seconds: number[]) =>
+const waitsFor = (id: string, ...seconds: number[]) =>
   ScenarioSchema.parse({ id, title: id, world: { journeys: {} }, steps: seconds.map((each) => ({ do: 'wait', seconds: each })), feeds: ['state.format'] });
 
-test('the lead watcher starts alone; the other watchers once it watches, the rest once every watcher watches', async () => {
+test('the lead watcher starts alone; the other watchers once it watches, the rest once every watcher watches', async ({ onTestFinished }) => {
   const outDir = mkdtempSync(join(tmpdir(), 'harness-runner-'));
   folders.push(outDir);
   const config = ConfigSchema.parse({ trace: 'off' });
@@ -35,15 +36,32 @@ test('the lead watcher starts alone; the other watchers once it watches, the res
     browser: {} as Browser, facts, client: {} as EmulatorClient, config, packs: {} as PackPool,
     capturer: new Capturer(facts, { axe: false, screenshots: false }), baseline: { calls: 0, session: 0 },
   };
-  // Each watches (a wait of 5 s or more) after a first short wait: the lead after 0.4 s, the other watcher after 0.2 s.
-  const scenarios = [waits('other', 0.1), waits('watcher', 0.2, 5), waits('lead', 0.4, 5.1)];
-  const began = new Map<string, number>();
-  const started = performance.now();
-  await runScenarios(scenarios, env, 3, { onScenarioBegin: (scenario) => began.set(scenario.id, performance.now() - started) });
-  expect([...began.keys()]).toEqual(['lead', 'watcher', 'other']);
-  // A timer never fires early; a little is allowed for the clocks' rounding.
-  expect(began.get('watcher')! - began.get('lead')!).toBeGreaterThan(390);
-  expect(began.get('other')! - began.get('watcher')!).toBeGreaterThan(190);
+  // Each wait lasts until the test ends it: what started when is read from the order of events, not from a clock.
+  const log: string[] = [];
+  const waits = new Map<string, () => void>();
+  const waiting = vi.spyOn(STEPS, 'wait').mockImplementation((run, step) => {
+    log.push(`${run.scenario.id} waits ${step.seconds} s`);
+    return new Promise((resolve) => waits.set(`${run.scenario.id} ${step.seconds}`, resolve));
+  });
+  onTestFinished(() => waiting.mockRestore());
+  const end = async (wait: string) => {
+    await vi.waitFor(() => expect(waits.has(wait)).toBe(true));
+    waits.get(wait)!();
+  };
+  // Each watches (a wait of 5 s or more) after a first short wait.
+  const scenarios = [waitsFor('other', 0.1), waitsFor('watcher', 0.2, 5), waitsFor('lead', 0.4, 5.1)];
+  const ran = runScenarios(scenarios, env, 3, { onScenarioBegin: (scenario) => log.push(`${scenario.id} begins`) });
+
+  await end('lead 0.4');
+  await end('watcher 0.2');
+  await vi.waitFor(() => expect(waits.has('other 0.1')).toBe(true));
+  expect(log).toEqual([
+    'lead begins', 'lead waits 0.4 s', 'lead waits 5.1 s',
+    'watcher begins', 'watcher waits 0.2 s', 'watcher waits 5 s',
+    'other begins', 'other waits 0.1 s',
+  ]);
+  for (const wait of ['other 0.1', 'watcher 5', 'lead 5.1']) await end(wait);
+  await ran;
 });
 
 test('the built-in lead is the polling schedule: its watch lasts until its third poll, 17 s after the entry, longer than the stops watches (the first poll and 9 quiet seconds)', () => {
