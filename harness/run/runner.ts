@@ -67,15 +67,13 @@ export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, 
   const queue = shared.filter((scenario) => runs.has(scenario.id));
   // Only watchers already started are waited for: with fewer workers than watchers, one may be queued.
   const watchersStarted: Array<Promise<void>> = [];
-  // The first watcher of the queue, the longest, starts at once; the other watchers once it watches.
-  let lead: Promise<void> | undefined;
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       let watches: (() => void) | undefined;
       if (isWatcher(next)) watchersStarted.push(new Promise<void>((resolve) => (watches = resolve)));
-      if (lead === undefined && watches) lead = watchersStarted[0];
-      else if (!watches) await Promise.all(watchersStarted);
-      else await lead;
+      // The first watcher of the queue, the longest, starts at once; the other watchers once it watches.
+      if (!watches) await Promise.all(watchersStarted);
+      else if (watchersStarted.length > 1) await watchersStarted[0];
       await runOne(runs.get(next.id)!, env, hooks, watches);
     }
   };
