@@ -4,9 +4,14 @@ import type { RunFacts } from './facts.js';
 
 export const POLL_SCHEDULE_S = [2, 5, 10, 30];
 
+/** Seconds the schedule sets between the call before poll `index + 1` and that poll (index 0: the entry and the first poll). */
+function intervalBefore(index: number): number {
+  return POLL_SCHEDULE_S[Math.min(index, POLL_SCHEDULE_S.length - 1)]!;
+}
+
 /** Seconds from the entry to the schedule's `poll`th poll (1 for the first). */
 export function secondsUntilPoll(poll: number): number {
-  return Array.from({ length: poll }, (_, index) => POLL_SCHEDULE_S[Math.min(index, POLL_SCHEDULE_S.length - 1)]!).reduce((sum, seconds) => sum + seconds, 0);
+  return Array.from({ length: poll }, (_, index) => intervalBefore(index)).reduce((sum, seconds) => sum + seconds, 0);
 }
 
 /** Scheduling tolerance: the observed times are the service's arrival times of the calls. */
@@ -45,7 +50,7 @@ export function intervals(entryAt: number, polls: readonly ObservedCall[], decid
     const atService = (served[index + 1]! - served[index]!) / 1000;
     const byPage = from !== undefined && to !== undefined && to > from;
     const seconds = byPage ? Math.max((to - from) / 1000, atService) : atService;
-    return { poll: index + 1, seconds, expected: POLL_SCHEDULE_S[Math.min(index, POLL_SCHEDULE_S.length - 1)]!, ...(byPage ? { byPage: true } : {}) };
+    return { poll: index + 1, seconds, expected: intervalBefore(index), ...(byPage ? { byPage: true } : {}) };
   });
 }
 
@@ -96,7 +101,7 @@ export const LATE_POLL_MS = BACKEND_LATENCY_MS + 3000;
  */
 export function nextPollDue(entryAt: number, polls: readonly ObservedCall[]): number {
   const last = polls.at(-1)?.at ?? entryAt;
-  return last + POLL_SCHEDULE_S[Math.min(polls.length, POLL_SCHEDULE_S.length - 1)]! * 1000 + LATE_POLL_MS;
+  return last + intervalBefore(polls.length) * 1000 + LATE_POLL_MS;
 }
 
 /** A poll whose answer ends polling: delivery settled, session gone, integration unavailable. */
