@@ -19,12 +19,11 @@ import { answerOf, lastEntryAnswer, sandboxEntry, waitForCall } from './step-sup
 /** How long a preview scenario may take to make its calls and show its state (a slow single-page app on a loaded machine). */
 export const PREVIEW_WAIT_MS = 15_000;
 /**
- * How long a page must read the same before a state is inferred from it: longer than the
- * single-page agency's view takes to draw after its data arrived on an old phone (600 ms), which
- * two readings a quarter of a second apart mistook for the result.
+ * How long a page may still be drawing: a wait goes on this long once the page settled on something
+ * other than what it waits for, and a state is inferred only from a page that read the same this
+ * long (the single-page agency draws 600 ms after its data arrived, on an old phone; two readings a
+ * quarter of a second apart took its form, still sending the entry, for the result).
  */
-const INFERRED_STABLE_MS = 1500;
-/** How long a wait goes on once the page settled on something other than what it waits for: it may still be redrawing. */
 export const SETTLED_GRACE_MS = 1500;
 
 /** Something else the page shows that means it settled: another state, or an error page. */
@@ -108,14 +107,22 @@ async function openFailingPreview(run: ScenarioRun, preview: string): Promise<vo
  * after its fetches). Undefined when it settles on another state's marker, or never settles.
  */
 async function settledPage(view: AgencyPage, index: Fingerprint, state: StateName): Promise<Fingerprint | undefined> {
-  let last: { features: Fingerprint; since: number } | undefined;
+  const unchanged = settling();
   const settled = await view.waitFor((shown, { features }) => {
     if (showsState(shown, state)) return true;
     if (!features || samePage(features, index)) return false;
-    if (!last || !samePage(last.features, features)) last = { features, since: Date.now() };
-    return Date.now() - last.since >= SETTLED_GRACE_MS;
+    return unchanged(features);
   }, { timeoutMs: PREVIEW_WAIT_MS, other: settledElsewhere(state), graceMs: SETTLED_GRACE_MS, withFeatures: true });
   return settled.met ? (await view.read(true)).features : undefined;
+}
+
+/** Told a page's features at each reading: true once they have read the same for SETTLED_GRACE_MS. */
+function settling(): (features: Fingerprint) => boolean {
+  let last: { features: Fingerprint; since: number } | undefined;
+  return (features) => {
+    if (!last || !samePage(last.features, features)) last = { features, since: Date.now() };
+    return Date.now() - last.since >= SETTLED_GRACE_MS;
+  };
 }
 
 /** `expect`: waits until the page shows a kind of page or a state, and records it with the service's answer it is about. */
@@ -179,17 +186,16 @@ function howShown(run: ScenarioRun, reading: PageReading, state: StateName): str
 /**
  * For a state the preview cannot show: the service answered it; nothing recognised shows another
  * state or an error; the page carries no learned state's signature and differs from the page the
- * journey showed before its entry; and it read the same for INFERRED_STABLE_MS (not a page still
+ * journey showed before its entry; and it read the same for SETTLED_GRACE_MS (not a page still
  * drawing: a form still sending the entry, its button disabled, differs from the form before it).
  * Without anything learned there is nothing to tell the page apart from: no inference.
  */
 function inference(run: ScenarioRun, journey: JourneyFacts, state: ResultState): (shown: Shown[], reading: PageReading) => Promise<boolean> {
   const { facts } = run;
-  let previous: { features: Fingerprint; since: number } | undefined;
+  const unchanged = settling();
   return async (shown, { features }) => {
     if (!features) return false;
-    if (!previous || !samePage(previous.features, features)) previous = { features, since: Date.now() };
-    const stable = Date.now() - previous.since >= INFERRED_STABLE_MS;
+    const stable = unchanged(features);
     if (!facts.states.learned || !stable || statesShown(shown).length > 0 || shown.includes('page:error') || shown.includes('page:landing')) return false;
     if (facts.states.carried(features).length > 0) return false;
     const before = pageBeforeEntry(run, journey);
