@@ -60,11 +60,16 @@ export class ScenarioRun {
     return found;
   }
 
-  /** The journey's browser, opened on first use; its timers on Playwright's clock when a step runs them ahead. */
+  /**
+   * The journey's browser, opened on first use; its timers on Playwright's clock when a step runs
+   * them ahead (a watch for polling that stops). A schedule's watch keeps the browser's own timers:
+   * on Playwright's clock a timer set when an answer arrives fires early by the answer's latency,
+   * and an agency that times its polls on its server then polls a second late (README, "Virtual time").
+   */
   async session(name: string): Promise<BrowserSession> {
     let session = this.sessions.get(name);
     if (!session) {
-      const clock = this.scenario.steps.some((step) => step.do === 'watch_polling' && step.journey === name);
+      const clock = this.scenario.steps.some((step) => step.do === 'watch_polling' && step.mode === 'stops' && step.journey === name);
       session = await this.open(name, clock);
       this.sessions.set(name, session);
     }
