@@ -1,7 +1,8 @@
 /**
  * The advisory part of each state the agency's pages show: axe-core's violations, and a mobile
  * and a desktop screenshot for the brand's visual review. Each state (page kind, entry state,
- * error, environment) is captured once per run, the first time a scenario reaches it.
+ * error, environment) is captured once per run, the first time a scenario reaches it, except by
+ * the run's lead on its way to its entry, which leaves its states to the scenarios after it.
  *
  * axe runs as @axe-core/playwright's legacy mode runs it, in the page itself: its default opens a
  * second page per analysis to merge the frames' results, which doubled its cost (decisions/014).
@@ -42,6 +43,8 @@ export function stateKey(seen: PageSeen): string {
 
 export class Capturer {
   private axe: Promise<string | undefined> | undefined;
+  /** What every other scenario's capture waits for (leadUntil). */
+  private lead: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly facts: RunFacts,
@@ -52,16 +55,35 @@ export class Capturer {
     return this.options.axe || this.options.screenshots;
   }
 
-  async capture(session: BrowserSession, seen: PageSeen): Promise<void> {
+  /**
+   * Until `watches` settles, only the lead's captures run: the others' axe runs and screenshots
+   * (the previews', which run beside it) would take the cores it needs on its way to its watch.
+   */
+  leadUntil(watches: Promise<void>): void {
+    this.lead = watches;
+  }
+
+  /**
+   * `leads`: the run's lead (ScenarioRun.leads); `deferred`: the state is left to the next scenario
+   * that reaches it, and if none does, axe counts it as not analysed.
+   */
+  async capture(session: BrowserSession, seen: PageSeen, { leads = false, deferred = false } = {}): Promise<void> {
     if (!this.enabled) return;
     const key = stateKey(seen);
     const earlier = this.facts.captures.get(key);
+    if (deferred) {
+      if (!earlier) this.facts.captures.set(key, { key, scenario: session.scenario, url: seen.url, screenshots: {}, axeError: `${session.scenario} left it to the scenarios after it, and none reached it` });
+      return;
+    }
     // A state axe could not analyse (the page went away mid-analysis) is analysed at its next visit; it is never counted as analysed without it.
-    if (earlier && (earlier.axe || !this.options.axe)) return;
+    const axe = this.options.axe && !earlier?.axe;
+    const screenshots = this.options.screenshots && !earlier?.screenshots.mobile;
+    if (!axe && !screenshots) return;
+    if (!leads) await this.lead;
     const capture: Capture = earlier ?? { key, scenario: session.scenario, url: seen.url, screenshots: {} };
     this.facts.captures.set(key, capture);
     const { page } = session;
-    if (this.options.axe) {
+    if (axe) {
       const script = await this.axeScript();
       if (script) {
         try {
@@ -73,7 +95,7 @@ export class Capturer {
         }
       }
     }
-    if (this.options.screenshots && !earlier) {
+    if (screenshots) {
       const folder = join(this.facts.outDir, 'screenshots');
       mkdirSync(folder, { recursive: true });
       const file = key.replace(/[^a-z0-9_-]+/gi, '-');

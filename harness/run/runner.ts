@@ -8,6 +8,7 @@
  * watch or ended. Started together, all of them shared the cores, and the watches began late. The
  * longest watcher (the polling schedule: 17 s from its entry) starts alone, the other watchers once
  * it watches: its watch ends the run (a verify of the reference agency: 25.6 -> 23.3 s, decisions/018).
+ * That lead leaves the states it passes before its entry to the scenarios after it (ScenarioRun.leads).
  */
 import { NoPackKind } from '../emulator-client/packs.js';
 import { secondsUntilPoll } from './polling.js';
@@ -71,10 +72,13 @@ export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, 
     for (let next = queue.shift(); next; next = queue.shift()) {
       let watches: (() => void) | undefined;
       if (isWatcher(next)) watchersStarted.push(new Promise<void>((resolve) => (watches = resolve)));
+      const run = runs.get(next.id)!;
+      run.leads = watchersStarted.length === 1 && Boolean(watches) && queue.length > 0;
+      if (run.leads) env.capturer.leadUntil(watchersStarted[0]!);
       // The first watcher of the queue, the longest, starts at once; the other watchers once it watches.
       if (!watches) await Promise.all(watchersStarted);
       else if (watchersStarted.length > 1) await watchersStarted[0];
-      await runOne(runs.get(next.id)!, env, hooks, watches);
+      await runOne(run, env, hooks, watches);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));

@@ -1,7 +1,9 @@
 /**
  * axe as the harness injects it (harness/run/capture.ts, decisions/016): a violation inside a
  * same-origin frame is found from the top page, as AxeBuilder's legacy mode finds it; the same page
- * without the frame has none, so the frame is what was analysed.
+ * without the frame has none, so the frame is what was analysed. And what the run's lead does not
+ * capture (runner.ts): a state it leaves is captured by the next scenario that reaches it, or
+ * counted as not analysed; the others' captures wait until it watches.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo } from 'node:net';
@@ -9,7 +11,9 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { existsSync } from 'node:fs';
 import { BrowserSession } from '../../harness/browser/session.js';
+import { ADVISORY_CHECKS } from '../../harness/checks/advisory.js';
 import { ConfigSchema } from '../../harness/config.js';
 import { Capturer } from '../../harness/run/capture.js';
 import { RunFacts } from '../../harness/run/facts.js';
@@ -50,4 +54,52 @@ async function violationsOn(path: string): Promise<string[]> {
 test('a violation inside a same-origin frame is found from the top page; without the frame there is none', async () => {
   expect(await violationsOn('/with-frame')).toContain('image-alt 1');
   expect((await violationsOn('/without-frame')).filter((violation) => violation.startsWith('image-alt'))).toEqual([]);
+}, 60_000);
+
+/** A browser on `path` for `scenario`, the state it shows as the harness saw it, and the facts and capturer of one run. */
+async function onPage(path: string, scenario: string, run = { facts: undefined as RunFacts | undefined }) {
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  run.facts ??= new RunFacts(ConfigSchema.parse({ trace: 'off' }), { agency: origin, emulator: 'http://127.0.0.1:4010', callback: `${origin}/callback` }, folder);
+  const session = await BrowserSession.open(browser(), run.facts, scenario, 'main', { trace: 'off', recorded: [] });
+  await session.page.goto(`${origin}${path}`);
+  const seen = { scenario, journey: 'main', environment: 'production' as const, at: 0, url: `${origin}${path}`, status: 200, shows: ['page:consent' as const], links: [], title: path, text: '' };
+  return { session, seen, facts: run.facts };
+}
+
+test('a state the lead leaves is captured, axe and both screenshots, by the next scenario that reaches it; if none does, axe counts it as not analysed', async () => {
+  const run = { facts: undefined as RunFacts | undefined };
+  const lead = await onPage('/without-frame', 'polling-schedule', run);
+  const next = await onPage('/without-frame', 'consent', run);
+  try {
+    const capturer = new Capturer(lead.facts, { axe: true, screenshots: true });
+    const axeCheck = ADVISORY_CHECKS.find((check) => check.id === 'a11y.axe')!;
+    await capturer.capture(lead.session, lead.seen, { leads: true, deferred: true });
+    expect(axeCheck.evaluate(lead.facts)).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('polling-schedule left it to the scenarios after it, and none reached it') });
+    await capturer.capture(next.session, next.seen);
+    const [capture] = [...lead.facts.captures.values()];
+    expect(capture!.axe).toBeDefined();
+    expect([existsSync(capture!.screenshots.mobile!), existsSync(capture!.screenshots.desktop!)]).toEqual([true, true]);
+    expect(axeCheck.evaluate(lead.facts)!.status).not.toBe('inconclusive');
+  } finally {
+    await Promise.all([lead.session.close(), next.session.close()]);
+  }
+}, 60_000);
+
+test("another scenario's capture waits until the lead watches; the lead's own does not", async () => {
+  const run = { facts: undefined as RunFacts | undefined };
+  const preview = await onPage('/without-frame', 'sandbox-previews', run);
+  const lead = await onPage('/with-frame', 'polling-schedule', run);
+  try {
+    const capturer = new Capturer(preview.facts, { axe: true, screenshots: false });
+    let watches!: () => void;
+    capturer.leadUntil(new Promise<void>((resolve) => (watches = resolve)));
+    const waiting = capturer.capture(preview.session, { ...preview.seen, shows: ['state:won'] });
+    await capturer.capture(lead.session, lead.seen, { leads: true });
+    expect([...preview.facts.captures.keys()]).toEqual(['production:consent']);
+    watches();
+    await waiting;
+    expect([...preview.facts.captures.keys()]).toEqual(['production:consent', 'production:won']);
+  } finally {
+    await Promise.all([preview.session.close(), lead.session.close()]);
+  }
 }, 60_000);

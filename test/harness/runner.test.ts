@@ -1,7 +1,8 @@
 /**
  * The order scenarios start in (issue 25): the longest watcher (the polling schedule, whose watch
  * is the run's longest wait) starts alone and the others once it watches, so that its watch begins
- * soonest; the other watchers start together, and the rest once every watcher watches.
+ * soonest; the other watchers start together, and the rest once every watcher watches. The lead
+ * is marked so: the others' captures wait for its watch.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +51,7 @@ test('the lead watcher starts alone; the other watchers once it watches, the res
   };
   // Each watches (a wait of 5 s or more) after a first short wait.
   const scenarios = [waitsFor('other', 0.1), waitsFor('watcher', 0.2, 5), waitsFor('lead', 0.4, 5.1)];
+  const leadUntil = vi.spyOn(env.capturer, 'leadUntil');
   const ran = runScenarios(scenarios, env, 3, { onScenarioBegin: (scenario) => log.push(`${scenario.id} begins`) });
 
   await end('lead 0.4');
@@ -61,7 +63,10 @@ test('the lead watcher starts alone; the other watchers once it watches, the res
     'other begins', 'other waits 0.1 s',
   ]);
   for (const wait of ['other 0.1', 'watcher 5', 'lead 5.1']) await end(wait);
-  await ran;
+  const runs = await ran;
+  // The lead's captures go first, and it leaves the states before its entry to the others (capture.browser.test.ts).
+  expect(Object.fromEntries([...runs].map(([id, run]) => [id, run.leads]))).toEqual({ lead: true, watcher: false, other: false });
+  expect(leadUntil).toHaveBeenCalledTimes(1);
 });
 
 test('the built-in lead is the polling schedule: its watch lasts until its third poll, 17 s after the entry, longer than the stops watches (the first poll and 9 quiet seconds)', () => {
