@@ -45,6 +45,8 @@ export class Capturer {
   private axe: Promise<string | undefined> | undefined;
   /** What every other scenario's capture waits for (leadUntil). */
   private lead: Promise<void> = Promise.resolve();
+  /** The states being captured now: a scenario reaching one meanwhile leaves it to that capture. */
+  private readonly taking = new Set<string>();
 
   constructor(
     private readonly facts: RunFacts,
@@ -78,11 +80,19 @@ export class Capturer {
     // A state axe could not analyse (the page went away mid-analysis) is analysed at its next visit; it is never counted as analysed without it.
     const axe = this.options.axe && !earlier?.axe;
     const screenshots = this.options.screenshots && !earlier?.screenshots.mobile;
-    if (!axe && !screenshots) return;
-    if (!leads) await this.lead;
+    if ((!axe && !screenshots) || this.taking.has(key)) return;
     const capture: Capture = earlier ?? { key, scenario: session.scenario, url: seen.url, screenshots: {} };
     this.facts.captures.set(key, capture);
-    const { page } = session;
+    this.taking.add(key);
+    try {
+      if (!leads) await this.lead;
+      await this.take(session.page, seen.url, capture, { axe, screenshots });
+    } finally {
+      this.taking.delete(key);
+    }
+  }
+
+  private async take(page: Page, url: string, capture: Capture, { axe, screenshots }: { axe: boolean; screenshots: boolean }): Promise<void> {
     if (axe) {
       const script = await this.axeScript();
       if (script) {
@@ -91,14 +101,14 @@ export class Capturer {
           capture.axe = violations.map((violation) => ({ id: violation.id, impact: violation.impact ?? null, help: violation.help, nodes: violation.nodes.length }));
           delete capture.axeError;
         } catch (error) {
-          capture.axeError = `axe-core could not analyse ${seen.url}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+          capture.axeError = `axe-core could not analyse ${url}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
         }
       }
     }
     if (screenshots) {
       const folder = join(this.facts.outDir, 'screenshots');
       mkdirSync(folder, { recursive: true });
-      const file = key.replace(/[^a-z0-9_-]+/gi, '-');
+      const file = capture.key.replace(/[^a-z0-9_-]+/gi, '-');
       try {
         capture.screenshots.mobile = join(folder, `${file}.mobile.png`);
         await page.screenshot({ path: capture.screenshots.mobile, fullPage: true });

@@ -3,7 +3,8 @@
  * same-origin frame is found from the top page, as AxeBuilder's legacy mode finds it; the same page
  * without the frame has none, so the frame is what was analysed. And what the run's lead does not
  * capture (runner.ts): a state it leaves is captured by the next scenario that reaches it, or
- * counted as not analysed; the others' captures wait until it watches.
+ * counted as not analysed; the others' captures wait until it watches. A state is analysed once,
+ * however many scenarios reach it at the same time.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo } from 'node:net';
@@ -95,11 +96,26 @@ test("another scenario's capture waits until the lead watches; the lead's own do
     capturer.leadUntil(new Promise<void>((resolve) => (watches = resolve)));
     const waiting = capturer.capture(preview.session, { ...preview.seen, shows: ['state:won'] });
     await capturer.capture(lead.session, lead.seen, { leads: true });
-    expect([...preview.facts.captures.keys()]).toEqual(['production:consent']);
+    const analysed = () => [...preview.facts.captures.values()].filter((capture) => capture.axe).map((capture) => capture.key);
+    expect(analysed()).toEqual(['production:consent']);
     watches();
     await waiting;
-    expect([...preview.facts.captures.keys()]).toEqual(['production:consent', 'production:won']);
+    expect(analysed()).toEqual(['production:won', 'production:consent']);
   } finally {
     await Promise.all([preview.session.close(), lead.session.close()]);
+  }
+}, 60_000);
+
+test('a state two scenarios reach at once is analysed once: the second leaves it to the capture under way', async () => {
+  const run = { facts: undefined as RunFacts | undefined };
+  const visits = [await onPage('/without-frame', 'consent', run), await onPage('/without-frame', 'terms-change', run)];
+  try {
+    const capturer = new Capturer(run.facts!, { axe: true, screenshots: false });
+    await Promise.all(visits.map((visit) => capturer.capture(visit.session, visit.seen)));
+    const injected = await Promise.all(visits.map((visit) => visit.session.page.evaluate(() => 'axe' in globalThis)));
+    expect(injected).toEqual([true, false]);
+    expect([...run.facts!.captures.values()].map((capture) => [capture.scenario, Boolean(capture.axe)])).toEqual([['consent', true]]);
+  } finally {
+    await Promise.all(visits.map((visit) => visit.session.close()));
   }
 }, 60_000);
