@@ -6,17 +6,17 @@
  * counted as not analysed; the others' captures wait until it watches. A state is analysed once,
  * however many scenarios reach it at the same time.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { existsSync } from 'node:fs';
 import { BrowserSession } from '../../harness/browser/session.js';
 import { ADVISORY_CHECKS } from '../../harness/checks/advisory.js';
 import { ConfigSchema } from '../../harness/config.js';
 import { Capturer } from '../../harness/run/capture.js';
+import type { PageSeen } from '../../harness/run/browser-seen.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import { useChromium } from '../support/chromium.js';
 
@@ -35,21 +35,39 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-async function violationsOn(path: string): Promise<string[]> {
+interface Visit {
+  session: BrowserSession;
+  /** The page as the harness saw it: the consent page, in production. */
+  seen: PageSeen;
+}
+
+/** One run's browsers, each of a scenario on a page (`[path, scenario]`), closed after `use`. */
+async function visiting(pages: Array<[string, string]>, use: (visits: Visit[], facts: RunFacts) => Promise<void>): Promise<void> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const facts = new RunFacts(ConfigSchema.parse({ trace: 'off' }), { agency: origin, emulator: 'http://127.0.0.1:4010', callback: `${origin}/callback` }, folder);
-  const session = await BrowserSession.open(browser(), facts, 'captured', 'main', { trace: 'off', recorded: [] });
+  const visits: Visit[] = [];
   try {
-    await session.page.goto(`${origin}${path}`);
+    for (const [path, scenario] of pages) {
+      const session = await BrowserSession.open(browser(), facts, scenario, 'main', { trace: 'off', recorded: [] });
+      visits.push({ session, seen: { scenario, journey: 'main', environment: 'production', at: 0, url: `${origin}${path}`, status: 200, shows: ['page:consent'], links: [], title: path, text: '' } });
+      await session.page.goto(`${origin}${path}`);
+    }
+    await use(visits, facts);
+  } finally {
+    await Promise.all(visits.map((visit) => visit.session.close()));
+  }
+}
+
+async function violationsOn(path: string): Promise<string[]> {
+  let found: string[] = [];
+  await visiting([[path, 'captured']], async ([{ session, seen }], facts) => {
     if (path === '/with-frame') await session.page.frameLocator('iframe').locator('img').waitFor({ state: 'attached' });
-    const seen = { scenario: 'captured', journey: 'main', environment: 'production' as const, at: 0, url: `${origin}${path}`, status: 200, shows: [], links: [], title: path, text: '' };
-    await new Capturer(facts, { axe: true, screenshots: false }).capture(session, seen);
+    await new Capturer(facts, { axe: true, screenshots: false }).capture(session, seen!);
     const [capture] = [...facts.captures.values()];
     expect(capture!.axeError).toBeUndefined();
-    return capture!.axe!.map((violation) => `${violation.id} ${violation.nodes}`);
-  } finally {
-    await session.close();
-  }
+    found = capture!.axe!.map((violation) => `${violation.id} ${violation.nodes}`);
+  });
+  return found;
 }
 
 test('a violation inside a same-origin frame is found from the top page; without the frame there is none', async () => {
@@ -57,65 +75,41 @@ test('a violation inside a same-origin frame is found from the top page; without
   expect((await violationsOn('/without-frame')).filter((violation) => violation.startsWith('image-alt'))).toEqual([]);
 }, 60_000);
 
-/** A browser on `path` for `scenario`, the state it shows as the harness saw it, and the facts and capturer of one run. */
-async function onPage(path: string, scenario: string, run = { facts: undefined as RunFacts | undefined }) {
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  run.facts ??= new RunFacts(ConfigSchema.parse({ trace: 'off' }), { agency: origin, emulator: 'http://127.0.0.1:4010', callback: `${origin}/callback` }, folder);
-  const session = await BrowserSession.open(browser(), run.facts, scenario, 'main', { trace: 'off', recorded: [] });
-  await session.page.goto(`${origin}${path}`);
-  const seen = { scenario, journey: 'main', environment: 'production' as const, at: 0, url: `${origin}${path}`, status: 200, shows: ['page:consent' as const], links: [], title: path, text: '' };
-  return { session, seen, facts: run.facts };
-}
-
 test('a state the lead leaves is captured, axe and both screenshots, by the next scenario that reaches it; if none does, axe counts it as not analysed', async () => {
-  const run = { facts: undefined as RunFacts | undefined };
-  const lead = await onPage('/without-frame', 'polling-schedule', run);
-  const next = await onPage('/without-frame', 'consent', run);
-  try {
-    const capturer = new Capturer(lead.facts, { axe: true, screenshots: true });
+  await visiting([['/without-frame', 'polling-schedule'], ['/without-frame', 'consent']], async ([lead, next], facts) => {
+    const capturer = new Capturer(facts, { axe: true, screenshots: true });
     const axeCheck = ADVISORY_CHECKS.find((check) => check.id === 'a11y.axe')!;
-    await capturer.capture(lead.session, lead.seen, { leads: true, deferred: true });
-    expect(axeCheck.evaluate(lead.facts)).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('polling-schedule left it to the scenarios after it, and none reached it') });
-    await capturer.capture(next.session, next.seen);
-    const [capture] = [...lead.facts.captures.values()];
+    await capturer.capture(lead!.session, lead!.seen, { leads: true, deferred: true });
+    expect(axeCheck.evaluate(facts)).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('polling-schedule left it to the scenarios after it, and none reached it') });
+    await capturer.capture(next!.session, next!.seen);
+    const [capture] = [...facts.captures.values()];
     expect(capture!.axe).toBeDefined();
     expect([existsSync(capture!.screenshots.mobile!), existsSync(capture!.screenshots.desktop!)]).toEqual([true, true]);
-    expect(axeCheck.evaluate(lead.facts)!.status).not.toBe('inconclusive');
-  } finally {
-    await Promise.all([lead.session.close(), next.session.close()]);
-  }
+    expect(axeCheck.evaluate(facts)!.status).not.toBe('inconclusive');
+  });
 }, 60_000);
 
 test("another scenario's capture waits until the lead watches; the lead's own does not", async () => {
-  const run = { facts: undefined as RunFacts | undefined };
-  const preview = await onPage('/without-frame', 'sandbox-previews', run);
-  const lead = await onPage('/with-frame', 'polling-schedule', run);
-  try {
-    const capturer = new Capturer(preview.facts, { axe: true, screenshots: false });
+  await visiting([['/without-frame', 'sandbox-previews'], ['/with-frame', 'polling-schedule']], async ([preview, lead], facts) => {
+    const capturer = new Capturer(facts, { axe: true, screenshots: false });
     let watches!: () => void;
     capturer.leadUntil(new Promise<void>((resolve) => (watches = resolve)));
-    const waiting = capturer.capture(preview.session, { ...preview.seen, shows: ['state:won'] });
-    await capturer.capture(lead.session, lead.seen, { leads: true });
-    const analysed = () => [...preview.facts.captures.values()].filter((capture) => capture.axe).map((capture) => capture.key);
+    const waiting = capturer.capture(preview!.session, { ...preview!.seen, shows: ['state:won'] });
+    await capturer.capture(lead!.session, lead!.seen, { leads: true });
+    const analysed = () => [...facts.captures.values()].filter((capture) => capture.axe).map((capture) => capture.key);
     expect(analysed()).toEqual(['production:consent']);
     watches();
     await waiting;
     expect(analysed()).toEqual(['production:won', 'production:consent']);
-  } finally {
-    await Promise.all([preview.session.close(), lead.session.close()]);
-  }
+  });
 }, 60_000);
 
 test('a state two scenarios reach at once is analysed once: the second leaves it to the capture under way', async () => {
-  const run = { facts: undefined as RunFacts | undefined };
-  const visits = [await onPage('/without-frame', 'consent', run), await onPage('/without-frame', 'terms-change', run)];
-  try {
-    const capturer = new Capturer(run.facts!, { axe: true, screenshots: false });
+  await visiting([['/without-frame', 'consent'], ['/without-frame', 'terms-change']], async (visits, facts) => {
+    const capturer = new Capturer(facts, { axe: true, screenshots: false });
     await Promise.all(visits.map((visit) => capturer.capture(visit.session, visit.seen)));
     const injected = await Promise.all(visits.map((visit) => visit.session.page.evaluate(() => 'axe' in globalThis)));
     expect(injected).toEqual([true, false]);
-    expect([...run.facts!.captures.values()].map((capture) => [capture.scenario, Boolean(capture.axe)])).toEqual([['consent', true]]);
-  } finally {
-    await Promise.all(visits.map((visit) => visit.session.close()));
-  }
+    expect([...facts.captures.values()].map((capture) => [capture.scenario, Boolean(capture.axe)])).toEqual([['consent', true]]);
+  });
 }, 60_000);
