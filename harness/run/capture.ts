@@ -1,8 +1,7 @@
 /**
  * The advisory part of each state the agency's pages show: axe-core's violations, and a mobile
  * and a desktop screenshot for the brand's visual review. Each state (page kind, entry state,
- * error, environment) is captured once per run, the first time a scenario reaches it, except by
- * the run's lead on its way to its entry, which leaves its states to the scenarios after it.
+ * error, environment) is captured once per run, the first time a scenario reaches it.
  *
  * axe runs as @axe-core/playwright's legacy mode runs it, in the page itself: its default opens a
  * second page per analysis to merge the frames' results, which doubled its cost (decisions/014).
@@ -65,18 +64,11 @@ export class Capturer {
     this.lead = watches;
   }
 
-  /**
-   * `leads`: the run's lead (ScenarioRun.leads); `deferred`: the state is left to the next scenario
-   * that reaches it, and if none does, axe counts it as not analysed.
-   */
-  async capture(session: BrowserSession, seen: PageSeen, { leads = false, deferred = false } = {}): Promise<void> {
+  /** `leads`: the capture is the run's lead's (ScenarioRun.leads), which waits for nothing. */
+  async capture(session: BrowserSession, seen: PageSeen, leads = false): Promise<void> {
     if (!this.enabled) return;
     const key = stateKey(seen);
     const earlier = this.facts.captures.get(key);
-    if (deferred) {
-      if (!earlier) this.facts.captures.set(key, { key, scenario: session.scenario, url: seen.url, screenshots: {}, axeError: `${session.scenario} left it to the scenarios after it, and none reached it` });
-      return;
-    }
     // A state axe could not analyse (the page went away mid-analysis) is analysed at its next visit; it is never counted as analysed without it.
     const axe = this.options.axe && !earlier?.axe;
     const screenshots = this.options.screenshots && !earlier?.screenshots.mobile;

@@ -8,8 +8,7 @@
  * watch or ended. Started together, all of them shared the cores, and the watches began late. The
  * longest watcher (the polling schedule: 17 s from its entry) starts alone, the other watchers once
  * it watches: its watch ends the run (a verify of the reference agency: 25.6 -> 23.3 s, decisions/018).
- * Until it watches, the others' axe runs and screenshots wait, and the states it passes before its
- * entry are left to the scenarios after it (ScenarioRun.leads).
+ * Until it watches, the others' axe runs and screenshots wait (ScenarioRun.leads).
  */
 import { NoPackKind } from '../emulator-client/packs.js';
 import { secondsUntilPoll } from './polling.js';

@@ -32,12 +32,7 @@ export class ScenarioRun {
   private readonly extras: BrowserSession[] = [];
   /** Trace files written for this scenario's browsers. */
   readonly traces: string[] = [];
-  /**
-   * Set on the run's lead (runner.ts), whose watch ends the run. The other scenarios' captures wait
-   * until it watches. Until it has sent its entry, the states it passes (the consent page, which
-   * every production journey passes) are left to the scenarios after it: capturing them would
-   * start its watch, and the run's end, later.
-   */
+  /** Set by the runner on the run's lead, whose watch ends the run: the other scenarios' captures wait until it watches. */
   leads = false;
 
   constructor(
@@ -110,7 +105,7 @@ export class ScenarioRun {
   /** After a step: what the page shows, its storage, and the state's axe run and screenshots. */
   async observe(session: BrowserSession): Promise<PageSeen | undefined> {
     const seen = await session.snapshot(this.view(session), this.scenario.phase === 'sandbox' ? 'sandbox' : 'production');
-    if (seen) await this.env.capturer.capture(session, seen, { leads: this.leads, deferred: this.leads && !this.facts.journey(this.scenario.id, session.journey)?.submissions.length });
+    if (seen) await this.env.capturer.capture(session, seen, this.leads);
     return seen;
   }
 

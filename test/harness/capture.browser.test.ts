@@ -1,19 +1,17 @@
 /**
  * axe as the harness injects it (harness/run/capture.ts, decisions/016): a violation inside a
  * same-origin frame is found from the top page, as AxeBuilder's legacy mode finds it; the same page
- * without the frame has none, so the frame is what was analysed. And what the run's lead does not
- * capture (runner.ts): a state it leaves is captured by the next scenario that reaches it, or
- * counted as not analysed; the others' captures wait until it watches. A state is analysed once,
- * however many scenarios reach it at the same time.
+ * without the frame has none, so the frame is what was analysed. The other scenarios' captures
+ * wait until the run's lead watches (runner.ts), and a state is analysed once, however many
+ * scenarios reach it at the same time.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { BrowserSession } from '../../harness/browser/session.js';
-import { ADVISORY_CHECKS } from '../../harness/checks/advisory.js';
 import { ConfigSchema } from '../../harness/config.js';
 import { Capturer } from '../../harness/run/capture.js';
 import type { PageSeen } from '../../harness/run/browser-seen.js';
@@ -75,27 +73,13 @@ test('a violation inside a same-origin frame is found from the top page; without
   expect((await violationsOn('/without-frame')).filter((violation) => violation.startsWith('image-alt'))).toEqual([]);
 }, 60_000);
 
-test('a state the lead leaves is captured, axe and both screenshots, by the next scenario that reaches it; if none does, axe counts it as not analysed', async () => {
-  await visiting([['/without-frame', 'polling-schedule'], ['/without-frame', 'consent']], async ([lead, next], facts) => {
-    const capturer = new Capturer(facts, { axe: true, screenshots: true });
-    const axeCheck = ADVISORY_CHECKS.find((check) => check.id === 'a11y.axe')!;
-    await capturer.capture(lead!.session, lead!.seen, { leads: true, deferred: true });
-    expect(axeCheck.evaluate(facts)).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('polling-schedule left it to the scenarios after it, and none reached it') });
-    await capturer.capture(next!.session, next!.seen);
-    const [capture] = [...facts.captures.values()];
-    expect(capture!.axe).toBeDefined();
-    expect([existsSync(capture!.screenshots.mobile!), existsSync(capture!.screenshots.desktop!)]).toEqual([true, true]);
-    expect(axeCheck.evaluate(facts)!.status).not.toBe('inconclusive');
-  });
-}, 60_000);
-
 test("another scenario's capture waits until the lead watches; the lead's own does not", async () => {
   await visiting([['/without-frame', 'sandbox-previews'], ['/with-frame', 'polling-schedule']], async ([preview, lead], facts) => {
     const capturer = new Capturer(facts, { axe: true, screenshots: false });
     let watches!: () => void;
     capturer.leadUntil(new Promise<void>((resolve) => (watches = resolve)));
     const waiting = capturer.capture(preview!.session, { ...preview!.seen, shows: ['state:won'] });
-    await capturer.capture(lead!.session, lead!.seen, { leads: true });
+    await capturer.capture(lead!.session, lead!.seen, true);
     const analysed = () => [...facts.captures.values()].filter((capture) => capture.axe).map((capture) => capture.key);
     expect(analysed()).toEqual(['production:consent']);
     watches();

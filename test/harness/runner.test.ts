@@ -64,7 +64,7 @@ test('the lead watcher starts alone; the other watchers once it watches, the res
   ]);
   for (const wait of ['other 0.1', 'watcher 5', 'lead 5.1']) await end(wait);
   const runs = await ran;
-  // The lead's captures go first, and it leaves the states before its entry to the others (capture.browser.test.ts).
+  // The lead's captures go first: the others' wait for its watch (capture.browser.test.ts).
   expect(Object.fromEntries([...runs].map(([id, run]) => [id, run.leads]))).toEqual({ lead: true, watcher: false, other: false });
   expect(leadUntil).toHaveBeenCalledTimes(1);
 });
