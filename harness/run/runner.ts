@@ -73,7 +73,7 @@ export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, 
       let watches: (() => void) | undefined;
       if (isWatcher(next)) watchersStarted.push(new Promise<void>((resolve) => (watches = resolve)));
       const run = runs.get(next.id)!;
-      run.leads = watchersStarted.length === 1 && Boolean(watches) && queue.length > 0;
+      run.leads = watchersStarted.length === 1 && Boolean(watches);
       if (run.leads) env.capturer.leadUntil(watchersStarted[0]!);
       // The first watcher of the queue, the longest, starts at once; the other watchers once it watches.
       if (!watches) await Promise.all(watchersStarted);
