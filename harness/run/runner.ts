@@ -73,11 +73,11 @@ export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, 
       let watches: (() => void) | undefined;
       if (isWatcher(next)) watchersStarted.push(new Promise<void>((resolve) => (watches = resolve)));
       const run = runs.get(next.id)!;
-      run.leads = watchersStarted.length === 1 && Boolean(watches);
+      // The first watcher of the queue, the longest, leads: it starts at once, the other watchers once it watches.
+      run.leads = watches !== undefined && watchersStarted.length === 1;
       if (run.leads) env.capturer.leadUntil(watchersStarted[0]!);
-      // The first watcher of the queue, the longest, starts at once; the other watchers once it watches.
       if (!watches) await Promise.all(watchersStarted);
-      else if (watchersStarted.length > 1) await watchersStarted[0];
+      else if (!run.leads) await watchersStarted[0];
       await runOne(run, env, hooks, watches);
     }
   };
