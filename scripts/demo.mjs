@@ -1,6 +1,6 @@
 // `npm run demo`: start the emulator and the reference agency, run `harness verify` against the
 // agency, print the checklist, stop both. Works on a fresh machine after `npm ci` (which builds
-// dist/); the harness finds Chromium, or tries to install one, as DESIGN.md describes.
+// dist/); the harness finds Chromium, or tries to install one (harness/README.md says where it looks).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

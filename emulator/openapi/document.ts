@@ -112,7 +112,7 @@ export const RETRY_AFTER: Record<string, HeaderDoc> = {
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: z.string().regex(/^\d+$/) },
 };
 
-/** DESIGN.md's `details`: field → messages. */
+/** An `invalid_request`'s `details`: field → messages. */
 export const ErrorDetails = z
   .record(z.string(), z.array(z.string()))
   .register(apiDocs, { id: 'ErrorDetails', description: 'Each invalid field (a dotted path, or `(body)`) and what is wrong with it.' });

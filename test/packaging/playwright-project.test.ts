@@ -2,7 +2,8 @@
  * The package as `npm pack` makes it (issue 26 items 1 and 9): it ships what a user runs and nothing
  * else, and the README's Playwright steps, run as written in a fresh CommonJS project (what `npm init -y`
  * makes) and a fresh ES module project, install it and pass the README's example test against the
- * reference agency. The installs enforce `allowScripts` (`--strict-allow-scripts`): an install script
+ * reference agency; in the CommonJS project, the README's CI section then runs as written, with the
+ * package's `promo-agency` bin as the agency, and `harness verify` exits 0. The installs enforce `allowScripts` (`--strict-allow-scripts`): an install script
  * the README's `allowScripts` line does not cover fails them, as npm 12 will skip it.
  *
  * The checkout is packed with `--ignore-scripts`: `prepack` would rebuild dist/ under the other test
@@ -33,6 +34,8 @@ const FILES = codeBlocks('README.md', SECTION, ['ts']).flatMap((block: Block) =>
   const name = /^\/\/ (\S+\.ts)$/.exec(block.text.split('\n')[0]!)?.[1];
   return name ? [{ name, text: block.text }] : [];
 });
+/** The README's CI section, run in the CommonJS project once its Playwright steps have installed the package. */
+const CI_BLOCK = codeBlocks('README.md', README.slice(README.indexOf('## For agencies and CI'), README.indexOf('## Security')), SHELL).find((block) => block.skipped?.includes('test/packaging/playwright-project.test.ts'))!;
 const TARBALL = /~\/(promo-emulator-[\d.]+\.tgz)/.exec(SECTION)?.[1];
 
 let home: string;
@@ -58,13 +61,24 @@ afterAll(async () => {
   removeTempFolders();
 });
 
-test('the package holds the programs, their runtime files and the Playwright fixtures in both module systems, and none of the checkout\'s tests, benchmarks or sources', () => {
+test('the package holds the programs, the reference agency\'s, their runtime files, the Playwright fixtures in both module systems with their declarations alone, LICENSE, and none of the checkout\'s tests, benchmarks or sources', () => {
   const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((name) => name.replace(/^package\//, ''));
-  for (const needed of ['package.json', 'README.md', 'dist/emulator/cli.js', 'dist/emulator/cli-program.js', 'dist/harness/cli.js', 'dist/playwright/index.js', 'dist/playwright/index.cjs', 'dist/playwright/index.d.ts', 'fixtures/default.json', 'scenarios/production-won.json', 'docs/rules.md', 'fixtures/agency-reference/server.ts']) {
+  for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/emulator/cli.js', 'dist/emulator/cli-program.js', 'dist/harness/cli.js', 'dist/fixtures/agency-reference/cli.js', 'dist/playwright/index.js', 'dist/playwright/index.cjs', 'fixtures/default.json', 'scenarios/production-won.json', 'docs/rules.md', 'fixtures/agency-reference/server.ts']) {
     expect(files, needed).toContain(needed);
   }
-  const stray = files.filter((name) => /^(test|bench|decisions|scripts|examples|emulator|harness\/(?!README\.md$)|playwright|dist\/bench|dist\/fixtures)\b|\.test\.ts$|^(Dockerfile|compose\.yaml|tsconfig)/.test(name));
+  const stray = files.filter((name) => /^(test|bench|scripts|emulator|harness\/(?!README\.md$)|playwright|dist\/bench|dist\/fixtures\/agency-spa)\b|\.test\.ts$|^(Dockerfile|compose\.yaml|tsconfig)/.test(name));
   expect(stray).toEqual([]);
+  // The declarations: the fixtures' entry, as package.json's "types" names it, and what it imports, nothing else.
+  const { exports } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { types: string }> };
+  const declarations = files.filter((name) => name.endsWith('.d.ts'));
+  expect(declarations).toContain(exports['./playwright']!.types.replace(/^\.\//, ''));
+  expect(declarations.every((name) => name.startsWith('dist/playwright/types/')), declarations.join('\n')).toBe(true);
+  for (const name of declarations) {
+    const text = execFileSync('tar', ['-xzOf', tarball, `package/${name}`], { encoding: 'utf8' });
+    for (const [, specifier] of text.matchAll(/(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      expect(declarations, `${name} imports ${specifier}`).toContain(join(dirname(name), specifier!.replace(/\.js$/, '.d.ts')));
+    }
+  }
   expect(`promo-emulator-${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}.tgz`).toBe(TARBALL);
 });
 
@@ -109,5 +123,16 @@ for (const type of ['commonjs', 'module'] as const) {
     });
     expect(result.code, `${result.stdout}\n${result.stderr}`.slice(-6000)).toBe(0);
     expect(result.stdout).toMatch(/\b1 passed\b/);
+    if (type !== 'commonjs') return;
+
+    // The same install, in CI: the README's CI section as written, its agency the package's own `promo-agency` (issue 40 item 3).
+    const ciData = tempFolder('promo-project-ci-data-');
+    stops.push(async () => stopEmulatorOf(ciData));
+    const ci = await run('bash', ['-e', '-c', CI_BLOCK.text], {
+      cwd: project,
+      env: { ...inherited, HOME: home, npm_config_userconfig: join(homedir(), '.npmrc'), npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'), PORT: String(await freePort()), EMULATOR_PORT: String(await freePort()), EMULATOR_DATA: ciData, CI: '1', NO_COLOR: '1' },
+    });
+    expect(ci.code, `${ci.stdout}\n${ci.stderr}`.slice(-6000)).toBe(0);
+    expect(ci.stdout).toMatch(/exit 0: every check passed/);
   }, 1_500_000);
 }
