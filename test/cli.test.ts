@@ -159,10 +159,40 @@ function expectOneLineFailure(run: Run, text: string) {
   expect(run.stderr).toContain(text);
 }
 
-test('start on a port already in use fails with one line saying so', async () => {
+test('start on a port already in use fails with one line saying so, before it makes or seeds the data folder (issue 40 item 6)', async () => {
   const it = await instance();
   servers.push(await listenOn(it.port));
-  expectOneLineFailure(await it.start(), `[emulator] port ${it.port} on 127.0.0.1 is already in use`);
+  const run = await it.start();
+  expectOneLineFailure(run, `[emulator] port ${it.port} on 127.0.0.1 is already in use`);
+  expect(run.stdout).not.toContain('seeding');
+  expect(existsSync(it.data)).toBe(false);
+});
+
+test('stop with no emulator running exits 0 and says there was nothing to stop, so a `set -e` teardown goes on (issue 40 item 6)', async () => {
+  const it = await instance();
+  const run = await it.run('stop');
+  expect(run).toMatchObject({ code: 0, stderr: '' });
+  expect(run.stdout.trim()).toBe(`[emulator] no emulator is running for data folder ${it.data}; nothing to stop`);
+});
+
+test('a usage error exits 2 in `emulator` as in `harness`, with one line (and a suggestion where one fits) (issue 40 item 6)', async () => {
+  const it = await instance();
+  const harness = await new Promise<number | null>((resolve) => spawn(process.execPath, [fileURLToPath(new URL('../dist/harness/cli.js', import.meta.url)), 'verify', '--bogus'], { stdio: 'ignore' }).once('close', resolve));
+  const runs = {
+    unknownOption: await emulator('start', '--prot', '5'),
+    unknownCommand: await emulator('strat'),
+    badValue: await emulator('start', '--port', 'many'),
+    // The required --scans is checked after the unknown option, so the typo gets its suggestion.
+    seedTypo: await it.run('seed', '--scan', '7'),
+    missingRequired: await it.run('seed'),
+    nestedMissing: await it.run('callback', 'set'),
+  };
+  expect(harness).toBe(2);
+  expect(Object.fromEntries(Object.entries(runs).map(([name, run]) => [name, run.code]))).toEqual(Object.fromEntries(Object.keys(runs).map((name) => [name, harness])));
+  expect(runs.seedTypo.stderr).toMatch(/^\[emulator\] unknown option '--scan'\n\(Did you mean --scans\?\)/);
+  expect(runs.missingRequired.stderr.trim()).toBe("[emulator] required option '--scans <n>' not specified");
+  expect(runs.nestedMissing.stderr.trim()).toBe("[emulator] required option '--production <url>' not specified");
+  expect(existsSync(it.data)).toBe(false);
 });
 
 test('start with a fixture that is not JSON fails with one line naming the file', async () => {
@@ -246,13 +276,13 @@ test('--public-url: pages and links carry it, the CLI keeps calling where the em
   expect((await other.run('stop')).code).toBe(0);
 });
 
-test('--public-url refuses what is not an http(s) origin, with one line', async () => {
+test('--public-url refuses what is not an http(s) origin, with one line, as a usage error', async () => {
   const it = await instance();
   const run = await it.start('--public-url', 'https://promo.example.test/emulator');
-  expect(run.code).toBe(1);
+  expect(run.code).toBe(2);
   expect(run.stderr).toContain('A public URL is an origin only');
   const bad = await emulatorWith({ EMULATOR_PUBLIC_URL: 'ftp://promo.example.test' }, 'start', '--port', String(it.port), '--data', it.data);
-  expect(bad.code).toBe(1);
+  expect(bad.code).toBe(2);
   expect(bad.stderr).toContain('A public URL uses http or https');
 });
 

@@ -17,7 +17,8 @@ const STOP_WITHIN_MS = 10_000;
 export async function stop(data: string): Promise<void> {
   const paths = dataPaths(data);
   const seen = await look(paths);
-  if (seen.state === 'stopped') return void (await requireRunning(paths));
+  // Stopping what is stopped is what was asked: a `set -e` teardown goes on.
+  if (seen.state === 'stopped') return say(`[emulator] no emulator is running for data folder ${paths.dir}; nothing to stop`);
   const pid = seen.state === 'running' ? seen.instance.pid : seen.pid;
   if (pid === undefined) throw new CliError(`[emulator] a process holds data folder ${paths.dir} but its pid is unknown (${paths.lockOwner} is missing); stop it by hand`);
   const url = seen.state === 'running' ? seen.instance.base_url : seen.instance?.base_url;

@@ -9,6 +9,7 @@ import { DamagedDatabase } from '../store/db.js';
 import { SavedClockError } from '../store/saved-clock.js';
 import { restoreHeapGrowth } from './heap.js';
 import { CliError } from '../cli-error.js';
+import { addressProblem } from './address.js';
 import { FolderInUse, folderHolder, holdFolderLock } from './folder-lock.js';
 import { type Instance, readInstance, removeInstance, writeInstance } from './instance.js';
 import { CLI, type DataPaths, dataFlag } from './paths.js';
@@ -110,15 +111,8 @@ async function listen(options: ServeOptions, logger: Logger): Promise<Running> {
 
 function listenProblem(error: NodeJS.ErrnoException, { host, port, paths }: ServeOptions): string {
   if (error instanceof SavedClockError) return `[emulator] the virtual clock saved in ${paths.dir} ${error.message}; run \`${CLI} clock reset${dataFlag(paths.dir)}\` to go back to system time, then start again`;
-  switch (error.code) {
-    case 'EADDRINUSE':
-      return `[emulator] port ${port} on ${host} is already in use; stop what uses it or pick another port with --port`;
-    case 'EACCES':
-      return `[emulator] no permission to listen on port ${port}; pick a port above 1023 with --port`;
-    case 'EADDRNOTAVAIL':
-    case 'ENOTFOUND':
-      return `[emulator] ${host} is not an address of this machine; pick another with --host (default 127.0.0.1)`;
-  }
+  const address = addressProblem(error, host, port);
+  if (address) return address;
   if (error instanceof DamagedDatabase) {
     return `[emulator] the database in ${paths.dir} is damaged (${error.message}); restore ${paths.database} from a backup, or move it away to start on a fresh world seeded from the fixture`;
   }

@@ -11,6 +11,7 @@ import { webhooksCommand } from './webhooks.js';
 import { CLI, dataOption, packageVersion } from './paths.js';
 import { CLOCK_HELP } from './clock-usage.js';
 import { endOnClosedOutput, sayError } from './print.js';
+import { usageRules } from './usage.js';
 
 const program = new Command('emulator')
   .description('A local sandbox of the packaging-promotion service: experience and reporting APIs on 127.0.0.1.')
@@ -80,7 +81,7 @@ program
   .action(async (action, value, { data }) => (await import('./commands.js')).clock(data, action, value));
 
 for (const command of [...consoleCommands(), webhooksCommand(), seedCommand()]) {
-  program.addCommand(command.configureOutput(program.configureOutput()));
+  program.addCommand(command);
 }
 
 function parsePort(text: string): number {
@@ -89,6 +90,7 @@ function parsePort(text: string): number {
   return port;
 }
 
+usageRules(program);
 endOnClosedOutput();
 program.parseAsync().catch((error: unknown) => {
   if (!(error instanceof CliError)) throw error;

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Fixture, FixtureError, loadFixture } from '../fixture.js';
 import { inSea } from '../sea.js';
 import { CliError } from '../cli-error.js';
+import { ensureListenable } from './address.js';
 import { ANSWER_WITHIN_MS, control, findRunning, isHealthy, readInstance, waitUntil } from './instance.js';
 import { type DataPaths, dataFlag, dataPaths, defaultFixture } from './paths.js';
 import { type Env, startSummary, say, sayError } from './print.js';
@@ -41,6 +42,8 @@ export async function start(options: StartOptions): Promise<void> {
   }
   const fixturePath = options.fixture === undefined ? defaultFixture() : resolve(options.fixture);
   const fixture = validFixture(fixturePath);
+  // Before the folder is made or seeded: a start that cannot listen leaves nothing behind.
+  await ensureListenable(options.host, options.port);
   ensureWritableFolder(paths.dir);
   // A fresh folder's world (and its months of history) takes seconds to seed: say why start waits.
   if (!existsSync(paths.database)) say(`[emulator] seeding the world from ${fixturePath} into ${paths.dir}…`);
