@@ -9,6 +9,9 @@ import { z } from 'zod';
 import { apiDocs } from '../api-docs.js';
 
 const id = () => z.number().int().positive();
+
+/** How a scan says what the service does not know (scan-outcome.ts writes it). */
+const UNKNOWN_NOTE = 'the empty string when the service does not know it (a collector who gave no country at sign-in), never null or missing.';
 const listOf = <T extends z.ZodType>(item: T) => z.strictObject({ data: z.array(item) });
 
 export const BrandSchema = z
@@ -30,9 +33,9 @@ export const ScanOutcomeSchema = z
       unit: z.strictObject({ id: id(), code: z.string() }),
       sku: z.strictObject({ id: id(), name: z.string(), prefix: z.string() }),
       batch_id: id(),
-      country: z.string().nullable(),
-      city: z.string().nullable(),
-      device_type: z.string().nullable(),
+      country: z.string().register(apiDocs, { description: `ISO 3166-1 alpha-2 code of the collector's country, e.g. \`DE\`; ${UNKNOWN_NOTE}` }),
+      city: z.string().register(apiDocs, { description: `The collector's city; ${UNKNOWN_NOTE}` }),
+      device_type: z.string().register(apiDocs, { description: `\`mobile\`, \`tablet\` or \`desktop\`, from the scanning browser; ${UNKNOWN_NOTE}` }),
       scanned_at: z.iso.datetime(),
     }),
     collector: z

@@ -11,6 +11,11 @@
  * - the pack was entered by someone else, or the promotion did not apply: no element, so no other
  *   collector's result is disclosed.
  * An anonymous scan has `collector: null` (the public reference: "present if signed in").
+ *
+ * A place or device the service does not know is written as the empty string: the contract types
+ * them as strings on every scan, so null would break a client typed by it and a missing field one
+ * that expects the field, while "" keeps both and matches no country code (a sentinel such as `ZZ`
+ * would read as one).
  */
 import { admit } from '../domain/admission.js';
 import type { Db } from '../store/db.js';
@@ -35,6 +40,8 @@ export function rewardJson(prize: Prize, awardedName: string | null) {
   return { id: prize.id, name: awardedName ?? prize.name, reward_type: prize.reward_type, tier: prize.tier, face_value: prize.face_value };
 }
 
+const UNKNOWN = '';
+
 type Outcome = 'won' | 'lost' | 'needs_terms' | 'not_signed_in';
 
 interface EligibilityItem {
@@ -50,9 +57,9 @@ export interface ScanOutcome {
     unit: { id: number; code: string };
     sku: { id: number; name: string; prefix: string };
     batch_id: number;
-    country: string | null;
-    city: string | null;
-    device_type: string | null;
+    country: string;
+    city: string;
+    device_type: string;
     scanned_at: string;
   };
   collector: { id: number; identified: boolean } | null;
@@ -72,9 +79,9 @@ export function scanOutcomes(db: Db, brandId: number, rows: ScanRow[]): ScanOutc
       unit: { id: row.unit_id, code: row.unit_code },
       sku: { id: row.sku_id, name: row.sku_name, prefix: row.sku_prefix },
       batch_id: row.batch_id,
-      country: row.country,
-      city: row.city,
-      device_type: row.device_type,
+      country: row.country ?? UNKNOWN,
+      city: row.city ?? UNKNOWN,
+      device_type: row.device_type ?? UNKNOWN,
       scanned_at: new Date(row.scanned_at).toISOString(),
     },
     collector: row.collector_id === null ? null : { id: row.collector_id, identified: true },

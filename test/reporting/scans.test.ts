@@ -154,3 +154,21 @@ function scanAt(t: ReportingWorld, at: number, options: { collectorId?: number |
     country: options.country ?? 'DE', city: 'Berlin', deviceType: 'mobile', scannedAt: at,
   });
 }
+
+test('a scan whose collector gave no country writes country and city as "", in the list, the read and the collector\'s recent scans: strings, as declared (issue 40 item 7)', async () => {
+  const t = reportingWorld();
+  const nowhere = listCollectors(t.world.db).find((collector) => collector.country === null && collector.tester === 0)!;
+  const member = await t.get(`/brands/${BRAND}/collectors/${nowhere.id}`);
+  expect(member.status).toBe(200);
+  const recent = member.body.recent_scans as Array<{ scan: { id: number; country: unknown; city: unknown; device_type: unknown } }>;
+  expect(recent.length).toBeGreaterThan(0);
+  for (const { scan } of recent) expect([scan.country, scan.city]).toEqual(['', '']);
+  const read = await t.get(`/brands/${BRAND}/scans/${recent[0]!.scan.id}`);
+  expect([read.body.scan.country, read.body.scan.city]).toEqual(['', '']);
+  const list = (await t.get(`/brands/${BRAND}/scans?limit=1000`)).body.data as Array<{ scan: { country: unknown; city: unknown; device_type: unknown } }>;
+  expect(list.filter(({ scan }) => scan.country === '').length).toBeGreaterThan(0);
+  expect(list.every(({ scan }) => [scan.country, scan.city, scan.device_type].every((value) => typeof value === 'string'))).toBe(true);
+  // The served document says so: a string, never null, and what "" means.
+  const fields = (await t.api.get('/api/v1/openapi.json')).body.components.schemas.ScanOutcome.properties.scan.properties;
+  for (const name of ['country', 'city', 'device_type']) expect(fields[name], name).toMatchObject({ type: 'string', description: expect.stringContaining('the empty string when the service does not know it') });
+});
