@@ -7,29 +7,26 @@
  * trying to read: a held lock answers SQLITE_BUSY at once. The holder's pid goes beside it, in
  * `emulator.pid`, for the messages that name it; it means something only while the lock is held.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { exclusiveLockHeld, takeExclusiveLock } from '../store/folder-lock.js';
 import type { DataPaths } from './paths.js';
 
 /** Long enough to outwait a check's momentary read; a held lock is never let go sooner. */
 const TAKE_WITHIN_MS = 2000;
 
 /** The lock of this process, kept referenced so it is never collected (and closed) while it serves. */
-let held: Database.Database | undefined;
+let held: ReturnType<typeof takeExclusiveLock> | undefined;
 
 export class FolderInUse extends Error {}
 
 /** Takes the folder's lock for the rest of this process's life; throws FolderInUse when another process holds it. */
 export function holdFolderLock(paths: DataPaths): void {
-  const lock = new Database(paths.lock, { timeout: TAKE_WITHIN_MS });
   try {
-    lock.exec('BEGIN EXCLUSIVE');
+    held = takeExclusiveLock(paths.lock, TAKE_WITHIN_MS);
   } catch (error) {
-    lock.close();
     if ((error as { code?: string }).code === 'SQLITE_BUSY') throw new FolderInUse(paths.dir);
     throw error;
   }
-  held = lock;
   const partial = `${paths.lockOwner}.${process.pid}`;
   writeFileSync(partial, `${process.pid}\n`);
   renameSync(partial, paths.lockOwner);
@@ -43,18 +40,8 @@ export function releaseFolderLock(): void {
 
 /** Whether a process holds the folder's lock, and its pid when it has written it. */
 export function folderHolder(paths: DataPaths): { pid: number | undefined } | undefined {
-  if (!existsSync(paths.lock)) return undefined;
-  let probe: Database.Database | undefined;
-  try {
-    probe = new Database(paths.lock, { readonly: true, fileMustExist: true, timeout: 0 });
-    probe.prepare('SELECT count(*) FROM sqlite_master').get();
-    return undefined;
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'SQLITE_BUSY') return undefined;
-    return { pid: ownerPid(paths) };
-  } finally {
-    probe?.close();
-  }
+  if (!exclusiveLockHeld(paths.lock)) return undefined;
+  return { pid: ownerPid(paths) };
 }
 
 function ownerPid(paths: DataPaths): number | undefined {
