@@ -160,6 +160,7 @@ async function startEmulator(options: EmulatorOptions): Promise<{ running: Runni
 
 /** As a brand that approved the agency earlier: its URLs registered, the sandbox covered, the integration approved. */
 async function approveAgency(client: EmulatorClient, env: Env, agency: AgencyUrls): Promise<void> {
+  await ensureReachable(agency.callbackUrl);
   const overview = await client.overview();
   const change = await client.setCallbacks({ production: agency.callbackUrl, ...(agency.previewUrl ? { preview: agency.previewUrl } : {}) });
   if (!change.changed && overview.experience.approved_at) return;
@@ -167,6 +168,28 @@ async function approveAgency(client: EmulatorClient, env: Env, agency: AgencyUrl
   await coverSandbox(fetchPost(env.base_url, env.sandbox_key));
   const approved = await client.approve();
   if (!approved.ok) throw new Error(`[promo-emulator] the emulator refused to approve the agency: ${approved.message}`);
+}
+
+/** How long the agency's callback has to answer before the fixtures register it. */
+const REACH_WITHIN_MS = 10_000;
+
+/**
+ * Before anything is registered: a callback that does not answer (the site is not running, a wrong
+ * port) is said so in one line, and the emulator keeps the URLs and approval it had. Any HTTP
+ * answer will do: what the page shows is the tests' to judge.
+ */
+async function ensureReachable(callbackUrl: string): Promise<void> {
+  try {
+    const answer = await fetch(callbackUrl, { redirect: 'manual', signal: AbortSignal.timeout(REACH_WITHIN_MS) });
+    await answer.body?.cancel();
+  } catch (error) {
+    const cause = (error as Error).name === 'TimeoutError' ? `no answer within ${REACH_WITHIN_MS / 1000} s` : describeCause(error as Error & { cause?: { code?: string; message?: string } });
+    throw new Error(`[promo-emulator] the agency's callback ${callbackUrl} is not reachable (${cause}): start your site, or correct the \`agency\` option; nothing was registered or approved`);
+  }
+}
+
+function describeCause(error: Error & { cause?: { code?: string; message?: string } }): string {
+  return error.cause?.code ?? error.cause?.message ?? error.message;
 }
 
 /** The control calls the harness's client does not make: it never reads or freezes the clock, nor resets. */

@@ -41,10 +41,12 @@ export class Journey {
       const email = `collector-${randomBytes(6).toString('hex')}@example.test`;
       await signIn.signIn(email, options.country ?? 'DE', (button) => this.clickAndLoad(() => button.click()));
     }
-    await this.arrive(() => new AuthorizePage(this.page).isShown(this.emulator.url), () =>
-      `after scanning ${pack.code} the browser shows ${this.here()}, not the service's authorize page: ` +
-      (this.emulator.agency ? "does the agency's callback send the browser to authorize_url?" : 'tell the fixtures where your agency is (the `agency` option)'),
-    );
+    await this.arrive(() => new AuthorizePage(this.page).isShown(this.emulator.url), () => {
+      const callback = this.emulator.agency?.callbackUrl;
+      if (this.onErrorPage() && callback) return `after scanning ${pack.code} the browser could not load the agency's callback ${callback}: not reachable (is your site still running?)`;
+      return `after scanning ${pack.code} the browser shows ${this.here()}, not the service's authorize page: ` +
+        (this.emulator.agency ? "does the agency's callback send the browser to authorize_url?" : 'tell the fixtures where your agency is (the `agency` option)');
+    });
     return pack;
   }
 
@@ -71,14 +73,20 @@ export class Journey {
     await this.page.waitForLoadState('load');
   }
 
+  /** Waits until the page is where `at` says, failing at once on the browser's error page, from which the journey cannot go on. */
   private async arrive(at: (url: URL) => boolean, problem: () => string): Promise<void> {
-    await this.page.waitForURL(at, { timeout: WAIT_MS }).catch(() => {
-      throw new Error(`[promo-emulator] ${problem()}`);
-    });
+    const arrived = await this.page.waitForURL((url) => at(url) || url.protocol === 'chrome-error:', { timeout: WAIT_MS }).then(() => at(new URL(this.page.url())), () => false);
+    if (!arrived) throw new Error(`[promo-emulator] ${problem()}`);
   }
 
   private here(): string {
+    if (this.onErrorPage()) return "the browser's error page (the address did not answer)";
     const url = new URL(this.page.url());
     return `${url.origin}${url.pathname}`;
+  }
+
+  /** Chromium's page for a navigation that got no answer (connection refused, no such host). */
+  private onErrorPage(): boolean {
+    return this.page.url().startsWith('chrome-error:');
   }
 }

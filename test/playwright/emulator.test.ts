@@ -1,13 +1,24 @@
 /** The fixtures' worker emulator without Playwright: started or attached, approval, packs, clock, faults, reset. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, expect, test } from 'vitest';
 import { createLogger } from '../../emulator/logger.js';
 import { startServer } from '../../emulator/server.js';
 import { type WorkerEmulator, workerEmulator } from '../../playwright/emulator.js';
+import { freePort } from '../hardening/processes.js';
 import { DEFAULT_FIXTURE } from '../world.js';
 
-const AGENCY = { callbackUrl: 'http://127.0.0.1:9/callback', previewUrl: 'http://127.0.0.1:9/preview' };
+/** A site that answers (the fixtures approve only a callback that answers): every path is 200. */
+const site = createServer((_req, res) => res.end('ok')).listen(0, '127.0.0.1');
+const AGENCY = await new Promise<{ callbackUrl: string; previewUrl: string }>((resolve) =>
+  site.once('listening', () => {
+    const { port } = site.address() as AddressInfo;
+    resolve({ callbackUrl: `http://127.0.0.1:${port}/callback`, previewUrl: `http://127.0.0.1:${port}/preview` });
+  }),
+);
+afterAll(() => void site.close());
 const ALONE = { index: 0, of: 1 };
 const open: WorkerEmulator[] = [];
 const closers: Array<() => Promise<void>> = [];
@@ -117,4 +128,15 @@ test('attaching where no emulator answers fails in one line that says what to do
   await expect(workerEmulator({ url: 'http://127.0.0.1:9', approve: true }, ALONE)).rejects.toThrow(
     '[promo-emulator] no emulator answers at http://127.0.0.1:9 (emulatorUrl, or PROMO_EMULATOR_URL): start it with `npx emulator start`, or leave emulatorUrl unset to start one per worker',
   );
+});
+
+test('an agency whose callback does not answer is refused in one line, "not reachable", and the emulator keeps the URLs and approval it had (issue 40 item 5)', async () => {
+  const plain = await started();
+  const promotions = async () => (await read<{ data: Array<{ id: number; callbacks: unknown; approved_at: unknown }> }>(`${plain.url}/_emulator/promotions`)).data.find((promotion) => promotion.id === plain.env.promotion.id);
+  const before = await promotions();
+  const nobody = `http://127.0.0.1:${await freePort()}`;
+  await expect(workerEmulator({ url: plain.url, agency: { callbackUrl: `${nobody}/callback`, previewUrl: `${nobody}/preview` }, approve: true }, ALONE)).rejects.toThrow(
+    `[promo-emulator] the agency's callback ${nobody}/callback is not reachable (ECONNREFUSED): start your site, or correct the \`agency\` option; nothing was registered or approved`,
+  );
+  expect(await promotions()).toEqual(before);
 });
