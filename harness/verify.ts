@@ -12,7 +12,7 @@
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { checkCallbackUrl } from '../emulator/control/contract.js';
 import { type InstallPolicy, launchChromium } from './browser/chromium.js';
@@ -26,6 +26,8 @@ import { PackPool } from './emulator-client/packs.js';
 import { HarnessError } from './errors.js';
 import { harnessVersion } from './paths.js';
 import { preflight } from './preflight.js';
+import { inert } from './report/escape.js';
+import { type ReportFolder, claimReportFolder } from './report/folder.js';
 import { type Format, REPORTERS, multiplex } from './report/registry.js';
 import type { Report, Reporter, RunMeta } from './report/types.js';
 import { Capturer } from './run/capture.js';
@@ -99,6 +101,19 @@ export function resolveTarget(options: TargetOptions): Target {
 }
 
 export async function verify(options: VerifyOptions): Promise<Report> {
+  const folder = claimReportFolder(resolve(options.out ?? DEFAULT_OUT));
+  try {
+    const report = await judged(options, folder);
+    folder.publish();
+    return report;
+  } catch (error) {
+    folder.discard();
+    throw error;
+  }
+}
+
+/** The run itself, its reports written to the staged folder (report/folder.ts), each path in them naming the report folder. */
+async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Report> {
   const started = Date.now();
   const { config, callback, preview, promotion, client } = resolveTarget(options);
   const only = options.only?.length ? options.only : undefined;
@@ -113,9 +128,7 @@ export async function verify(options: VerifyOptions): Promise<Report> {
   const stderr = options.stderr ?? process.stderr;
   const ready = await preflight({ client, callback, preview, promotion, install: options.install ?? 'never', browserGiven: Boolean(options.browser), progress: (line) => stderr.write(`${line}\n`) });
 
-  const outDir = resolve(options.out ?? DEFAULT_OUT);
-  for (const folder of ['screenshots', 'traces', 'evidence']) rmSync(join(outDir, folder), { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
+  const outDir = folder.staging;
   const color = options.color ?? false;
   const formats = new Set<Format>(['text', ...(options.formats ?? [])]);
   const reporters = options.reporters ?? [...formats].map((format) => [format, REPORTERS[format]({ outDir, stdout, stderr, color })] as [string, Reporter]);
@@ -124,7 +137,7 @@ export async function verify(options: VerifyOptions): Promise<Report> {
   const meta: RunMeta = {
     harness_version: harnessVersion(), started_at: new Date(started).toISOString(), emulator: client.origin, callback, preview: preview ?? null,
     promotion: { id: ready.promotion.id, slug: ready.promotion.slug, name: ready.promotion.name, mechanic: ready.promotion.mechanic },
-    only: only ?? null, out_dir: outDir, notes: [...ready.notes, ...loaded.notes],
+    only: only ?? null, out_dir: folder.final, notes: [...ready.notes, ...loaded.notes],
   };
 
   const browser = options.browser ?? (await launchChromium({ install: options.install ?? 'never', log: (line) => stderr.write(`${line}\n`) }));
@@ -155,7 +168,7 @@ export async function verify(options: VerifyOptions): Promise<Report> {
 
   options.onFacts?.(facts, selected);
   const checks = evaluateChecks(facts, CHECKS.filter((check) => selectedChecks.has(check.id)), selected);
-  keepEvidence(checks, selected, runs, outDir);
+  keepEvidence(checks, selected, runs, folder);
   const summary = Object.fromEntries(STATUSES.map((status) => [status, checks.filter((check) => check.status === status).length])) as Record<Status, number>;
   const finished = Date.now();
   const result: Report = {
@@ -211,31 +224,35 @@ async function collect(facts: RunFacts, client: EmulatorClient, env: RunEnv): Pr
   facts.checklist = await client.checklist();
 }
 
-/** Evidence JSON for every check that did not pass, and the Playwright traces of scenarios behind failed checks. */
-function keepEvidence(checks: CheckReport[], scenarios: readonly Scenario[], runs: Map<string, ScenarioRun>, outDir: string): void {
+/**
+ * Evidence JSON for every check that did not pass, and the Playwright traces of scenarios behind
+ * failed checks, written to the staged folder; every evidence path then names the report folder.
+ */
+function keepEvidence(checks: CheckReport[], scenarios: readonly Scenario[], runs: Map<string, ScenarioRun>, folder: ReportFolder): void {
+  const { staging, final } = folder;
+  for (const item of checks.flatMap((check) => check.evidence)) if (item.path) item.path = join(final, relative(staging, item.path));
   const kept = new Set<string>();
-  mkdirSync(join(outDir, 'evidence'), { recursive: true });
+  mkdirSync(join(staging, 'evidence'), { recursive: true });
   for (const check of checks) {
     if (check.status === 'fail') {
       for (const scenario of scenariosBehindFailure(check.reason, scenarios.filter((candidate) => candidate.feeds.includes(check.id)))) {
         for (const trace of runs.get(scenario.id)?.traces ?? []) {
-          const target = join(outDir, 'traces', trace.split('/').at(-1)!);
+          const name = trace.split('/').at(-1)!;
           if (!kept.has(trace)) {
             try {
-              renameSync(trace, target);
+              renameSync(trace, join(staging, 'traces', name));
             } catch {
               continue;
             }
             kept.add(trace);
           }
-          check.evidence.push({ label: `Playwright trace of ${scenario.id}`, path: target });
+          check.evidence.push({ label: `Playwright trace of ${scenario.id}`, path: join(final, 'traces', name) });
         }
       }
     }
     if (check.status === 'pass') continue;
-    const file = join(outDir, 'evidence', `${check.id}.json`);
-    writeFileSync(file, `${JSON.stringify({ id: check.id, title: check.title, status: check.status, reason: check.reason, evidence: check.evidence }, null, 2)}\n`);
-    check.evidence.unshift({ label: 'evidence file', path: file });
+    writeFileSync(join(staging, 'evidence', `${check.id}.json`), `${JSON.stringify(inert({ id: check.id, title: check.title, status: check.status, reason: check.reason, evidence: check.evidence }), null, 2)}\n`);
+    check.evidence.unshift({ label: 'evidence file', path: join(final, 'evidence', `${check.id}.json`) });
   }
-  rmSync(join(outDir, 'traces', '.pending'), { recursive: true, force: true });
+  rmSync(join(staging, 'traces', '.pending'), { recursive: true, force: true });
 }

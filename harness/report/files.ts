@@ -16,7 +16,7 @@ export function jsonReporter(options: ReporterOptions): Reporter {
   return {
     onEnd(report) {
       const checks = report.checks.map(({ id, title, group, spec, status, reason, configure, evidence }) => ({
-        id, title, group, spec, status, reason, ...(configure ? { configure } : {}), evidence: evidence.map((item) => (item.path ? { ...item, path: relative(options.outDir, item.path) } : item)),
+        id, title, group, spec, status, reason, ...(configure ? { configure } : {}), evidence: evidence.map((item) => (item.path ? { ...item, path: relative(report.run.out_dir, item.path) } : item)),
       }));
       const verdict = { exit_code: exitCodeOf(report.summary), meaning: verdictLine(report.summary), rules: LEGEND };
       writeFileSync(join(options.outDir, REPORT_FILES.json), `${JSON.stringify({ run: report.run, summary: report.summary, verdict, checks, scenarios: report.scenarios }, null, 2)}\n`);

@@ -4,9 +4,8 @@
  * does it right, then the inconclusive checks, then the passes, then the screenshots. One file that
  * opens offline: every screenshot inlined, no script, no external resource.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { CheckReport } from '../checks/evaluate.js';
 import { GUIDANCE } from '../checks/guidance.js';
 import { GROUPS, type Status } from '../checks/types.js';
@@ -16,6 +15,9 @@ import { REPORT_FILES } from './files.js';
 import { GALLERY_CSS, galleryHtml, screenshotsOf } from './gallery.js';
 import { LEGEND, promotionLine, traceCommand, verdictLine, verdictTitle } from './legend.js';
 import type { Report, Reporter, ReporterOptions } from './types.js';
+
+/** docs/rules.md, as the report folder holds it. */
+const RULES_COPY = 'rules.md';
 
 /** The report's sections, in reading order. */
 const SECTIONS: ReadonlyArray<{ id: string; heading: string; statuses: Status[] }> = [
@@ -35,12 +37,15 @@ h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid 
 details{font-size:.9rem}.meta td{padding:0 1rem 0 0;vertical-align:top}code{word-break:break-all}
 ${GALLERY_CSS}`;
 
-/** docs/rules.md where this package has it (not in the container image or the single executable). */
-function rulesLink(): ((rule: string) => string) | undefined {
+/**
+ * The rules' links: docs/rules.md copied beside the report, so a report sent on stands alone; none
+ * where this package has no docs/rules.md (the container image, the single executable).
+ */
+function rulesLink(outDir: string): ((rule: string) => string) | undefined {
   const file = join(packageRoot(), 'docs', 'rules.md');
   if (!existsSync(file)) return undefined;
-  const url = pathToFileURL(file).href;
-  return (rule) => `${url}#${rule}`;
+  copyFileSync(file, join(outDir, RULES_COPY));
+  return (rule) => `${RULES_COPY}#${rule}`;
 }
 
 export function htmlReporter(options: ReporterOptions): Reporter {
@@ -51,10 +56,12 @@ export function htmlReporter(options: ReporterOptions): Reporter {
   };
 }
 
-function page(report: Report, outDir: string): string {
+/** report.html, written to `written` (where the run's files are until the report folder is put in place); its links are relative to the report folder. */
+function page(report: Report, written: string): string {
   const { summary, run } = report;
   const verdict = verdictTitle(summary);
-  const link = rulesLink();
+  const link = rulesLink(written);
+  const outDir = run.out_dir;
   const sections = SECTIONS.flatMap(({ id, heading, statuses }) => {
     const checks = report.checks.filter((check) => statuses.includes(check.status));
     return checks.length ? [`<section id="${id}"><h2>${html(heading)} (${checks.length})</h2><ul class="checks">${checks.map((check) => checkItem(check, outDir, link)).join('')}</ul></section>`] : [];
@@ -72,7 +79,7 @@ ${CSS}
 <tr><td>Emulator</td><td>${html(run.emulator)}</td></tr><tr><td>Run</td><td>${html(run.started_at)}, ${(run.duration_ms / 1000).toFixed(1)} s, harness ${html(run.harness_version)}</td></tr>
 ${run.notes.map((note) => `<tr><td>Note</td><td>${html(note)}</td></tr>`).join('')}</table>
 ${sections.join('\n')}
-<section id="screenshots"><h2>Screenshots of every state (mobile and desktop)</h2><p>Select a screenshot to open it full size.</p><div class="gallery">${galleryHtml(screenshotsOf(report.checks))}</div></section>
+<section id="screenshots"><h2>Screenshots of every state (mobile and desktop)</h2><p>Select a screenshot to open it full size.</p><div class="gallery">${galleryHtml(screenshotsOf(report.checks).map((shot) => ({ ...shot, path: join(written, relative(outDir, shot.path)) })))}</div></section>
 <section><h2>How to read this report</h2><ul>${LEGEND.map((line) => `<li>${html(line)}</li>`).join('')}</ul></section>
 </body></html>
 `;
