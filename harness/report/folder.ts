@@ -7,7 +7,7 @@
  * Only a folder the harness could have written is replaced or removed: one that holds anything
  * else (`--out .` by mistake) is refused before the run starts.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { HarnessError } from '../errors.js';
 
@@ -27,6 +27,7 @@ export interface ReportFolder {
 
 /** Refuses a folder holding anything a run does not write; otherwise stages the run's folder beside it. */
 export function claimReportFolder(final: string): ReportFolder {
+  if (existsSync(final) && !statSync(final).isDirectory()) throw new HarnessError(`--out ${final} is a file, not a folder: give the report a folder of its own`);
   const foreign = existsSync(final) ? readdirSync(final).filter((entry) => !REPORT_ENTRIES.has(entry)) : [];
   if (foreign.length) {
     throw new HarnessError(`--out ${final} holds ${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}, which no run wrote: a run replaces its report folder whole, so give it a folder of its own`);

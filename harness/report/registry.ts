@@ -17,11 +17,13 @@ export function isFormat(name: string): name is Format {
 }
 
 /**
- * Calls every reporter's hook; one that throws is named on stderr and the run goes on. The one door
+ * Calls every reporter's hook (none once the run is interrupted); one that throws is named on stderr and the run goes on. The one door
  * to every report: what the hooks receive has its control characters shown escaped (escape.ts).
  */
-export function multiplex(reporters: ReadonlyArray<readonly [string, Reporter]>, stderr: NodeJS.WritableStream): Required<Reporter> {
+export function multiplex(reporters: ReadonlyArray<readonly [string, Reporter]>, stderr: NodeJS.WritableStream, interrupted?: AbortSignal): Required<Reporter> {
   const each = async (hook: keyof Reporter, call: (reporter: Reporter) => unknown) => {
+    // An interrupted run says nothing more: its scenarios end because the browser went, not because of the agency.
+    if (interrupted?.aborted) return;
     for (const [name, reporter] of reporters) {
       if (!reporter[hook]) continue;
       try {

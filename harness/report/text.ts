@@ -20,12 +20,14 @@ export function textReporter(options: ReporterOptions): Reporter {
   const out = (line: string) => options.stdout.write(`${line}\n`);
   let total = 0;
   let done = 0;
+  let notesShown = 0;
   const progressOnce = once();
   return {
     onBegin(meta, scenarios, checks) {
       total = scenarios.length;
       err(`[harness] verify ${meta.callback} against ${promotionLine(meta)} at the emulator ${meta.emulator}${meta.only ? ` (only ${meta.only.join(', ')})` : ''}`);
       for (const note of meta.notes) err(`[harness] note: ${note}`);
+      notesShown = meta.notes.length;
       err(`[harness] plan: ${scenarios.length} scenario(s) in parallel browser contexts, then ${checks} check(s)`);
       for (const scenario of scenarios) err(`[harness]   ${scenario.id} (${scenario.phase}): ${scenario.title}`);
     },
@@ -62,6 +64,7 @@ export function textReporter(options: ReporterOptions): Reporter {
       out(paint(exitCodeOf(summary) === 0 ? 32 : exitCodeOf(summary) === 1 ? 31 : 35, verdictLine(summary)));
       const stopped = report.scenarios.filter((scenario) => scenario.status === 'errored');
       if (stopped.length) out(`${stopped.length} scenario(s) stopped early: ${stopped.map((scenario) => scenario.id).join(', ')}`);
+      for (const note of report.run.notes.slice(notesShown)) out(`Note: ${note}`);
       out(`Report folder: ${shownPath(report.run.out_dir)}`);
     },
   };

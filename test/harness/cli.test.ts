@@ -193,7 +193,7 @@ describe('against the reference agency', () => {
         'FAIL needs evidence of a violation, shown with the check.',
         'INCONCLUSIVE: the run could not judge the check (nothing observed, a scenario stopped or could not start, approval refused); the reason says what to configure.',
         'WARN and MANUAL pass, with something for the brand to read or review by hand.',
-        'Exit codes: 0 every check passed (warn and manual allowed); 1 a check failed; 2 the harness could not run; 3 no check failed but one is inconclusive (not an approval).',
+        'Exit codes: 0 every check passed (warn and manual allowed); 1 a check failed; 2 the harness could not run; 3 no check failed but one is inconclusive (not an approval); 130 interrupted (no report).',
         '',
         'Journey',
         '  PASS         journey.landing_page   The callback URL without service_request is the campaign landing page',
