@@ -82,8 +82,8 @@ targetOptions(program.command('doctor'))
   .description('only the preflight: emulator, agency URLs, Chromium; exit 0 when all is ready, 2 when not')
   .action(async (options: TargetFlags) => {
     const { client, callback, preview, promotion } = resolveTarget(options);
-    const result = await preflight({ client, callback, preview, promotion, install: options.installBrowser ? 'attempt' : 'never', browserGiven: false }, (line) => process.stdout.write(`${line}\n`));
-    for (const note of result.notes) process.stdout.write(`[harness] note: ${note}\n`);
+    const result = await preflight({ client, callback, preview, promotion, install: options.installBrowser ? 'attempt' : 'never', browserGiven: false }, (line) => process.stdout.write(`${showControls(line)}\n`));
+    for (const note of result.notes) process.stdout.write(`[harness] note: ${showControls(note)}\n`);
     process.stdout.write('[harness] ready: `harness verify` can run\n');
   });
 
