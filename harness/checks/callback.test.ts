@@ -95,6 +95,7 @@ describe('callback.cookie_flags', () => {
 });
 
 describe('logs.params_redacted', () => {
+  const AT = Date.parse('2026-11-28T14:55:20.000Z');
   const journeyWith = (): JourneyFacts => ({
     scenario: 'production-won', journey: 'main', pack: { code: 'P1', outcome: 'won' }, country: 'DE', email: 'h@example.test', consent: [], submissions: [],
     serviceRequest: 'request-value-123', issuedCallback: `${AGENCY}/callback?service_code=code-value-456&state=state-value-789`,
@@ -105,6 +106,7 @@ describe('logs.params_redacted', () => {
     if (text !== undefined) writeFileSync(file, text);
     const seen = facts({ agency_log: file });
     seen.journeys.push(journeyWith());
+    seen.pages.push({ scenario: 'production-won', journey: 'main', environment: 'production', at: AT, url: `${AGENCY}/entry`, status: 200, shows: [], links: [], title: '', text: '' });
     return check('logs.params_redacted').evaluate(seen)!;
   };
   test('no journey values: no verdict; no readable log: inconclusive, naming agency_log', () => {
@@ -114,11 +116,28 @@ describe('logs.params_redacted', () => {
     expect(check('logs.params_redacted').evaluate(seen)).toMatchObject({ status: 'inconclusive' });
     expect(withLog(undefined)).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('cannot be read') });
   });
-  test('a log without the values passes; one holding the state fails, naming its line and not the value', () => {
-    expect(withLog('{"url":"/callback?service_code=[redacted]"}\n').status).toBe('pass');
+  test('a log of this run without the values passes; one holding the state fails, naming its line and not the value', () => {
+    expect(withLog(`{"time":${AT + 50},"url":"/callback?service_code=[redacted]"}\n`)).toMatchObject({ status: 'pass', reason: expect.stringContaining('1 of whose 1 lines were written during this run') });
     const leaked = withLog('{"msg":"start"}\n{"url":"/callback?state=state-value-789"}\n');
     expect(leaked).toMatchObject({ status: 'fail', reason: '1 of 3 journey values appear in the agency\'s log' });
     expect(JSON.stringify(leaked.evidence)).toContain('on line 2');
     expect(JSON.stringify(leaked.evidence)).not.toContain('state-value-789');
+  });
+  test('an empty log, or one with no line of this run, proves nothing: inconclusive, saying why (issue 42 item 4: an agency logging service_code elsewhere)', () => {
+    expect(withLog('')).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('is empty, so it shows none of this run\'s requests') });
+    expect(withLog('\n\n')).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('is empty') });
+    const yesterday = withLog(`{"time":${AT - 86_400_000},"url":"/callback?service_code=[redacted]"}\n127.0.0.1 - - [27/Nov/2026:14:55:20 +0000] "GET /callback HTTP/1.1" 303 0\n`);
+    expect(yesterday).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('none of the 2 lines of the agency log'), configure: expect.stringContaining('a time on each line') });
+    expect(withLog('GET /callback?service_code=[redacted] 303\n')).toMatchObject({ status: 'inconclusive' });
+  });
+  test.for([
+    ['pino, epoch milliseconds', `{"level":30,"time":${AT + 1000},"msg":"request"}`],
+    ['epoch seconds with a fraction', `ts=${(AT + 1000) / 1000} GET /callback 303`],
+    ['ISO 8601 in UTC', '2026-11-28T14:55:21.120Z INFO GET /callback'],
+    ['ISO 8601 with an offset', '2026-11-28T15:55:21+01:00 GET /callback'],
+    ['Common Log Format', '127.0.0.1 - - [28/Nov/2026:15:55:21 +0100] "GET /callback HTTP/1.1" 303 0'],
+    ['a time without a zone, read as UTC', '[2026-11-28 14:55:21,120] INFO werkzeug: GET /callback'],
+  ])('a line of this run is recognised by its time: %s', ([, line]) => {
+    expect(withLog(`${line}\n`).status).toBe('pass');
   });
 });
