@@ -16,6 +16,7 @@ import { join, relative, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { checkCallbackUrl } from '../emulator/control/contract.js';
 import { type InstallPolicy, launchChromium } from './browser/chromium.js';
+import { allowancesOf } from './checks/allowances.js';
 import { type CheckReport, evaluateChecks } from './checks/evaluate.js';
 import { CHECKS, CHECK_IDS } from './checks/registry.js';
 import { STATUSES, type Status } from './checks/types.js';
@@ -141,6 +142,7 @@ async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Rep
     harness_version: harnessVersion(), started_at: new Date(started).toISOString(), emulator: client.origin, callback, preview: preview ?? null,
     promotion: { id: ready.promotion.id, slug: ready.promotion.slug, name: ready.promotion.name, mechanic: ready.promotion.mechanic },
     only: only ?? null, out_dir: folder.final, notes: [...ready.notes, ...loaded.notes],
+    allowances: allowancesOf(config, CHECKS.filter((check) => selectedChecks.has(check.id))),
   };
 
   const browser = options.browser ?? (await unlessInterrupted(signal, launchChromium({ install: options.install ?? 'never', log: (line) => stderr.write(`${line}\n`) })));

@@ -7,7 +7,9 @@ import { ConfigSchema } from '../config.js';
 import type { ObservedCall } from '../emulator-client/client.js';
 import type { AgencyResponse } from '../run/browser-seen.js';
 import { type JourneyFacts, RunFacts, sha256 } from '../run/facts.js';
+import type { Scenario } from '../scenarios/schema.js';
 import { CALLBACK_CHECKS, secureCookieRequired } from './callback.js';
+import { evaluateChecks } from './evaluate.js';
 
 const AGENCY = 'http://127.0.0.1:3000';
 const facts = (config: Record<string, unknown> = {}) => new RunFacts(ConfigSchema.parse(config), { agency: AGENCY, emulator: 'http://127.0.0.1:4010', callback: `${AGENCY}/callback` }, '/tmp');
@@ -69,6 +71,29 @@ describe('callback.no_third_party', () => {
     expect(check('callback.no_third_party').evaluate(seen)!.status).toBe('pass');
     seen.requests.push(request('https://fonts.example.com/font.woff2?v=1'));
     expect(check('callback.no_third_party').evaluate(seen)).toMatchObject({ status: 'fail', reason: expect.stringContaining('font https://fonts.example.com/font.woff2') });
+  });
+});
+
+describe('an allowance of the config is shown beside the check it changed (issue 42 item 4)', () => {
+  const page = { scenario: 'landing', journey: 'main', environment: 'production' as const, at: 1, url: `${AGENCY}/`, status: 200, shows: [], links: [], title: '', text: '' };
+  const analytics = { scenario: 'landing', journey: 'main', at: 1, method: 'GET', url: 'https://analytics.example/tag.js?id=1', referer: undefined, resourceType: 'script', from: `${AGENCY}/` };
+  test('first_party_origins naming an analytics host: the pass says so, and its evidence lists what was let through', () => {
+    const seen = facts({ first_party_origins: ['https://analytics.example'] });
+    seen.pages.push(page);
+    seen.requests.push(analytics);
+    const verdict = check('callback.no_third_party').evaluate(seen)!;
+    expect(verdict).toMatchObject({ status: 'pass', reason: expect.stringContaining('1 resource(s) from origins the config counts as first party (first_party_origins: https://analytics.example)') });
+    expect(verdict.evidence).toEqual([{ label: 'allowed by the config (first_party_origins): script https://analytics.example/tag.js' }]);
+    const [report] = evaluateChecks(seen, [check('callback.no_third_party')], [{ id: 'landing', feeds: ['callback.no_third_party'] } as unknown as Scenario]);
+    expect(report!.allowed_by).toEqual(['first_party_origins: https://analytics.example']);
+  });
+  test('without it, the same request fails, and nothing is marked as allowed', () => {
+    const seen = facts();
+    seen.pages.push(page);
+    seen.requests.push(analytics);
+    expect(check('callback.no_third_party').evaluate(seen)).toMatchObject({ status: 'fail' });
+    const [report] = evaluateChecks(seen, [check('callback.no_third_party')], [{ id: 'landing', feeds: ['callback.no_third_party'] } as unknown as Scenario]);
+    expect(report!.allowed_by).toBeUndefined();
   });
 });
 

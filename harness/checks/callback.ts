@@ -56,11 +56,16 @@ export const CALLBACK_CHECKS: Check[] = [
     kind: 'can_fail',
     evaluate(facts) {
       if (facts.pages.length === 0) return undefined;
-      const allowed = new Set([facts.origins.agency, facts.origins.emulator, ...facts.config.first_party_origins.map((url) => new URL(url).origin)]);
-      const third = facts.requests.filter((request) => /^(https?|wss?):/.test(request.url) && !allowed.has(originOf(request.url) ?? ''));
-      const urls = [...new Set(third.map((request) => `${request.resourceType} ${request.url.split('?')[0]}`))];
-      return urls.length
-        ? fail(`the pages request ${urls.length} third-party resource(s): ${urls[0]}`, [{ label: urls[0]! }, ...urls.slice(1).map((url) => ({ label: url }))])
+      const own = new Set([facts.origins.agency, facts.origins.emulator]);
+      const configured = new Set(facts.config.first_party_origins.map((url) => new URL(url).origin));
+      const elsewhere = facts.requests.filter((request) => /^(https?|wss?):/.test(request.url) && !own.has(originOf(request.url) ?? ''));
+      const shown = (requests: typeof elsewhere) => [...new Set(requests.map((request) => `${request.resourceType} ${request.url.split('?')[0]}`))];
+      const urls = shown(elsewhere.filter((request) => !configured.has(originOf(request.url) ?? '')));
+      // What passed only because the config named its origin is shown, so the brand sees what it is asked to accept.
+      const allowed = shown(elsewhere.filter((request) => configured.has(originOf(request.url) ?? ''))).map((url) => ({ label: `allowed by the config (first_party_origins): ${url}` }));
+      if (urls.length) return fail(`the pages request ${urls.length} third-party resource(s): ${urls[0]}`, [{ label: urls[0]! }, ...urls.slice(1).map((url) => ({ label: url })), ...allowed]);
+      return allowed.length
+        ? pass(facts.pages.length, `${facts.pages.length} agency pages, ${facts.requests.length} requests, all to the agency or the service but ${allowed.length} resource(s) from origins the config counts as first party (first_party_origins: ${[...configured].join(', ')})`, allowed)
         : pass(facts.pages.length, `${facts.pages.length} agency pages, ${facts.requests.length} requests, all to the agency or the service`);
     },
   },

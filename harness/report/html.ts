@@ -77,7 +77,8 @@ ${CSS}
 <table class="meta"><tr><td>Promotion</td><td>${html(`${run.promotion.name}: ${promotionLine(run)}`)}</td></tr>
 <tr><td>Callback</td><td>${html(run.callback)}</td></tr><tr><td>Preview</td><td>${html(run.preview ?? '(none)')}</td></tr>
 <tr><td>Emulator</td><td>${html(run.emulator)}</td></tr><tr><td>Run</td><td>${html(run.started_at)}, ${(run.duration_ms / 1000).toFixed(1)} s, harness ${html(run.harness_version)}</td></tr>
-${run.notes.map((note) => `<tr><td>Note</td><td>${html(note)}</td></tr>`).join('')}</table>
+${run.notes.map((note) => `<tr><td>Note</td><td>${html(note)}</td></tr>`).join('')}
+${run.allowances.map((allowance) => `<tr><td>Allowed by the config</td><td><code>${html(allowance.setting)}</code> (can change ${allowance.checks.length} check(s))</td></tr>`).join('')}</table>
 ${sections.join('\n')}
 <section id="screenshots"><h2>Screenshots of every state (mobile and desktop)</h2><p>Select a screenshot to open it full size.</p><div class="gallery">${galleryHtml(screenshotsOf(report.checks).map((shot) => ({ ...shot, path: join(written, relative(outDir, shot.path)) })))}</div></section>
 <section><h2>How to read this report</h2><ul>${LEGEND.map((line) => `<li>${html(line)}</li>`).join('')}</ul></section>
@@ -89,6 +90,7 @@ function checkItem(check: CheckReport, outDir: string, link: ((rule: string) => 
   const guidance = GUIDANCE[check.id];
   const lines: string[] = [`<p class="seen"><span class="label">${check.status === 'pass' ? 'Seen' : 'What was seen'}:</span> ${html(check.reason)}</p>`];
   if (check.configure) lines.push(`<p class="configure"><span class="label">Configure:</span> ${html(check.configure)}</p>`);
+  for (const setting of check.allowed_by ?? []) lines.push(`<p class="allowed"><span class="label">Allowed by the config:</span> <code>${html(setting)}</code></p>`);
   if (guidance && check.status === 'fail') lines.push(`<p class="fix"><span class="label">How to fix it:</span> ${html(guidance.fix)}</p>`);
   const rules = (guidance?.rules ?? []).map((rule) => (link ? `<a href="${html(link(rule))}">${html(rule)}</a>` : html(rule))).join(', ');
   lines.push(`<p class="rule"><span class="label">The rule:</span> ${html(check.title)} (spec ${html(check.spec)}${rules ? `; docs/rules.md: ${rules}` : ''})</p>`);

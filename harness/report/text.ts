@@ -41,6 +41,11 @@ export function textReporter(options: ReporterOptions): Reporter {
       out('');
       for (const line of LEGEND) out(paint(90, line));
       out('');
+      if (report.run.allowances.length) {
+        out('Allowed by the config (each shown beside the checks it can change):');
+        for (const allowance of report.run.allowances) out(`  ${allowance.setting}`);
+        out('');
+      }
       const reasonOnce = once();
       const repeated = [...new Set(report.scenarios.flatMap((scenario) => (scenario.error ? [scenario.error] : [])))];
       for (const [group, heading] of Object.entries(GROUPS)) {
@@ -50,6 +55,7 @@ export function textReporter(options: ReporterOptions): Reporter {
         const width = Math.max(...report.checks.map((check) => check.id.length));
         for (const check of checks) {
           out(`  ${paint(COLOUR[check.status], LABEL[check.status].padEnd(12))} ${check.id.padEnd(width)}  ${check.title}`);
+          for (const setting of check.allowed_by ?? []) out(`               allowed by the config: ${setting}`);
           if (check.status === 'pass') continue;
           out(`               ${repeated.reduce((reason, error) => reasonOnce(reason, error, check.id), check.reason)}`);
           if (check.configure) out(`               configure: ${check.configure}`);

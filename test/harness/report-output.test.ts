@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
+import { allowancesOf } from '../../harness/checks/allowances.js';
 import { evaluateChecks } from '../../harness/checks/evaluate.js';
 import { CHECKS } from '../../harness/checks/registry.js';
 import { STATUSES, type Status } from '../../harness/checks/types.js';
@@ -71,7 +72,7 @@ function reportOf(facts: RunFacts, outDir: string, ids: readonly string[]): Repo
   return {
     run: {
       harness_version: '0', started_at: '', finished_at: '', duration_ms: 1, chromium: '', emulator: 'http://127.0.0.1:4010', callback: `${AGENCY}/callback`, preview: null,
-      promotion: { id: 1, slug: 'spring', name: `Spring${TITLE}`, mechanic: 'instant_win' }, only: null, out_dir: outDir, notes: [`the agency answered ${CLIPBOARD}`],
+      promotion: { id: 1, slug: 'spring', name: `Spring${TITLE}`, mechanic: 'instant_win' }, only: null, out_dir: outDir, notes: [`the agency answered ${CLIPBOARD}`], allowances: [],
     },
     summary, checks, scenarios: [...facts.outcomes.values()],
   };
@@ -125,6 +126,46 @@ describe('nothing the agency writes reaches a terminal as a command (issue 42 it
     const outputs = await printed(reportOf(facts, outDir, HOSTILE_CHECKS), outDir);
     expect(outputs['report.html']).not.toMatch(/<script/i);
     expect(outputs['report.html']).toContain('&lt;script&gt;');
+  });
+});
+
+describe('every allowance of the config is in every report, and beside the checks it can change (issue 42 item 4)', () => {
+  test('the default config allows nothing; each setting that differs is listed with the checks it can change', () => {
+    expect(allowancesOf(ConfigSchema.parse({}), CHECKS)).toEqual([]);
+    const config = ConfigSchema.parse({
+      first_party_origins: ['https://analytics.example'], a11y: { fail_on: [] }, vocabulary: { accept: ['aceito'] },
+      markers: { states: { won: 'text=/Gewonnen/' } }, entry_endpoint: { max_attempts: 200 },
+    });
+    const allowances = Object.fromEntries(allowancesOf(config, CHECKS).map(({ setting, checks }) => [setting, checks]));
+    expect(allowances['first_party_origins: https://analytics.example']).toEqual(['callback.no_third_party']);
+    expect(allowances['a11y.fail_on: (none) (by default: critical)']).toEqual(['a11y.axe']);
+    expect(allowances['vocabulary.accept: aceito']).toEqual(expect.arrayContaining(['consent.required', 'behaviour.retry_after_honoured']));
+    expect(allowances['markers.states: {"won":"text=/Gewonnen/"}']).toEqual(expect.arrayContaining(['journey.state.won']));
+    expect(allowances['entry_endpoint.max_attempts: 200 (by default: 30)']).toEqual(['endpoint.rate_limited']);
+  });
+
+  test('text, JSON, JUnit and HTML list first_party_origins, and show it beside callback.no_third_party, which passed on it', async () => {
+    const outDir = newFolder();
+    const facts = new RunFacts(ConfigSchema.parse({ first_party_origins: ['https://analytics.example'] }), { agency: AGENCY, emulator: 'http://127.0.0.1:4010', callback: `${AGENCY}/callback` }, '/tmp');
+    facts.pages.push({ scenario: 'production-won', journey: 'main', environment: 'production', at: 1, url: `${AGENCY}/`, status: 200, shows: [], links: [], title: '', text: '' });
+    facts.requests.push({ scenario: 'production-won', journey: 'main', at: 1, method: 'GET', url: 'https://analytics.example/tag.js', referer: undefined, resourceType: 'script', from: `${AGENCY}/` });
+    const report = reportOf(facts, outDir, ['callback.no_third_party']);
+    facts.outcomes.clear();
+    report.scenarios = [{ id: 'production-won', title: 'won', status: 'passed', durationMs: 1 }];
+    report.checks = evaluateChecks(facts, CHECKS.filter((check) => check.id === 'callback.no_third_party'), [{ id: 'production-won', feeds: ['callback.no_third_party'] } as unknown as Scenario]);
+    report.run.allowances = allowancesOf(facts.config, report.checks);
+    expect(report.checks[0]!.status).toBe('pass');
+    const outputs = await printed(report, outDir);
+    const setting = 'first_party_origins: https://analytics.example';
+    expect(outputs.stdout).toContain(`Allowed by the config (each shown beside the checks it can change):\n  ${setting}\n`);
+    expect(outputs.stdout).toMatch(new RegExp(`PASS.*callback\\.no_third_party .*\\n {15}allowed by the config: ${setting}\\n`));
+    const json = JSON.parse(outputs['report.json']!);
+    expect(json.run.allowances).toEqual([{ setting, checks: ['callback.no_third_party'] }]);
+    expect(json.checks[0].allowed_by).toEqual([setting]);
+    expect(json.checks[0].evidence).toEqual([{ label: 'allowed by the config (first_party_origins): script https://analytics.example/tag.js' }]);
+    expect(outputs['junit.xml']!.match(/<property name="allowed_by_config" value="first_party_origins: https:\/\/analytics.example"\/>/g)).toHaveLength(2);
+    expect(outputs['report.html']).toContain(`<tr><td>Allowed by the config</td><td><code>${setting}</code>`);
+    expect(outputs['report.html']).toMatch(/id="check-callback.no_third_party">.*<p class="allowed"><span class="label">Allowed by the config:<\/span> <code>first_party_origins: https:\/\/analytics.example<\/code><\/p>/);
   });
 });
 
