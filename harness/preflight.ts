@@ -85,7 +85,9 @@ async function answersLikeAgency(url: string, name: 'callback' | 'preview', emul
     await response.arrayBuffer();
   } catch (error) {
     const code = (error as { cause?: { code?: string } }).cause?.code;
-    if (code?.startsWith('HPE_')) throw refuse(`does not answer HTTP (${code})`);
+    if (code && NOT_HTTP.has(code)) throw refuse(`does not answer HTTP (${code})`);
+    // HTTP that a strict parser refuses (a control character in a header) is still an agency a browser reads.
+    if (code?.startsWith('HPE_')) return `the ${name} URL ${url} answered HTTP that a strict parser refuses (${code}): the journeys judge it`;
     throw new HarnessError(`the agency's ${name} URL ${url} is not reachable: start the agency, or check --${name}`);
   }
   if (response.status === 404) throw refuse('answers 404 (no page there)');
@@ -94,6 +96,9 @@ async function answersLikeAgency(url: string, name: 'callback' | 'preview', emul
   if (response.status < 300 && type === 'text/html') return undefined;
   return `the ${name} URL ${url}, opened without parameters, answered ${response.status} with ${type}: the journeys judge it`;
 }
+
+/** What the parser says when the answer does not even begin as HTTP. */
+const NOT_HTTP = new Set(['HPE_INVALID_CONSTANT', 'HPE_INVALID_VERSION', 'HPE_INVALID_STATUS']);
 
 /** The same host and port, counting every loopback name as one. */
 function sameServer(a: URL, b: URL): boolean {
