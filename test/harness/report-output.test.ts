@@ -22,6 +22,7 @@ import { REPORTERS, multiplex } from '../../harness/report/registry.js';
 import type { Report, Reporter } from '../../harness/report/types.js';
 import { RunFacts, sha256 } from '../../harness/run/facts.js';
 import type { Scenario } from '../../harness/scenarios/schema.js';
+import { judgeRecording } from './recorded.js';
 
 const AGENCY = 'http://127.0.0.1:3000';
 /** An OSC that retitles the terminal, one that puts a command on the clipboard (OSC 52), and a redraw of the line as PASS. */
@@ -117,6 +118,23 @@ describe('nothing the agency writes reaches a terminal as a command (issue 42 it
   test('escapes in every form a terminal obeys: C0, DEL, C1 (8-bit CSI), line separators and bidirectional overrides', () => {
     expect(showControls('a\u001b[31mb\u009b31mc\u007fd\u2028e\u202ef\u2066g\ttab\nline')).toBe('a\\x1b[31mb\\x9b31mc\\x7fd\\u2028e\\u202ef\\u2066g\\x09tab\\x0aline');
     expect(inert({ [`key${TITLE}`]: [`value${TITLE}`, 3, null], nested: { deep: REDRAW } })).toEqual({ 'key\\x1b]0;pwned\\x07': ['value\\x1b]0;pwned\\x07', 3, null], nested: { deep: '\\x0d\\x1b[2KPASS' } });
+  });
+
+  test.for([
+    ['cache-control-with-escapes', 'callback.no_store'],
+    ['cookie-name-with-escapes', 'callback.cookie_flags'],
+    ['redirect-with-escapes', 'callback.clean_url'],
+  ])('the reference agency with --defect %s: %s fails on what Chromium received, and no report prints an escape raw', async ([defect, id]) => {
+    const { checks } = judgeRecording('reference', defect, [id]);
+    expect(checks[0]!.status).toBe('fail');
+    expect(JSON.stringify(checks[0])).toMatch(/\\u001b/);
+    const outDir = newFolder();
+    const report = reportOf(hostileFacts(), outDir, []);
+    report.checks = checks;
+    report.scenarios = [];
+    for (const [where, text] of Object.entries(await printed(report, outDir))) {
+      expect(where === 'stdout' || where === 'stderr' ? text.replace(/\u001b\[\d+m/g, '') : text, where).not.toMatch(RAW_CONTROL);
+    }
   });
 
   test('report.html still holds against markup in what the agency wrote', async () => {
