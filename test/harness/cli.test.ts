@@ -157,7 +157,7 @@ describe('against the reference agency', () => {
     });
     await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
     const other = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-    const notHttp = createNetServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
+    const notHttp = createNetServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
     await new Promise<void>((resolve) => notHttp.listen(0, '127.0.0.1', resolve));
     const ssh = `http://127.0.0.1:${(notHttp.address() as AddressInfo).port}/callback`;
     const emulatorCallback = `${world.target.emulator}/callback`;
@@ -179,6 +179,7 @@ describe('against the reference agency', () => {
       expect([run.code, run.stderr]).toEqual([2, `[harness] ${cases[0]![1]}\n`]);
       expect(registered()).toEqual(before);
     } finally {
+      pages.closeAllConnections();
       await new Promise((resolve) => pages.close(resolve));
       await new Promise((resolve) => notHttp.close(resolve));
     }
