@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { type Server, createServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -303,10 +303,14 @@ describe('against an agency with a defect', () => {
     expect(normalize(run.stdout, world)).toContain('               trace: npx playwright-core show-trace <tmp>/report/traces/landing--landing.zip');
   }, 120_000);
 
-  test('a report folder from an earlier run is not mistaken for this run', async () => {
+  test('a report folder from an earlier run is not mistaken for this run: its "Approve" does not survive a failing run that writes no report.html (issue 42 item 5)', async () => {
+    mkdirSync(join(world.target.out, 'evidence'), { recursive: true });
     writeFileSync(join(world.target.out, 'evidence', 'stale.json'), '{}');
-    const run = await harness(['verify', ...targetArgs(world), '--only', 'callback.no_store']);
-    expect(run.code).toBe(0);
-    expect(existsSync(join(world.target.out, 'evidence', 'stale.json'))).toBe(false);
+    writeFileSync(join(world.target.out, 'report.html'), '<header id="verdict" class="banner approve"><h1>Approve</h1></header>');
+    const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page']);
+    expect(run.code).toBe(1);
+    expect(readdirSync(world.target.out).sort()).toEqual(['evidence', 'traces']);
+    expect(readdirSync(join(world.target.out, 'evidence'))).toEqual(['journey.landing_page.json']);
+    expect(readdirSync(world.folder).filter((name) => name.startsWith('.'))).toEqual([]);
   }, 120_000);
 });
