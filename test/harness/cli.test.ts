@@ -301,6 +301,10 @@ describe('against an agency with a defect', () => {
     expect(html).toContain('<li class="fail" id="check-journey.landing_page"><span class="status">FAIL</span> <span class="id">journey.landing_page</span>');
     expect(html).toContain('<a href="traces/landing--landing.zip">traces/landing--landing.zip</a>; open it from the report folder with <code>npx playwright-core show-trace traces/landing--landing.zip</code>');
     expect(normalize(run.stdout, world)).toContain('               trace: npx playwright-core show-trace <tmp>/report/traces/landing--landing.zip');
+    // The report stands alone (issue 40 item 4): every link not within the page resolves to a file of its folder, the rules among them.
+    const links = [...html.matchAll(/href="([^"#][^"]*)"/g)].map((match) => match[1]!.split('#')[0]!);
+    expect(links).toContain('rules.md');
+    expect(links.filter((link) => /^(file|https?):|^\//.test(link) || !existsSync(join(world.target.out, link)))).toEqual([]);
   }, 120_000);
 
   test('a report folder from an earlier run is not mistaken for this run: its "Approve" does not survive a failing run that writes no report.html (issue 42 item 5)', async () => {
