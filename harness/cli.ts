@@ -9,9 +9,10 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { CHECKS, CHECK_IDS } from './checks/registry.js';
 import { GROUPS } from './checks/types.js';
 import { DEFAULT_EMULATOR, DEFAULT_OUT } from './config.js';
-import { HarnessError } from './errors.js';
+import { HarnessError, Interrupted } from './errors.js';
 import { harnessVersion } from './paths.js';
 import { preflight } from './preflight.js';
+import { showControls } from './report/escape.js';
 import { EXIT, exitCodeOf } from './report/legend.js';
 import { FORMATS, type Format, isFormat } from './report/registry.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from './scenarios/load.js';
@@ -55,17 +56,34 @@ targetOptions(program.command('verify'))
   .option('--out <dir>', 'the report folder', DEFAULT_OUT)
   .action(async (options: TargetFlags & { only?: string[]; format?: Format[]; out: string }) => {
     const report = await verify({
-      ...options, formats: options.format, install: options.installBrowser ? 'attempt' : 'never', color: useColour(process.stdout),
+      ...options, formats: options.format, install: options.installBrowser ? 'attempt' : 'never', color: useColour(process.stdout), signal: interruptedByCtrlC(),
     });
     process.exitCode = exitCodeOf(report.summary);
   });
+
+/**
+ * Ctrl-C stops the run: verify restores the emulator's state and leaves no report; a second Ctrl-C,
+ * or a cleanup that has not ended within INTERRUPT_GRACE_MS, ends the process at once.
+ */
+function interruptedByCtrlC(): AbortSignal {
+  const controller = new AbortController();
+  process.once('SIGINT', () => {
+    process.stderr.write('[harness] interrupted: no verdict, no report; restoring the emulator\'s state\n');
+    controller.abort();
+    process.once('SIGINT', () => process.exit(EXIT.interrupted));
+    setTimeout(() => process.exit(EXIT.interrupted), INTERRUPT_GRACE_MS).unref();
+  });
+  return controller.signal;
+}
+
+const INTERRUPT_GRACE_MS = 15_000;
 
 targetOptions(program.command('doctor'))
   .description('only the preflight: emulator, agency URLs, Chromium; exit 0 when all is ready, 2 when not')
   .action(async (options: TargetFlags) => {
     const { client, callback, preview, promotion } = resolveTarget(options);
-    const result = await preflight({ client, callback, preview, promotion, install: options.installBrowser ? 'attempt' : 'never', browserGiven: false }, (line) => process.stdout.write(`${line}\n`));
-    for (const note of result.notes) process.stdout.write(`[harness] note: ${note}\n`);
+    const result = await preflight({ client, callback, preview, promotion, install: options.installBrowser ? 'attempt' : 'never', browserGiven: false }, (line) => process.stdout.write(`${showControls(line)}\n`));
+    for (const note of result.notes) process.stdout.write(`[harness] note: ${showControls(note)}\n`);
     process.stdout.write('[harness] ready: `harness verify` can run\n');
   });
 
@@ -108,9 +126,13 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 program.parseAsync().catch((error: unknown) => {
-  if (error instanceof HarnessError) process.stderr.write(`[harness] ${error.message}\n`);
-  else if (process.env.HARNESS_DEBUG) process.stderr.write(`[harness] could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  else process.stderr.write(`[harness] could not run: ${firstLine(error)} (HARNESS_DEBUG=1 shows the stack)\n`);
+  if (error instanceof Interrupted) {
+    process.exit(EXIT.interrupted);
+  }
+  // The message may quote what the agency answered (a content type): printed, never obeyed.
+  if (error instanceof HarnessError) process.stderr.write(`[harness] ${showControls(error.message)}\n`);
+  else if (process.env.HARNESS_DEBUG) process.stderr.write(`[harness] could not run: ${(error instanceof Error ? (error.stack ?? error.message) : String(error)).split('\n').map(showControls).join('\n')}\n`);
+  else process.stderr.write(`[harness] could not run: ${showControls(firstLine(error))} (HARNESS_DEBUG=1 shows the stack)\n`);
   process.exitCode = EXIT.couldNotRun;
 });
 

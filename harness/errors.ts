@@ -2,3 +2,8 @@
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';
 }
+
+/** The run was interrupted (Ctrl-C): no verdict, no report. */
+export class Interrupted extends Error {
+  override readonly name = 'Interrupted';
+}

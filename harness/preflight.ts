@@ -1,6 +1,7 @@
 /**
  * What must hold before a run can mean anything: the emulator answers (and has the harness's
- * control endpoints) and has the promotion to verify, the agency's URLs answer, Chromium is there.
+ * control endpoints) and has the promotion to verify, the agency's URLs answer HTTP and have a page
+ * (judging how is the checks' work), Chromium is there.
  * `harness doctor` runs only this; `harness verify` runs it first. The first problem is a
  * HarnessError: exit 2, one line.
  */
@@ -49,13 +50,15 @@ export async function preflight(target: PreflightTarget, log: (line: string) => 
   ok(`promotion ${describePromotion(promotion)}: ${how}`);
   if (!promotion.live) notes.push(`the promotion ${promotion.slug} is not live, so it cannot be approved: production journeys cannot run and their checks will be inconclusive`);
 
-  await answersLikeAgency(target.callback, 'callback', target.client.origin);
+  const callbackAnswer = await answersLikeAgency(target.callback, 'callback', target.client.origin);
+  if (callbackAnswer) notes.push(callbackAnswer);
   ok(`agency callback ${target.callback}`);
   for (const [name, url] of [['callback', target.callback], ['preview', target.preview]] as const) {
     if (url && new URL(url).protocol === 'http:') notes.push(`the ${name} URL uses plain http on ${new URL(url).hostname}: accepted for local development only; deployed, it must be https`);
   }
   if (target.preview) {
-    await answersLikeAgency(target.preview, 'preview', target.client.origin);
+    const previewAnswer = await answersLikeAgency(target.preview, 'preview', target.client.origin);
+    if (previewAnswer) notes.push(previewAnswer);
     ok(`agency preview ${target.preview}`);
   } else {
     notes.push('no --preview URL: the six sandbox scenarios cannot be run through the agency, so a new approval is not possible');
@@ -67,26 +70,35 @@ export async function preflight(target: PreflightTarget, log: (line: string) => 
 }
 
 /**
- * Refuses, before the run registers anything, a URL that is no agency page: not reachable, the
- * emulator itself, 404, 5xx, or no HTML. A redirect, or a 4xx page for a callback opened without
- * its parameters, is an agency answering.
+ * Refuses, before the run registers anything, only a URL that cannot be the agency: nothing
+ * listening, no HTTP there, the emulator itself, or 404 (no page there). Anything else is an agency
+ * answering, however badly: a callback opened without its parameters may well answer 400 in plain
+ * text, or fail, and still run every journey; the checks judge it (journey.landing_page). What it
+ * answered is then noted, so the brand reads it beside the checks.
  */
-async function answersLikeAgency(url: string, name: 'callback' | 'preview', emulator: string): Promise<void> {
+async function answersLikeAgency(url: string, name: 'callback' | 'preview', emulator: string): Promise<string | undefined> {
   const refuse = (why: string) => new HarnessError(`the agency's ${name} URL ${url} ${why}: check --${name}`);
   if (sameServer(new URL(url), new URL(emulator))) throw refuse(`is the emulator itself (${emulator}), not the agency`);
   let response: Response;
   try {
     response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
     await response.arrayBuffer();
-  } catch {
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code && NOT_HTTP.has(code)) throw refuse(`does not answer HTTP (${code})`);
+    // HTTP that a strict parser refuses (a control character in a header) is still an agency a browser reads.
+    if (code?.startsWith('HPE_')) return `the ${name} URL ${url} answered HTTP that a strict parser refuses (${code}): the journeys judge it`;
     throw new HarnessError(`the agency's ${name} URL ${url} is not reachable: start the agency, or check --${name}`);
   }
   if (response.status === 404) throw refuse('answers 404 (no page there)');
-  if (response.status >= 500) throw refuse(`answers ${response.status} (the agency failed)`);
-  if (response.status >= 300 && response.status < 400) return;
+  if (response.status >= 300 && response.status < 400) return undefined;
   const type = response.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
-  if (type !== 'text/html') throw refuse(`answers ${response.status} with ${type}, not an HTML page`);
+  if (response.status < 300 && type === 'text/html') return undefined;
+  return `the ${name} URL ${url}, opened without parameters, answered ${response.status} with ${type}: the journeys judge it`;
 }
+
+/** What the parser says when the answer does not even begin as HTTP. */
+const NOT_HTTP = new Set(['HPE_INVALID_CONSTANT', 'HPE_INVALID_VERSION', 'HPE_INVALID_STATUS']);
 
 /** The same host and port, counting every loopback name as one. */
 function sameServer(a: URL, b: URL): boolean {

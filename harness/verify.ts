@@ -12,10 +12,11 @@
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { checkCallbackUrl } from '../emulator/control/contract.js';
 import { type InstallPolicy, launchChromium } from './browser/chromium.js';
+import { allowancesOf } from './checks/allowances.js';
 import { type CheckReport, evaluateChecks } from './checks/evaluate.js';
 import { CHECKS, CHECK_IDS } from './checks/registry.js';
 import { STATUSES, type Status } from './checks/types.js';
@@ -23,9 +24,11 @@ import { type Config, DEFAULT_OUT, emulatorFromEnv, loadConfig } from './config.
 import { scenariosBehindFailure } from './report/traces.js';
 import { EmulatorClient } from './emulator-client/client.js';
 import { PackPool } from './emulator-client/packs.js';
-import { HarnessError } from './errors.js';
+import { HarnessError, Interrupted } from './errors.js';
 import { harnessVersion } from './paths.js';
 import { preflight } from './preflight.js';
+import { inert } from './report/escape.js';
+import { type ReportFolder, claimReportFolder } from './report/folder.js';
 import { type Format, REPORTERS, multiplex } from './report/registry.js';
 import type { Report, Reporter, RunMeta } from './report/types.js';
 import { Capturer } from './run/capture.js';
@@ -62,6 +65,8 @@ export interface VerifyOptions extends TargetOptions {
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
   color?: boolean;
+  /** Aborted: the run stops (the CLI on Ctrl-C): no more progress, the emulator's state restored, no report; verify rejects with Interrupted. */
+  signal?: AbortSignal;
   /** Given the run's facts and the scenarios it ran, before they are judged (tests record them: test/harness/recorded.ts). */
   onFacts?: (facts: RunFacts, scenarios: readonly Scenario[]) => void;
 }
@@ -99,6 +104,19 @@ export function resolveTarget(options: TargetOptions): Target {
 }
 
 export async function verify(options: VerifyOptions): Promise<Report> {
+  const folder = claimReportFolder(resolve(options.out ?? DEFAULT_OUT));
+  try {
+    const report = await judged(options, folder);
+    folder.publish();
+    return report;
+  } catch (error) {
+    folder.discard();
+    throw error;
+  }
+}
+
+/** The run itself, its reports written to the staged folder (report/folder.ts), each path in them naming the report folder. */
+async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Report> {
   const started = Date.now();
   const { config, callback, preview, promotion, client } = resolveTarget(options);
   const only = options.only?.length ? options.only : undefined;
@@ -111,51 +129,56 @@ export async function verify(options: VerifyOptions): Promise<Report> {
 
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const ready = await preflight({ client, callback, preview, promotion, install: options.install ?? 'never', browserGiven: Boolean(options.browser), progress: (line) => stderr.write(`${line}\n`) });
+  const { signal } = options;
+  const ready = await unlessInterrupted(signal, preflight({ client, callback, preview, promotion, install: options.install ?? 'never', browserGiven: Boolean(options.browser), progress: (line) => stderr.write(`${line}\n`) }));
 
-  const outDir = resolve(options.out ?? DEFAULT_OUT);
-  for (const folder of ['screenshots', 'traces', 'evidence']) rmSync(join(outDir, folder), { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
+  const outDir = folder.staging;
   const color = options.color ?? false;
   const formats = new Set<Format>(['text', ...(options.formats ?? [])]);
   const reporters = options.reporters ?? [...formats].map((format) => [format, REPORTERS[format]({ outDir, stdout, stderr, color })] as [string, Reporter]);
-  const report = multiplex(reporters, stderr);
+  const report = multiplex(reporters, stderr, signal);
   const facts = new RunFacts(config, { agency: new URL(callback).origin, emulator: client.origin, callback, ...(preview ? { preview } : {}) }, outDir);
   const meta: RunMeta = {
     harness_version: harnessVersion(), started_at: new Date(started).toISOString(), emulator: client.origin, callback, preview: preview ?? null,
     promotion: { id: ready.promotion.id, slug: ready.promotion.slug, name: ready.promotion.name, mechanic: ready.promotion.mechanic },
-    only: only ?? null, out_dir: outDir, notes: [...ready.notes, ...loaded.notes],
+    only: only ?? null, out_dir: folder.final, notes: [...ready.notes, ...loaded.notes],
+    allowances: allowancesOf(config, CHECKS.filter((check) => selectedChecks.has(check.id))),
   };
 
-  const browser = options.browser ?? (await launchChromium({ install: options.install ?? 'never', log: (line) => stderr.write(`${line}\n`) }));
+  const browser = options.browser ?? (await unlessInterrupted(signal, launchChromium({ install: options.install ?? 'never', log: (line) => stderr.write(`${line}\n`) })));
   const runs = new Map<string, ScenarioRun>();
+  let approvedByRun = false;
   try {
-    const env = await prepareEnv(browser, facts, client, config, selectedChecks, `${ready.promotion.slug} (${ready.promotion.mechanic})`);
-    const callbacks = await client.setCallbacks({ production: callback, ...(preview ? { preview } : {}) });
-    const needsApproval = callbacks.changed || !(await client.overview()).experience.approved_at;
-    const sandbox = scenarios.filter((scenario) => scenario.phase === 'sandbox' && (needsApproval || selected.includes(scenario)));
-    const production = selected.filter((scenario) => scenario.phase !== 'sandbox');
-    report.onBegin(meta, [...sandbox, ...production], selectedChecks.size);
-    let previews: Promise<Map<string, ScenarioRun>> = Promise.resolve(new Map());
-    if (preview) previews = runScenarios(sandbox, env, config.concurrency, report);
-    else skipScenarios(sandbox, 'no preview URL: pass --preview so the six sandbox scenarios can run through the agency', env, report);
-    let journeys: Promise<Map<string, ScenarioRun>> = Promise.resolve(new Map());
-    if (production.length > 0) {
-      if (needsApproval) await checklistComplete(client, previews);
-      const blocked = await productionBlocked(client, needsApproval);
-      if (blocked) skipScenarios(production, blocked, env, report);
-      else journeys = runScenarios(production, env, config.concurrency, report);
-    }
-    for (const done of await Promise.all([previews, journeys])) for (const [id, run] of done) runs.set(id, run);
-    await collect(facts, client, env);
+    await unlessInterrupted(signal, (async () => {
+      const env = await prepareEnv(browser, facts, client, config, selectedChecks, `${ready.promotion.slug} (${ready.promotion.mechanic})`);
+      const callbacks = await client.setCallbacks({ production: callback, ...(preview ? { preview } : {}) });
+      const needsApproval = callbacks.changed || !(await client.overview()).experience.approved_at;
+      const sandbox = scenarios.filter((scenario) => scenario.phase === 'sandbox' && (needsApproval || selected.includes(scenario)));
+      const production = selected.filter((scenario) => scenario.phase !== 'sandbox');
+      report.onBegin(meta, [...sandbox, ...production], selectedChecks.size);
+      let previews: Promise<Map<string, ScenarioRun>> = Promise.resolve(new Map());
+      if (preview) previews = runScenarios(sandbox, env, config.concurrency, report);
+      else skipScenarios(sandbox, 'no preview URL: pass --preview so the six sandbox scenarios can run through the agency', env, report);
+      let journeys: Promise<Map<string, ScenarioRun>> = Promise.resolve(new Map());
+      if (production.length > 0) {
+        if (needsApproval) await checklistComplete(client, previews);
+        const route = await productionRoute(client, needsApproval);
+        approvedByRun = route.approved;
+        if (route.blocked) skipScenarios(production, route.blocked, env, report);
+        else journeys = runScenarios(production, env, config.concurrency, report);
+      }
+      for (const done of await Promise.all([previews, journeys])) for (const [id, run] of done) runs.set(id, run);
+      await collect(facts, client, env);
+    })());
   } finally {
     await client.clearFaults().catch(() => undefined);
+    if (approvedByRun) meta.notes.push(await withdrawn(client, callback));
     if (!options.browser) await browser.close().catch(() => undefined);
   }
 
   options.onFacts?.(facts, selected);
   const checks = evaluateChecks(facts, CHECKS.filter((check) => selectedChecks.has(check.id)), selected);
-  keepEvidence(checks, selected, runs, outDir);
+  keepEvidence(checks, selected, runs, folder);
   const summary = Object.fromEntries(STATUSES.map((status) => [status, checks.filter((check) => check.status === status).length])) as Record<Status, number>;
   const finished = Date.now();
   const result: Report = {
@@ -173,14 +196,36 @@ async function checklistComplete(client: EmulatorClient, previews: Promise<unkno
   while (!over && !(await client.checklist()).complete) await Promise.race([previews, sleep(200)]);
 }
 
-/** Why scans would not reach the agency, after approving when needed; undefined when they will. */
-async function productionBlocked(client: EmulatorClient, needsApproval: boolean): Promise<string | undefined> {
+/** Approval when needed (`approved`: this run gave it), and why scans would not reach the agency (`blocked`), if they will not. */
+async function productionRoute(client: EmulatorClient, needsApproval: boolean): Promise<{ approved: boolean; blocked?: string }> {
   if (needsApproval) {
     const approval = await client.approve();
-    if (!approval.ok) return `the brand could not approve the integration (${approval.message}), so no scan reaches the agency`;
+    if (!approval.ok) return { approved: false, blocked: `the brand could not approve the integration (${approval.message}), so no scan reaches the agency` };
   }
   const { routing } = (await client.overview()).experience;
-  return routing.to === 'agency' ? undefined : `scans go to the service's hosted page, not to the agency (${(routing.reasons ?? []).join(', ').replaceAll('_', ' ')})`;
+  const blocked = routing.to === 'agency' ? undefined : `scans go to the service's hosted page, not to the agency (${(routing.reasons ?? []).join(', ').replaceAll('_', ' ')})`;
+  return { approved: needsApproval, ...(blocked ? { blocked } : {}) };
+}
+
+/** The approval this run gave, taken back whatever the verdict: approving is the brand's act, not the harness's. The report's note on it. */
+async function withdrawn(client: EmulatorClient, callback: string): Promise<string> {
+  try {
+    await client.withdrawApproval(callback);
+    return 'the run approved the integration to drive the production journeys, and withdrew that approval at its end: the promotion is left unapproved, for the brand to approve';
+  } catch (error) {
+    return `the run approved the integration to drive the production journeys and could not withdraw that approval (${error instanceof Error ? error.message : String(error)}): withdraw it in the brand's console`;
+  }
+}
+
+/** The work, or Interrupted as soon as the signal aborts (the work is left to end on its own). */
+function unlessInterrupted<T>(signal: AbortSignal | undefined, work: Promise<T>): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(new Interrupted('interrupted'));
+    if (signal.aborted) stop();
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 async function prepareEnv(browser: Browser, facts: RunFacts, client: EmulatorClient, config: Config, selected: ReadonlySet<string>, promotion: string): Promise<RunEnv> {
@@ -211,31 +256,35 @@ async function collect(facts: RunFacts, client: EmulatorClient, env: RunEnv): Pr
   facts.checklist = await client.checklist();
 }
 
-/** Evidence JSON for every check that did not pass, and the Playwright traces of scenarios behind failed checks. */
-function keepEvidence(checks: CheckReport[], scenarios: readonly Scenario[], runs: Map<string, ScenarioRun>, outDir: string): void {
+/**
+ * Evidence JSON for every check that did not pass, and the Playwright traces of scenarios behind
+ * failed checks, written to the staged folder; every evidence path then names the report folder.
+ */
+function keepEvidence(checks: CheckReport[], scenarios: readonly Scenario[], runs: Map<string, ScenarioRun>, folder: ReportFolder): void {
+  const { staging, final } = folder;
+  for (const item of checks.flatMap((check) => check.evidence)) if (item.path) item.path = join(final, relative(staging, item.path));
   const kept = new Set<string>();
-  mkdirSync(join(outDir, 'evidence'), { recursive: true });
+  mkdirSync(join(staging, 'evidence'), { recursive: true });
   for (const check of checks) {
     if (check.status === 'fail') {
       for (const scenario of scenariosBehindFailure(check.reason, scenarios.filter((candidate) => candidate.feeds.includes(check.id)))) {
         for (const trace of runs.get(scenario.id)?.traces ?? []) {
-          const target = join(outDir, 'traces', trace.split('/').at(-1)!);
+          const name = trace.split('/').at(-1)!;
           if (!kept.has(trace)) {
             try {
-              renameSync(trace, target);
+              renameSync(trace, join(staging, 'traces', name));
             } catch {
               continue;
             }
             kept.add(trace);
           }
-          check.evidence.push({ label: `Playwright trace of ${scenario.id}`, path: target });
+          check.evidence.push({ label: `Playwright trace of ${scenario.id}`, path: join(final, 'traces', name) });
         }
       }
     }
     if (check.status === 'pass') continue;
-    const file = join(outDir, 'evidence', `${check.id}.json`);
-    writeFileSync(file, `${JSON.stringify({ id: check.id, title: check.title, status: check.status, reason: check.reason, evidence: check.evidence }, null, 2)}\n`);
-    check.evidence.unshift({ label: 'evidence file', path: file });
+    writeFileSync(join(staging, 'evidence', `${check.id}.json`), `${JSON.stringify(inert({ id: check.id, title: check.title, status: check.status, reason: check.reason, evidence: check.evidence }), null, 2)}\n`);
+    check.evidence.unshift({ label: 'evidence file', path: join(final, 'evidence', `${check.id}.json`) });
   }
-  rmSync(join(outDir, 'traces', '.pending'), { recursive: true, force: true });
+  rmSync(join(staging, 'traces', '.pending'), { recursive: true, force: true });
 }

@@ -1,6 +1,5 @@
 /** The advisory checks: axe-core, and screenshots for the brand's review. @see spec §1 lifecycle 5 */
 import { type Check, fail, inconclusive, manual, pass, warn } from './types.js';
-import { shownPath } from '../paths.js';
 import type { Capture } from '../run/facts.js';
 
 /** Which states axe-core could not analyse, of all the run captured, and why the first could not. */
@@ -46,7 +45,7 @@ export const ADVISORY_CHECKS: Check[] = [
       const evidence = shots.flatMap((capture) =>
         (['mobile', 'desktop'] as const).flatMap((size) => (capture.screenshots[size] ? [{ label: `${capture.key} (${size})`, path: capture.screenshots[size], data: { state: capture.key, size } }] : [])),
       );
-      return manual(shots.length, `${evidence.length} screenshots of ${shots.length} states to review: responsive layout, legal copy, failure states (folder ${shownPath(facts.outDir)}/screenshots)`, evidence);
+      return manual(shots.length, `${evidence.length} screenshots of ${shots.length} states to review: responsive layout, legal copy, failure states (screenshots/ in the report folder)`, evidence);
     },
   },
 ];

@@ -7,7 +7,9 @@ import { ConfigSchema } from '../config.js';
 import type { ObservedCall } from '../emulator-client/client.js';
 import type { AgencyResponse } from '../run/browser-seen.js';
 import { type JourneyFacts, RunFacts, sha256 } from '../run/facts.js';
+import type { Scenario } from '../scenarios/schema.js';
 import { CALLBACK_CHECKS, secureCookieRequired } from './callback.js';
+import { evaluateChecks } from './evaluate.js';
 
 const AGENCY = 'http://127.0.0.1:3000';
 const facts = (config: Record<string, unknown> = {}) => new RunFacts(ConfigSchema.parse(config), { agency: AGENCY, emulator: 'http://127.0.0.1:4010', callback: `${AGENCY}/callback` }, '/tmp');
@@ -72,6 +74,29 @@ describe('callback.no_third_party', () => {
   });
 });
 
+describe('an allowance of the config is shown beside the check it changed (issue 42 item 4)', () => {
+  const page = { scenario: 'landing', journey: 'main', environment: 'production' as const, at: 1, url: `${AGENCY}/`, status: 200, shows: [], links: [], title: '', text: '' };
+  const analytics = { scenario: 'landing', journey: 'main', at: 1, method: 'GET', url: 'https://analytics.example/tag.js?id=1', referer: undefined, resourceType: 'script', from: `${AGENCY}/` };
+  test('first_party_origins naming an analytics host: the pass says so, and its evidence lists what was let through', () => {
+    const seen = facts({ first_party_origins: ['https://analytics.example'] });
+    seen.pages.push(page);
+    seen.requests.push(analytics);
+    const verdict = check('callback.no_third_party').evaluate(seen)!;
+    expect(verdict).toMatchObject({ status: 'pass', reason: expect.stringContaining('1 resource(s) from origins the config counts as first party (first_party_origins: https://analytics.example)') });
+    expect(verdict.evidence).toEqual([{ label: 'allowed by the config (first_party_origins): script https://analytics.example/tag.js' }]);
+    const [report] = evaluateChecks(seen, [check('callback.no_third_party')], [{ id: 'landing', feeds: ['callback.no_third_party'] } as unknown as Scenario]);
+    expect(report!.allowed_by).toEqual(['first_party_origins: https://analytics.example']);
+  });
+  test('without it, the same request fails, and nothing is marked as allowed', () => {
+    const seen = facts();
+    seen.pages.push(page);
+    seen.requests.push(analytics);
+    expect(check('callback.no_third_party').evaluate(seen)).toMatchObject({ status: 'fail' });
+    const [report] = evaluateChecks(seen, [check('callback.no_third_party')], [{ id: 'landing', feeds: ['callback.no_third_party'] } as unknown as Scenario]);
+    expect(report!.allowed_by).toBeUndefined();
+  });
+});
+
 describe('callback.cookie_flags', () => {
   const withCookie = (line: string, origin = AGENCY) => {
     const seen = new RunFacts(ConfigSchema.parse({}), { agency: origin, emulator: 'http://127.0.0.1:4010', callback: `${origin}/callback` }, '/tmp');
@@ -95,6 +120,7 @@ describe('callback.cookie_flags', () => {
 });
 
 describe('logs.params_redacted', () => {
+  const AT = Date.parse('2026-11-28T14:55:20.000Z');
   const journeyWith = (): JourneyFacts => ({
     scenario: 'production-won', journey: 'main', pack: { code: 'P1', outcome: 'won' }, country: 'DE', email: 'h@example.test', consent: [], submissions: [],
     serviceRequest: 'request-value-123', issuedCallback: `${AGENCY}/callback?service_code=code-value-456&state=state-value-789`,
@@ -105,6 +131,7 @@ describe('logs.params_redacted', () => {
     if (text !== undefined) writeFileSync(file, text);
     const seen = facts({ agency_log: file });
     seen.journeys.push(journeyWith());
+    seen.pages.push({ scenario: 'production-won', journey: 'main', environment: 'production', at: AT, url: `${AGENCY}/entry`, status: 200, shows: [], links: [], title: '', text: '' });
     return check('logs.params_redacted').evaluate(seen)!;
   };
   test('no journey values: no verdict; no readable log: inconclusive, naming agency_log', () => {
@@ -114,11 +141,28 @@ describe('logs.params_redacted', () => {
     expect(check('logs.params_redacted').evaluate(seen)).toMatchObject({ status: 'inconclusive' });
     expect(withLog(undefined)).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('cannot be read') });
   });
-  test('a log without the values passes; one holding the state fails, naming its line and not the value', () => {
-    expect(withLog('{"url":"/callback?service_code=[redacted]"}\n').status).toBe('pass');
+  test('a log of this run without the values passes; one holding the state fails, naming its line and not the value', () => {
+    expect(withLog(`{"time":${AT + 50},"url":"/callback?service_code=[redacted]"}\n`)).toMatchObject({ status: 'pass', reason: expect.stringContaining('1 of whose 1 lines were written during this run') });
     const leaked = withLog('{"msg":"start"}\n{"url":"/callback?state=state-value-789"}\n');
     expect(leaked).toMatchObject({ status: 'fail', reason: '1 of 3 journey values appear in the agency\'s log' });
     expect(JSON.stringify(leaked.evidence)).toContain('on line 2');
     expect(JSON.stringify(leaked.evidence)).not.toContain('state-value-789');
+  });
+  test('an empty log, or one with no line of this run, proves nothing: inconclusive, saying why (issue 42 item 4: an agency logging service_code elsewhere)', () => {
+    expect(withLog('')).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('is empty, so it shows none of this run\'s requests') });
+    expect(withLog('\n\n')).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('is empty') });
+    const yesterday = withLog(`{"time":${AT - 86_400_000},"url":"/callback?service_code=[redacted]"}\n127.0.0.1 - - [27/Nov/2026:14:55:20 +0000] "GET /callback HTTP/1.1" 303 0\n`);
+    expect(yesterday).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('none of the 2 lines of the agency log'), configure: expect.stringContaining('a time on each line') });
+    expect(withLog('GET /callback?service_code=[redacted] 303\n')).toMatchObject({ status: 'inconclusive' });
+  });
+  test.for([
+    ['pino, epoch milliseconds', `{"level":30,"time":${AT + 1000},"msg":"request"}`],
+    ['epoch seconds with a fraction', `ts=${(AT + 1000) / 1000} GET /callback 303`],
+    ['ISO 8601 in UTC', '2026-11-28T14:55:21.120Z INFO GET /callback'],
+    ['ISO 8601 with an offset', '2026-11-28T15:55:21+01:00 GET /callback'],
+    ['Common Log Format', '127.0.0.1 - - [28/Nov/2026:15:55:21 +0100] "GET /callback HTTP/1.1" 303 0'],
+    ['a time without a zone, read as UTC', '[2026-11-28 14:55:21,120] INFO werkzeug: GET /callback'],
+  ])('a line of this run is recognised by its time: %s', ([, line]) => {
+    expect(withLog(`${line}\n`).status).toBe('pass');
   });
 });

@@ -1,6 +1,7 @@
 /** The callback page's rules, and the agency's logs. @see spec §4.3 callback page rules, §5 rule 4 */
 import { readFileSync } from 'node:fs';
-import { originOf, redactUrl } from '../run/facts.js';
+import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
+import { linesWithin } from './log-times.js';
 import { issuedExchange, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass, warn } from './types.js';
 
@@ -55,11 +56,16 @@ export const CALLBACK_CHECKS: Check[] = [
     kind: 'can_fail',
     evaluate(facts) {
       if (facts.pages.length === 0) return undefined;
-      const allowed = new Set([facts.origins.agency, facts.origins.emulator, ...facts.config.first_party_origins.map((url) => new URL(url).origin)]);
-      const third = facts.requests.filter((request) => /^(https?|wss?):/.test(request.url) && !allowed.has(originOf(request.url) ?? ''));
-      const urls = [...new Set(third.map((request) => `${request.resourceType} ${request.url.split('?')[0]}`))];
-      return urls.length
-        ? fail(`the pages request ${urls.length} third-party resource(s): ${urls[0]}`, [{ label: urls[0]! }, ...urls.slice(1).map((url) => ({ label: url }))])
+      const own = new Set([facts.origins.agency, facts.origins.emulator]);
+      const configured = new Set(facts.config.first_party_origins.map((url) => new URL(url).origin));
+      const elsewhere = facts.requests.filter((request) => /^(https?|wss?):/.test(request.url) && !own.has(originOf(request.url) ?? ''));
+      const shown = (requests: typeof elsewhere) => [...new Set(requests.map((request) => `${request.resourceType} ${request.url.split('?')[0]}`))];
+      const urls = shown(elsewhere.filter((request) => !configured.has(originOf(request.url) ?? '')));
+      // What passed only because the config named its origin is shown, so the brand sees what it is asked to accept.
+      const allowed = shown(elsewhere.filter((request) => configured.has(originOf(request.url) ?? ''))).map((url) => ({ label: `allowed by the config (first_party_origins): ${url}` }));
+      if (urls.length) return fail(`the pages request ${urls.length} third-party resource(s): ${urls[0]}`, [{ label: urls[0]! }, ...urls.slice(1).map((url) => ({ label: url })), ...allowed]);
+      return allowed.length
+        ? pass(facts.pages.length, `${facts.pages.length} agency pages, ${facts.requests.length} requests, all to the agency or the service but ${allowed.length} resource(s) from origins the config counts as first party (first_party_origins: ${[...configured].join(', ')})`, allowed)
         : pass(facts.pages.length, `${facts.pages.length} agency pages, ${facts.requests.length} requests, all to the agency or the service`);
     },
   },
@@ -116,17 +122,31 @@ export const CALLBACK_CHECKS: Check[] = [
       } catch {
         return inconclusive(`the agency log ${file} cannot be read`, AGENCY_LOG);
       }
-      const lines = log.split('\n');
+      const lines = log.split('\n').filter((line) => line.trim());
       const leaks = [...values].flatMap(([value, name]) => {
         const line = lines.findIndex((text) => text.includes(value));
         return line === -1 ? [] : [{ label: `${name} value ${value.slice(0, 6)}… on line ${line + 1} of ${file}` }];
       });
-      return leaks.length
-        ? fail(`${leaks.length} of ${values.size} journey values appear in the agency's log`, [leaks[0]!, ...leaks.slice(1)])
-        : pass(values.size, `none of ${values.size} journey values in ${lines.length} log lines`, [{ label: file }]);
+      if (leaks.length) return fail(`${leaks.length} of ${values.size} journey values appear in the agency's log`, [leaks[0]!, ...leaks.slice(1)]);
+      // A log proves redaction only if it holds this run's requests: an empty one, or one the agency stopped writing to, would pass any agency.
+      if (lines.length === 0) return inconclusive(`the agency log ${file} is empty, so it shows none of this run's requests`, AGENCY_LOG);
+      const window = runWindow(facts);
+      const ofRun = window ? linesWithin(lines, window.from - LOG_CLOCK_SLACK_MS, window.until + LOG_CLOCK_SLACK_MS) : 0;
+      if (ofRun === 0) return inconclusive(`none of the ${lines.length} lines of the agency log ${file} carries a time within this run, so it shows none of its requests`, `${AGENCY_LOG}, with a time on each line (epoch, ISO 8601 or Common Log Format)`);
+      return pass(values.size, `none of ${values.size} journey values in the agency's log, ${ofRun} of whose ${lines.length} lines were written during this run`, [{ label: file }]);
     },
   },
 ];
+
+/** How far the agency's clock and its log's writes may be from the harness's: a line this much before or after the run still counts as of it. */
+const LOG_CLOCK_SLACK_MS = 120_000;
+
+/** From the first to the last thing the browser saw, on the harness's clock; undefined when it saw nothing. */
+function runWindow(facts: RunFacts): { from: number; until: number } | undefined {
+  let window: { from: number; until: number } | undefined;
+  for (const { at } of [...facts.pages, ...facts.requests]) window = { from: Math.min(at, window?.from ?? at), until: Math.max(at, window?.until ?? at) };
+  return window;
+}
 
 function headerCheck(id: string, title: string, header: string, ok: (value: string) => boolean, expected: string): Check {
   return {

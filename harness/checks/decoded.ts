@@ -3,9 +3,9 @@
  * compressed, in a JWT or in a signed (not encrypted) session cookie is still in the browser.
  * Flask's default session cookie, the commonest case, is `.` + base64url(zlib(JSON)) + `.` +
  * timestamp + `.` + signature: its payload is one base64url run between dots, like a JWT's parts.
- * Decoded are URL escapes, JSON string escapes (a JSON document kept as a string, nested), base64
- * and base64url runs, and what those hold compressed (zlib, raw deflate, gzip); each result is
- * decoded again, a few layers deep.
+ * Decoded are URL escapes, JSON string escapes (a JSON document kept as a string, nested), hex,
+ * base64 and base64url runs, and what those hold compressed (zlib, raw deflate, gzip); each result
+ * is decoded again, a few layers deep.
  */
 import { gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 
@@ -15,6 +15,8 @@ const MAX_DEPTH = 5;
 const MAX_DECODED = 256 * 1024;
 /** Runs of the base64 and base64url alphabets long enough to hold a secret (16 random bytes). */
 const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
+/** Runs of hex digits long enough to hold a secret (16 bytes): a run of odd length is tried from either end. */
+const HEX_RUN = /[0-9A-Fa-f]{32,}/g;
 /** Runs holding at least one %XX escape. */
 const PERCENT_RUN = /[^\s"'<>%]*(?:%[0-9A-Fa-f]{2}[^\s"'<>%]*)+/g;
 /** JSON string literals holding an escape: a nested document, or a value with `\/` or `\u…`. */
@@ -50,11 +52,15 @@ function decodeOnce(text: string): string[] {
       // not JSON after all
     }
   }
-  for (const run of new Set(text.match(BASE64_RUN) ?? [])) {
-    if (run.length > (MAX_DECODED * 4) / 3) continue;
-    const bytes = Buffer.from(run.replaceAll('-', '+').replaceAll('_', '/'), 'base64');
-    for (const candidate of [bytes, ...inflated(bytes)]) if (isText(candidate)) found.push(candidate.toString('utf8'));
+  const binary: Buffer[] = [];
+  for (const run of new Set(text.match(HEX_RUN) ?? [])) {
+    if (run.length > MAX_DECODED * 2) continue;
+    for (const even of run.length % 2 ? [run.slice(1), run.slice(0, -1)] : [run]) binary.push(Buffer.from(even, 'hex'));
   }
+  for (const run of new Set(text.match(BASE64_RUN) ?? [])) {
+    if (run.length <= (MAX_DECODED * 4) / 3) binary.push(Buffer.from(run.replaceAll('-', '+').replaceAll('_', '/'), 'base64'));
+  }
+  for (const bytes of binary) for (const candidate of [bytes, ...inflated(bytes)]) if (isText(candidate)) found.push(candidate.toString('utf8'));
   return found;
 }
 

@@ -12,6 +12,7 @@
  */
 import type { RunFacts, ScenarioOutcome } from '../run/facts.js';
 import type { Scenario } from '../scenarios/schema.js';
+import { allowancesOf } from './allowances.js';
 import type { Check, Evidence, Group, Status, Verdict } from './types.js';
 
 export interface CheckReport {
@@ -24,13 +25,17 @@ export interface CheckReport {
   evidence: Evidence[];
   /** With `inconclusive`: what to configure or run so the check can judge. */
   configure?: string;
+  /** The config's settings that can have changed this verdict (allowances.ts): shown beside it in every report. */
+  allowed_by?: string[];
 }
 
 export function evaluateChecks(facts: RunFacts, checks: readonly Check[], scenarios: readonly Scenario[]): CheckReport[] {
+  const allowances = allowancesOf(facts.config, checks);
   return checks.map((check) => {
     const { id, title, group, spec } = check;
     const { observed: _observed, ...verdict } = verdictOf(facts, check, scenarios.filter((scenario) => scenario.feeds.includes(id)));
-    return { id, title, group, spec, ...verdict };
+    const allowedBy = allowances.filter((allowance) => allowance.checks.includes(id)).map((allowance) => allowance.setting);
+    return { id, title, group, spec, ...verdict, ...(allowedBy.length ? { allowed_by: allowedBy } : {}) };
   });
 }
 

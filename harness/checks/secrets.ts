@@ -82,7 +82,7 @@ function secretCheck(id: string, title: string, spec: string, noun: string, sear
         for (const secret of search.in(decoded)) if (!raw.includes(secret)) note(secret, `${source} (decoded)`);
       }
       const found: Evidence[] = [...places].map(([secret, sources]) => ({ label: `${noun} ${secret.slice(0, secret.indexOf('_', 3) + 1) || secret.slice(0, 4)}…${secret.slice(-4)} found in: ${sources.join(', ')}` }));
-      const searched = `${held.map(([source, text]) => `${source} (${Math.round(text.length / 1024)} KB)`).join(', ')}, and ${Math.round(decodedSize / 1024)} KB they hold encoded (URL, JSON, base64, base64url, zlib, deflate, gzip)`;
+      const searched = `${held.map(([source, text]) => `${source} (${Math.round(text.length / 1024)} KB)`).join(', ')}, and ${Math.round(decodedSize / 1024)} KB they hold encoded (URL, JSON, hex, base64, base64url, zlib, deflate, gzip)`;
       return found.length
         ? fail(`${found.length} ${noun}(s) reached the browser (${found[0]!.label.split(' found in: ')[1]})`, [found[0]!, ...found.slice(1)])
         : pass(facts.pages.length, `${search.count} ${noun}(s) searched for in ${facts.pages.length} agency pages; none in ${searched}`);

@@ -13,6 +13,9 @@ export type { Checklist, Env, FaultSpec, ObservedCall, Pack, PackKind, Promotion
 
 const TIMEOUT_MS = 10_000;
 
+/** The production callback for the instant an approval is withdrawn: a name no host has (RFC 2606). */
+const APPROVAL_WITHDRAWN = 'https://approval-withdrawn.invalid/callback';
+
 export class EmulatorClient {
   readonly origin: string;
   /**
@@ -73,6 +76,17 @@ export class EmulatorClient {
     const response = await this.fetch(this.scoped('/_emulator/console/approve'), { method: 'POST', body: '{}' });
     const body = (await response.json()) as { message?: string };
     return response.ok ? { ok: true } : { ok: false, message: body.message ?? `approval answered ${response.status}` };
+  }
+
+  /**
+   * Takes back an approval this run gave, so the brand's console never shows a build approved that
+   * the brand did not approve. The console has no "unapprove": a change of callback URL clears an
+   * approval (spec §1 rules), so the production callback is set to a placeholder and back, which
+   * leaves the registration as it was and the promotion unapproved.
+   */
+  async withdrawApproval(callback: string): Promise<void> {
+    await this.setCallbacks({ production: APPROVAL_WITHDRAWN });
+    await this.setCallbacks({ production: callback });
   }
 
   arm(fault: FaultSpec): Promise<{ id: number }> {

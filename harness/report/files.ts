@@ -15,8 +15,8 @@ export const REPORT_FILES = { json: 'report.json', junit: 'junit.xml', html: 're
 export function jsonReporter(options: ReporterOptions): Reporter {
   return {
     onEnd(report) {
-      const checks = report.checks.map(({ id, title, group, spec, status, reason, configure, evidence }) => ({
-        id, title, group, spec, status, reason, ...(configure ? { configure } : {}), evidence: evidence.map((item) => (item.path ? { ...item, path: relative(options.outDir, item.path) } : item)),
+      const checks = report.checks.map(({ id, title, group, spec, status, reason, configure, allowed_by, evidence }) => ({
+        id, title, group, spec, status, reason, ...(configure ? { configure } : {}), ...(allowed_by ? { allowed_by } : {}), evidence: evidence.map((item) => (item.path ? { ...item, path: relative(report.run.out_dir, item.path) } : item)),
       }));
       const verdict = { exit_code: exitCodeOf(report.summary), meaning: verdictLine(report.summary), rules: LEGEND };
       writeFileSync(join(options.outDir, REPORT_FILES.json), `${JSON.stringify({ run: report.run, summary: report.summary, verdict, checks, scenarios: report.scenarios }, null, 2)}\n`);
@@ -36,8 +36,8 @@ export function junitReporter(options: ReporterOptions): Reporter {
         const checks = report.checks.filter((check) => check.group === group);
         if (checks.length === 0) return [];
         const count = (status: string) => checks.filter((check) => check.status === status).length;
-        const cases = checks.map((check) => `    <testcase classname="harness.${xml(group)}" name="${xml(`${check.id}: ${check.title}`)}" time="0">${junitBody(check)}</testcase>`);
-        return [`  <testsuite name="${xml(heading)}" tests="${checks.length}" failures="${count('fail')}" errors="${count('inconclusive')}" skipped="${count('manual')}" time="0">\n${cases.join('\n')}\n  </testsuite>`];
+        const cases = checks.map((check) => `    <testcase classname="harness.${xml(group)}" name="${xml(`${check.id}: ${check.title}`)}" time="0">${check.allowed_by ? `\n      ${allowedProperties(check.allowed_by)}` : ''}${junitBody(check)}</testcase>`);
+        return [`  <testsuite name="${xml(heading)}" tests="${checks.length}" failures="${count('fail')}" errors="${count('inconclusive')}" skipped="${count('manual')}" time="0">\n${report.run.allowances.length ? `    ${allowedProperties(report.run.allowances.map((allowance) => allowance.setting))}\n` : ''}${cases.join('\n')}\n  </testsuite>`];
       });
       const { fail, inconclusive, manual } = report.summary;
       writeFileSync(
@@ -46,6 +46,11 @@ export function junitReporter(options: ReporterOptions): Reporter {
       );
     },
   };
+}
+
+/** The config's allowances as JUnit properties: the run's on each suite, a check's on its test case. */
+function allowedProperties(settings: readonly string[] | undefined): string {
+  return settings?.length ? `<properties>${settings.map((setting) => `<property name="allowed_by_config" value="${xml(setting)}"/>`).join('')}</properties>` : '';
 }
 
 function junitBody(check: CheckReport): string {

@@ -4,9 +4,8 @@
  * does it right, then the inconclusive checks, then the passes, then the screenshots. One file that
  * opens offline: every screenshot inlined, no script, no external resource.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { CheckReport } from '../checks/evaluate.js';
 import { GUIDANCE } from '../checks/guidance.js';
 import { GROUPS, type Status } from '../checks/types.js';
@@ -16,6 +15,9 @@ import { REPORT_FILES } from './files.js';
 import { GALLERY_CSS, galleryHtml, screenshotsOf } from './gallery.js';
 import { LEGEND, promotionLine, traceCommand, verdictLine, verdictTitle } from './legend.js';
 import type { Report, Reporter, ReporterOptions } from './types.js';
+
+/** docs/rules.md, as the report folder holds it. */
+const RULES_COPY = 'rules.md';
 
 /** The report's sections, in reading order. */
 const SECTIONS: ReadonlyArray<{ id: string; heading: string; statuses: Status[] }> = [
@@ -35,12 +37,15 @@ h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid 
 details{font-size:.9rem}.meta td{padding:0 1rem 0 0;vertical-align:top}code{word-break:break-all}
 ${GALLERY_CSS}`;
 
-/** docs/rules.md where this package has it (not in the container image or the single executable). */
-function rulesLink(): ((rule: string) => string) | undefined {
+/**
+ * The rules' links: docs/rules.md copied beside the report, so a report sent on stands alone; none
+ * where this package has no docs/rules.md (the container image, the single executable).
+ */
+function rulesLink(outDir: string): ((rule: string) => string) | undefined {
   const file = join(packageRoot(), 'docs', 'rules.md');
   if (!existsSync(file)) return undefined;
-  const url = pathToFileURL(file).href;
-  return (rule) => `${url}#${rule}`;
+  copyFileSync(file, join(outDir, RULES_COPY));
+  return (rule) => `${RULES_COPY}#${rule}`;
 }
 
 export function htmlReporter(options: ReporterOptions): Reporter {
@@ -51,10 +56,12 @@ export function htmlReporter(options: ReporterOptions): Reporter {
   };
 }
 
-function page(report: Report, outDir: string): string {
+/** report.html, written to `written` (where the run's files are until the report folder is put in place); its links are relative to the report folder. */
+function page(report: Report, written: string): string {
   const { summary, run } = report;
   const verdict = verdictTitle(summary);
-  const link = rulesLink();
+  const link = rulesLink(written);
+  const outDir = run.out_dir;
   const sections = SECTIONS.flatMap(({ id, heading, statuses }) => {
     const checks = report.checks.filter((check) => statuses.includes(check.status));
     return checks.length ? [`<section id="${id}"><h2>${html(heading)} (${checks.length})</h2><ul class="checks">${checks.map((check) => checkItem(check, outDir, link)).join('')}</ul></section>`] : [];
@@ -70,9 +77,10 @@ ${CSS}
 <table class="meta"><tr><td>Promotion</td><td>${html(`${run.promotion.name}: ${promotionLine(run)}`)}</td></tr>
 <tr><td>Callback</td><td>${html(run.callback)}</td></tr><tr><td>Preview</td><td>${html(run.preview ?? '(none)')}</td></tr>
 <tr><td>Emulator</td><td>${html(run.emulator)}</td></tr><tr><td>Run</td><td>${html(run.started_at)}, ${(run.duration_ms / 1000).toFixed(1)} s, harness ${html(run.harness_version)}</td></tr>
-${run.notes.map((note) => `<tr><td>Note</td><td>${html(note)}</td></tr>`).join('')}</table>
+${run.notes.map((note) => `<tr><td>Note</td><td>${html(note)}</td></tr>`).join('')}
+${run.allowances.map((allowance) => `<tr><td>Allowed by the config</td><td><code>${html(allowance.setting)}</code> (can change ${allowance.checks.length} check(s))</td></tr>`).join('')}</table>
 ${sections.join('\n')}
-<section id="screenshots"><h2>Screenshots of every state (mobile and desktop)</h2><p>Select a screenshot to open it full size.</p><div class="gallery">${galleryHtml(screenshotsOf(report.checks))}</div></section>
+<section id="screenshots"><h2>Screenshots of every state (mobile and desktop)</h2><p>Select a screenshot to open it full size.</p><div class="gallery">${galleryHtml(screenshotsOf(report.checks).map((shot) => ({ ...shot, path: join(written, relative(outDir, shot.path)) })))}</div></section>
 <section><h2>How to read this report</h2><ul>${LEGEND.map((line) => `<li>${html(line)}</li>`).join('')}</ul></section>
 </body></html>
 `;
@@ -82,6 +90,7 @@ function checkItem(check: CheckReport, outDir: string, link: ((rule: string) => 
   const guidance = GUIDANCE[check.id];
   const lines: string[] = [`<p class="seen"><span class="label">${check.status === 'pass' ? 'Seen' : 'What was seen'}:</span> ${html(check.reason)}</p>`];
   if (check.configure) lines.push(`<p class="configure"><span class="label">Configure:</span> ${html(check.configure)}</p>`);
+  for (const setting of check.allowed_by ?? []) lines.push(`<p class="allowed"><span class="label">Allowed by the config:</span> <code>${html(setting)}</code></p>`);
   if (guidance && check.status === 'fail') lines.push(`<p class="fix"><span class="label">How to fix it:</span> ${html(guidance.fix)}</p>`);
   const rules = (guidance?.rules ?? []).map((rule) => (link ? `<a href="${html(link(rule))}">${html(rule)}</a>` : html(rule))).join(', ');
   lines.push(`<p class="rule"><span class="label">The rule:</span> ${html(check.title)} (spec ${html(check.spec)}${rules ? `; docs/rules.md: ${rules}` : ''})</p>`);

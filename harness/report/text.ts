@@ -20,12 +20,14 @@ export function textReporter(options: ReporterOptions): Reporter {
   const out = (line: string) => options.stdout.write(`${line}\n`);
   let total = 0;
   let done = 0;
+  let notesShown = 0;
   const progressOnce = once();
   return {
     onBegin(meta, scenarios, checks) {
       total = scenarios.length;
       err(`[harness] verify ${meta.callback} against ${promotionLine(meta)} at the emulator ${meta.emulator}${meta.only ? ` (only ${meta.only.join(', ')})` : ''}`);
       for (const note of meta.notes) err(`[harness] note: ${note}`);
+      notesShown = meta.notes.length;
       err(`[harness] plan: ${scenarios.length} scenario(s) in parallel browser contexts, then ${checks} check(s)`);
       for (const scenario of scenarios) err(`[harness]   ${scenario.id} (${scenario.phase}): ${scenario.title}`);
     },
@@ -39,6 +41,11 @@ export function textReporter(options: ReporterOptions): Reporter {
       out('');
       for (const line of LEGEND) out(paint(90, line));
       out('');
+      if (report.run.allowances.length) {
+        out('Allowed by the config (each shown beside the checks it can change):');
+        for (const allowance of report.run.allowances) out(`  ${allowance.setting}`);
+        out('');
+      }
       const reasonOnce = once();
       const repeated = [...new Set(report.scenarios.flatMap((scenario) => (scenario.error ? [scenario.error] : [])))];
       for (const [group, heading] of Object.entries(GROUPS)) {
@@ -48,6 +55,7 @@ export function textReporter(options: ReporterOptions): Reporter {
         const width = Math.max(...report.checks.map((check) => check.id.length));
         for (const check of checks) {
           out(`  ${paint(COLOUR[check.status], LABEL[check.status].padEnd(12))} ${check.id.padEnd(width)}  ${check.title}`);
+          for (const setting of check.allowed_by ?? []) out(`               allowed by the config: ${setting}`);
           if (check.status === 'pass') continue;
           out(`               ${repeated.reduce((reason, error) => reasonOnce(reason, error, check.id), check.reason)}`);
           if (check.configure) out(`               configure: ${check.configure}`);
@@ -62,6 +70,7 @@ export function textReporter(options: ReporterOptions): Reporter {
       out(paint(exitCodeOf(summary) === 0 ? 32 : exitCodeOf(summary) === 1 ? 31 : 35, verdictLine(summary)));
       const stopped = report.scenarios.filter((scenario) => scenario.status === 'errored');
       if (stopped.length) out(`${stopped.length} scenario(s) stopped early: ${stopped.map((scenario) => scenario.id).join(', ')}`);
+      for (const note of report.run.notes.slice(notesShown)) out(`Note: ${note}`);
       out(`Report folder: ${shownPath(report.run.out_dir)}`);
     },
   };

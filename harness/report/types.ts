@@ -1,4 +1,5 @@
 /** What reporters receive: the run's metadata, progress, and the finished report. */
+import type { Allowance } from '../checks/allowances.js';
 import type { CheckReport } from '../checks/evaluate.js';
 import type { Status } from '../checks/types.js';
 import type { ScenarioOutcome } from '../run/facts.js';
@@ -16,6 +17,8 @@ export interface RunMeta {
   out_dir: string;
   /** What the reader should know about this run, e.g. the plain-http loopback exception. */
   notes: string[];
+  /** What the config asks the brand to accept, each with the checks it can change (checks/allowances.ts). */
+  allowances: Allowance[];
 }
 
 export interface Report {

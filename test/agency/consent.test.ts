@@ -175,6 +175,19 @@ describe('the entry body', () => {
   });
 
   rule({
+    defect: 'terms-version-trimmed',
+    title: 'echoes a terms_version with surrounding and inner spaces and non-ASCII letters as it is',
+    world: { fixture: (fixture) => ({ ...fixture, promotion: { ...fixture.promotion, terms: { ...fixture.promotion.terms, by_country: { ...fixture.promotion.terms.by_country, DE: { ...fixture.promotion.terms.by_country.DE!, version: ' DE-2026-03 · Größe  v1 ' } } } } }) },
+    observe: async (w) => {
+      const browser = new TestBrowser();
+      await enter(browser, await toConsent(w, browser));
+      return { sent: (entries(w).at(-1)?.body?.consent as { terms_version?: string }).terms_version };
+    },
+    holds: { sent: ' DE-2026-03 · Größe  v1 ' },
+    broken: { sent: 'DE-2026-03 · Größe  v1' },
+  });
+
+  rule({
     defect: 'entry-forbidden-fields',
     title: 'carries consent only: no consumer id, email, pack code or country',
     observe: async (w) => {

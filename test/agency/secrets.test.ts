@@ -39,6 +39,14 @@ describe('secrets', () => {
   });
 
   rule({
+    defect: 'key-in-browser-hex',
+    title: 'the agency keys are never sent to the browser, not even written in hex',
+    observe: async (w) => ({ production: everythingSeen(await fullJourney(w)).includes(Buffer.from(w.env.production_key!).toString('hex')) }),
+    holds: { production: false },
+    broken: { production: true },
+  });
+
+  rule({
     defect: 'session-token-in-url',
     title: 'session tokens never appear in a URL',
     observe: async (w) => {

@@ -4,8 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -150,14 +150,16 @@ describe('against the reference agency', () => {
     expect([down.code, down.stderr]).toEqual([2, "[harness] the agency's callback URL http://127.0.0.1:9/callback is not reachable: start the agency, or check --callback\n"]);
   });
 
-  test('doctor and verify refuse, in one line and before registering anything, a callback or preview that does not answer like an agency (issue 26 item 2)', async () => {
+  test('doctor and verify refuse, in one line and before registering anything, a callback or preview that cannot be the agency (issue 26 item 2): the emulator, a 404, no HTTP', async () => {
     const pages = createServer((req, res) => {
       if (req.url === '/missing') return res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
-      if (req.url === '/broken') return res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>');
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Hello</h1>');
     });
     await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
     const other = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+    const notHttp = createNetServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
+    await new Promise<void>((resolve) => notHttp.listen(0, '127.0.0.1', resolve));
+    const ssh = `http://127.0.0.1:${(notHttp.address() as AddressInfo).port}/callback`;
     const emulatorCallback = `${world.target.emulator}/callback`;
     const registered = () => world.emulator.world.db.prepare('SELECT production_callback, preview_callback, approved_at FROM promotions WHERE id = 1').get();
     const before = registered();
@@ -166,21 +168,40 @@ describe('against the reference agency', () => {
         [['--callback', emulatorCallback], `the agency's callback URL ${emulatorCallback} is the emulator itself (${world.target.emulator}), not the agency: check --callback`],
         [['--callback', emulatorCallback.replace('127.0.0.1', 'localhost')], `the agency's callback URL ${emulatorCallback.replace('127.0.0.1', 'localhost')} is the emulator itself (${world.target.emulator}), not the agency: check --callback`],
         [['--callback', `${other}/missing`], `the agency's callback URL ${other}/missing answers 404 (no page there): check --callback`],
-        [['--callback', `${other}/broken`], `the agency's callback URL ${other}/broken answers 502 (the agency failed): check --callback`],
-        [['--callback', `${other}/api`], `the agency's callback URL ${other}/api answers 200 with application/json, not an HTML page: check --callback`],
+        [['--callback', ssh], expect.stringMatching(new RegExp(`^the agency's callback URL ${ssh} does not answer HTTP \\(HPE_\\w+\\): check --callback$`)) as unknown as string],
         [['--callback', world.target.callback, '--preview', `${other}/missing`], `the agency's preview URL ${other}/missing answers 404 (no page there): check --preview`],
       ];
       for (const [args, line] of cases) {
         const doctor = await harness(['doctor', ...args, '--emulator', world.target.emulator]);
-        expect([doctor.code, doctor.stdout.includes('ready'), doctor.stderr]).toEqual([2, false, `[harness] ${line}\n`]);
+        expect([doctor.code, doctor.stdout.includes('ready'), doctor.stderr.replace(/^\[harness\] (.*)\n$/, '$1')]).toEqual([2, false, line]);
       }
       const run = await harness(['verify', '--callback', emulatorCallback, '--preview', emulatorCallback, '--emulator', world.target.emulator, '--out', join(world.folder, 'refused')]);
       expect([run.code, run.stderr]).toEqual([2, `[harness] ${cases[0]![1]}\n`]);
       expect(registered()).toEqual(before);
     } finally {
+      pages.closeAllConnections();
       await new Promise((resolve) => pages.close(resolve));
+      await new Promise((resolve) => notHttp.close(resolve));
     }
   }, 120_000);
+
+  test('preflight lets through an agency answering, however badly (issue 42 item 4): a callback that answers 400 in plain text, or fails, without its parameters is noted, and the checks judge it', async () => {
+    const pages = createServer((req, res) => {
+      if (req.url === '/plain') return res.writeHead(400, { 'content-type': 'text/plain' }).end('missing service_request');
+      res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>');
+    });
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+    const other = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+    try {
+      for (const [path, answer] of [['/plain', '400 with text/plain'], ['/broken', '502 with text/html']]) {
+        const doctor = await harness(['doctor', '--callback', `${other}${path}`, '--emulator', world.target.emulator]);
+        expect([doctor.code, doctor.stderr]).toEqual([0, '']);
+        expect(doctor.stdout).toContain(`[harness] note: the callback URL ${other}${path}, opened without parameters, answered ${answer}: the journeys judge it\n`);
+      }
+    } finally {
+      await new Promise((resolve) => pages.close(resolve));
+    }
+  });
 
   test('verify exits 0 when every check passed and prints the evidence rules, the grouped checklist and the verdict', async () => {
     const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page,callback.no_store,callback.cookie_flags']);
@@ -193,7 +214,7 @@ describe('against the reference agency', () => {
         'FAIL needs evidence of a violation, shown with the check.',
         'INCONCLUSIVE: the run could not judge the check (nothing observed, a scenario stopped or could not start, approval refused); the reason says what to configure.',
         'WARN and MANUAL pass, with something for the brand to read or review by hand.',
-        'Exit codes: 0 every check passed (warn and manual allowed); 1 a check failed; 2 the harness could not run; 3 no check failed but one is inconclusive (not an approval).',
+        'Exit codes: 0 every check passed (warn and manual allowed); 1 a check failed; 2 the harness could not run; 3 no check failed but one is inconclusive (not an approval); 130 interrupted (no report).',
         '',
         'Journey',
         '  PASS         journey.landing_page   The callback URL without service_request is the campaign landing page',
@@ -280,12 +301,20 @@ describe('against an agency with a defect', () => {
     expect(html).toContain('<li class="fail" id="check-journey.landing_page"><span class="status">FAIL</span> <span class="id">journey.landing_page</span>');
     expect(html).toContain('<a href="traces/landing--landing.zip">traces/landing--landing.zip</a>; open it from the report folder with <code>npx playwright-core show-trace traces/landing--landing.zip</code>');
     expect(normalize(run.stdout, world)).toContain('               trace: npx playwright-core show-trace <tmp>/report/traces/landing--landing.zip');
+    // The report stands alone (issue 40 item 4): every link not within the page resolves to a file of its folder, the rules among them.
+    const links = [...html.matchAll(/href="([^"#][^"]*)"/g)].map((match) => match[1]!.split('#')[0]!);
+    expect(links).toContain('rules.md');
+    expect(links.filter((link) => /^(file|https?):|^\//.test(link) || !existsSync(join(world.target.out, link)))).toEqual([]);
   }, 120_000);
 
-  test('a report folder from an earlier run is not mistaken for this run', async () => {
+  test('a report folder from an earlier run is not mistaken for this run: its "Approve" does not survive a failing run that writes no report.html (issue 42 item 5)', async () => {
+    mkdirSync(join(world.target.out, 'evidence'), { recursive: true });
     writeFileSync(join(world.target.out, 'evidence', 'stale.json'), '{}');
-    const run = await harness(['verify', ...targetArgs(world), '--only', 'callback.no_store']);
-    expect(run.code).toBe(0);
-    expect(existsSync(join(world.target.out, 'evidence', 'stale.json'))).toBe(false);
+    writeFileSync(join(world.target.out, 'report.html'), '<header id="verdict" class="banner approve"><h1>Approve</h1></header>');
+    const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page']);
+    expect(run.code).toBe(1);
+    expect(readdirSync(world.target.out).sort()).toEqual(['evidence', 'traces']);
+    expect(readdirSync(join(world.target.out, 'evidence'))).toEqual(['journey.landing_page.json']);
+    expect(readdirSync(world.folder).filter((name) => name.startsWith('.'))).toEqual([]);
   }, 120_000);
 });

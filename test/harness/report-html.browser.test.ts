@@ -52,7 +52,7 @@ beforeAll(async () => {
     run: {
       harness_version: '0.1.0', started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:00:30.000Z', duration_ms: 30_000, chromium: 'test',
       emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback', preview: null, promotion: { id: 1, slug: 'spring', name: 'Spring', mechanic: 'instant_win' },
-      only: null, out_dir: folder, notes: [],
+      only: null, out_dir: folder, notes: [], allowances: [],
     },
     summary: { pass: 1, fail: 1, warn: 0, manual: 1, inconclusive: 1 },
     checks,
@@ -93,7 +93,7 @@ test('a failure says what was seen, how to fix it, the rule and the file that do
   expect(text).toMatch(/How to fix it: .*S256/);
   expect(text).toContain('The rule: code_challenge is the S256 of the verifier (spec §4.3 step 4');
   expect(text).toContain('Done right in: fixtures/agency-reference/journey.ts');
-  await expect(failure.locator('.rule a').getAttribute('href')).resolves.toMatch(/^file:\/\/.*\/docs\/rules\.md#challenge-s256$/);
+  await expect(failure.locator('.rule a').getAttribute('href')).resolves.toBe('rules.md#challenge-s256');
   await expect(failure.locator('.trace a').getAttribute('href')).resolves.toBe('traces/pkce-s256-main.zip');
   expect(await failure.locator('.trace code').innerText()).toBe('npx playwright-core show-trace traces/pkce-s256-main.zip');
   // A pass is not told how to fix anything.

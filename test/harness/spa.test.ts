@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { approvalHistory } from '../../emulator/store/approvals.js';
 import { listPromotions } from '../../emulator/store/promotions.js';
 import { SPA_DEFECTS } from '../../fixtures/agency-spa/defects.js';
 import { EmulatorClient } from '../../harness/emulator-client/client.js';
@@ -49,11 +50,13 @@ describe('the single-page agency on the code unlock, drawing each view 600 ms af
     expect(runs.after.scenarios.filter((scenario) => scenario.status !== 'passed')).toEqual([]);
   });
 
-  test('the run acted on the code unlock: its callbacks registered and approved there, the default promotion untouched', () => {
+  test('the run acted on the code unlock: its callbacks registered there, the approval it gave withdrawn at its end (issue 40 item 5), the default promotion untouched', () => {
     const promotions = listPromotions(world.emulator.world.db);
     const codeUnlock = promotions.find((promotion) => promotion.slug === CODE_UNLOCK)!;
     expect([codeUnlock.production_callback, codeUnlock.preview_callback]).toEqual([world.agency.callbackUrl, world.agency.previewUrl]);
-    expect(codeUnlock.approved_at).not.toBeNull();
+    expect(codeUnlock.approved_at).toBeNull();
+    expect(approvalHistory(world.emulator.world.db, codeUnlock.id).map((event) => event.action).slice(0, 3)).toEqual(['cleared', 'cleared', 'approved']);
+    expect(runs.after.run.notes).toContain('the run approved the integration to drive the production journeys, and withdrew that approval at its end: the promotion is left unapproved, for the brand to approve');
     const instantWin = promotions.find((promotion) => promotion.slug === 'spring-instant-win')!;
     expect([instantWin.production_callback, instantWin.approved_at]).toEqual([null, null]);
     expect(runs.after.checks.find((check) => check.id === 'journey.won_details')!.status).toBe('pass');
