@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import type { TraceMode } from '../config.js';
 import type { AgencyPage, ShownMark } from '../pages/agency.js';
-import type { RunFacts } from '../run/facts.js';
+import { type RunFacts, redactUrl } from '../run/facts.js';
 import type { Environment, PageSeen, RequestSeen } from '../run/browser-seen.js';
 import { readPage, recordShown, shownMark } from './in-page.js';
 
@@ -28,6 +28,18 @@ const TEXT_TYPES = /html|json|javascript|ecmascript|text\//i;
 const AWAITED = new Set(['document', 'fetch', 'xhr']);
 /** After the last of them: quiet this long means the page is done with the action. */
 const QUIET_MS = 250;
+/** Console messages kept per page, and characters per message: a page that floods its console is told, not kept. */
+export const CONSOLE_LIMIT = { messages: 500, chars: 2000 };
+/** How long closing a page may take: a page that hangs its renderer, or a body that never ends, is left behind. */
+const CLOSE_MS = 10_000;
+/** How long a page's main thread may take to answer before it counts as busy. */
+const ANSWER_MS = 1500;
+
+/** `promise`, or `fallback` after `ms`. */
+export function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise.catch(() => fallback), new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
+}
 
 export class BrowserSession {
   private readonly pending = new Set<Promise<void>>();
@@ -93,7 +105,13 @@ export class BrowserSession {
     this.context.on('requestfinished', done);
     this.context.on('requestfailed', done);
     this.context.on('response', (response) => this.track(this.onResponse(response)));
-    this.context.on('console', (message) => facts.console.push({ scenario, text: message.text() }));
+    let messages = 0;
+    this.context.on('console', (message) => {
+      messages += 1;
+      if (messages <= CONSOLE_LIMIT.messages) facts.console.push({ scenario, text: message.text().slice(0, CONSOLE_LIMIT.chars) });
+      else if (messages === CONSOLE_LIMIT.messages + 1) facts.noteLimit(`${scenario} (${journey}): the page wrote more than ${CONSOLE_LIMIT.messages} console messages; only the first ${CONSOLE_LIMIT.messages} were kept`);
+    });
+    this.page.on('crash', () => facts.noteLimit(`${scenario} (${journey}): the page crashed (out of memory: the harness caps each page's script memory, or its renderer died)`));
     this.page.on('response', (response) => {
       if (response.request().isNavigationRequest() && response.frame() === this.page.mainFrame()) this.lastStatus = response.status();
     });
@@ -163,9 +181,21 @@ export class BrowserSession {
     await Promise.all([...this.pending]);
   }
 
+  /** What the page is doing now, in a sentence: where it is, what it still loads, whether its main thread answers. */
+  async doing(): Promise<string> {
+    const loading = [...this.inFlight].map((request) => `${request.method()} ${redactUrl(request.url()).split('?')[0]}`);
+    const state = await within(this.page.evaluate(() => (globalThis as unknown as { document: { readyState: string } }).document.readyState), ANSWER_MS, undefined);
+    const parts = [`at ${redactUrl(this.page.url())}`];
+    if (state === undefined) parts.push(`its main thread did not answer within ${ANSWER_MS / 1000} s (a script that never returns, or a synchronous request never answered)`);
+    else if (state !== 'complete') parts.push(`its document still ${state}`);
+    if (loading.length) parts.push(`${loading.length} request(s) still loading (${loading.slice(0, 3).join(', ')}${loading.length > 3 ? ', …' : ''})`);
+    return parts.length === 1 ? `${parts[0]}, idle` : parts.join(', ');
+  }
+
+  /** Closes the context, each part bounded: a page that hangs, or a body that never ends, does not hold the run. */
   async close(tracePath?: string): Promise<void> {
-    await this.settle();
-    if (this.tracing) await this.context.tracing.stop(tracePath ? { path: tracePath } : {}).catch(() => undefined);
-    await this.context.close().catch(() => undefined);
+    await within(this.settle(), CLOSE_MS, undefined);
+    if (this.tracing) await within(this.context.tracing.stop(tracePath ? { path: tracePath } : {}), CLOSE_MS, undefined);
+    await within(this.context.close(), CLOSE_MS, undefined);
   }
 }

@@ -169,6 +169,8 @@ export class RunFacts {
   /** Sandbox scenarios opened through the preview. */
   readonly previewed: string[] = [];
   readonly outcomes = new Map<string, ScenarioOutcome>();
+  /** Limits the run hit (a page's console, its memory) and what the harness's browser ran without: said in the report's notes. */
+  readonly notes: string[] = [];
   /** The campaign's name, as the brand's console shows it: a landing page names it. */
   campaignName: string | undefined;
   /** Terms per country ("" for the default) before the run changed any. */
@@ -222,6 +224,11 @@ export class RunFacts {
     if (received - sent >= this.clockRoundTrip) return;
     this.clockRoundTrip = received - sent;
     this.clockOffset = emulatorNow - (sent + received) / 2;
+  }
+
+  /** A limit the run hit, said once in the report's notes. */
+  noteLimit(note: string): void {
+    if (!this.notes.includes(note)) this.notes.push(note);
   }
 
   /** A time of the harness's clock on the emulator's (the clock of the observed calls). */
