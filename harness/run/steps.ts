@@ -38,6 +38,8 @@ const RETRY_AFTER_MARGIN_MS = 300;
 const VIRTUAL_AFTER_END_MS = 5 * 60_000;
 /** Virtual time run at once: a page's timer that waits for an answer before it is set again fires once per slice. */
 const VIRTUAL_SLICE_MS = 60_000;
+/** Real time after a slice in which the page asked the agency: longer than the check allows a page to hear of the end (behaviour.ts LEARN_MS). */
+const BETWEEN_ASKING_MS = 2500;
 /** Real time for what the virtual run set off to reach the agency. */
 const AFTER_VIRTUAL_MS = 1000;
 
@@ -160,7 +162,13 @@ export const STEPS: Steps = {
     if (step.mode === 'stops') {
       // A page that goes on asking its own server shows it once its timers run on: minutes of them, in virtual time, in
       // slices with its requests answered between them, so a timer the page sets again once an answer arrives fires again.
-      for (let ran = 0; ran < VIRTUAL_AFTER_END_MS; ran += VIRTUAL_SLICE_MS) await session.act(() => session.context.clock.runFor(VIRTUAL_SLICE_MS).catch(() => undefined), AFTER_VIRTUAL_MS);
+      // A slice that set off requests is followed by real time, so the next slice's are told apart from the page hearing of the end.
+      const asked = () => run.facts.requests.filter((request) => request.scenario === run.scenario.id && request.journey === step.journey).length;
+      for (let ran = 0; ran < VIRTUAL_AFTER_END_MS; ran += VIRTUAL_SLICE_MS) {
+        const before = asked();
+        await session.act(() => session.context.clock.runFor(VIRTUAL_SLICE_MS).catch(() => undefined), AFTER_VIRTUAL_MS);
+        if (asked() > before) await sleep(BETWEEN_ASKING_MS);
+      }
       await sleep(AFTER_VIRTUAL_MS);
       await session.act(async () => undefined);
       // A page that draws the settled state after one more fetch of its own gets the time to.
