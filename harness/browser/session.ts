@@ -161,9 +161,10 @@ export class BrowserSession {
     if (!this.facts.isAgency(url)) return undefined;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const [seen, { shown: shows, features }] = await Promise.all([this.page.evaluate(readPage), view.read(true)]);
+        const [seen, { shown: shows, features, learned }] = await Promise.all([this.page.evaluate(readPage), view.read(true)]);
         const page: PageSeen = {
           scenario: this.scenario, journey: this.journey, environment, at: Date.now(), url: this.page.url(), status: this.lastStatus, shows, links: seen.links, title: seen.title, text: seen.text, features,
+          ...(learned ? { learned } : {}),
         };
         this.facts.pages.push(page);
         this.facts.storage.push({ scenario: this.scenario, url: page.url, text: `${seen.storage}\n${seen.html}` });
