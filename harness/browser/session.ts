@@ -177,9 +177,9 @@ export class BrowserSession {
     }
   }
 
-  /** Waits for the responses still being read. */
+  /** Waits for the responses still being read, up to CLOSE_MS: a body that never ends (or one a page left as it went on) is not waited for. */
   async settle(): Promise<void> {
-    await Promise.all([...this.pending]);
+    await within(Promise.all([...this.pending]).then(() => undefined), CLOSE_MS, undefined);
   }
 
   /** What the page is doing now, in a sentence: where it is, what it still loads, whether its main thread answers. */
@@ -195,7 +195,7 @@ export class BrowserSession {
 
   /** Closes the context, each part bounded: a page that hangs, or a body that never ends, does not hold the run. */
   async close(tracePath?: string): Promise<void> {
-    await within(this.settle(), CLOSE_MS, undefined);
+    await this.settle();
     if (this.tracing) await within(this.context.tracing.stop(tracePath ? { path: tracePath } : {}), CLOSE_MS, undefined);
     await within(this.context.close(), CLOSE_MS, undefined);
   }
