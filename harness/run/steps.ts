@@ -216,6 +216,7 @@ async function submitConsent(run: ScenarioRun, session: BrowserSession, step: Pi
   if (step.accept_terms && !found.terms) throw new Error('no box of the consent form could be told to accept the terms: markers.consent_boxes.terms names it');
   const submit = await consent.submit();
   if (!submit) throw new Error('no button sends the consent form: none is a submit button or named like one (vocabulary.submit adds a word)');
+  await consent.fill(journey.email);
   await consent.tick(boxes, { terms: step.accept_terms, age: step.confirm_age, marketing: step.marketing });
   if (step.bypass_validation) await consent.disableValidation();
   journey.submissions.push({ at: Date.now(), accept: step.accept_terms, age: step.confirm_age && found.age, bypass: step.bypass_validation, boxesFound: found, url: session.page.url() });
