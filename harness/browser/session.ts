@@ -14,12 +14,37 @@ import type { Environment, PageSeen, RequestSeen } from '../run/browser-seen.js'
 import { readPage, recordShown, shownMark } from './in-page.js';
 
 /** A phone, as most collectors scan; desktop screenshots resize the same page. */
-export const MOBILE = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
-};
+export const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+/**
+ * One ordinary browser, whatever Chromium runs the pages: Chromium of its own version on an Android
+ * phone, in its user agent, its client hints (`Sec-CH-UA`, `navigator.userAgentData`) alike; never
+ * "HeadlessChrome" in one while the other claims a phone.
+ */
+export function phoneOf(version: string) {
+  const major = version.split('.')[0] ?? '0';
+  const userAgent = `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`;
+  const brands = [{ brand: 'Not:A-Brand', version: '8' }, { brand: 'Chromium', version: major }];
+  return {
+    userAgent,
+    override: {
+      userAgent, platform: 'Linux armv8l',
+      userAgentMetadata: { brands, fullVersionList: brands.map((brand) => ({ ...brand, version: brand.brand === 'Chromium' ? version : brand.version })), fullVersion: version, platform: 'Android', platformVersion: '14.0.0', architecture: '', model: 'Pixel 8', mobile: true },
+    },
+  };
+}
+
+const presented = new WeakMap<Page, Promise<void>>();
+
+/** Every page of the context, popups included, presents the phone (phoneOf), once. */
+function presentAsPhone(page: Page, phone: ReturnType<typeof phoneOf>): Promise<void> {
+  let done = presented.get(page);
+  if (!done) {
+    done = page.context().newCDPSession(page).then((cdp) => cdp.send('Emulation.setUserAgentOverride', phone.override)).then(() => undefined);
+    presented.set(page, done);
+  }
+  return done;
+}
 export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
 
 const MAX_BODY = 500_000;
@@ -67,7 +92,9 @@ export class BrowserSession {
    * selectors every page records its changes of (`recordShown`).
    */
   static async open(browser: Browser, facts: RunFacts, scenario: string, journey: string, options: { trace: TraceMode; clock?: boolean; recorded: string[]; timeoutMs?: number }): Promise<BrowserSession> {
-    const context = await browser.newContext(MOBILE);
+    const phone = phoneOf(browser.version());
+    const context = await browser.newContext({ ...MOBILE, userAgent: phone.userAgent });
+    context.on('page', (opened) => void presentAsPhone(opened, phone).catch(() => undefined));
     // A cap, not a wait: a loaded machine can take seconds for one click.
     context.setDefaultTimeout(options.timeoutMs ?? 20_000);
     const tracing = options.trace !== 'off';
@@ -75,6 +102,7 @@ export class BrowserSession {
     if (options.clock) await context.clock.install();
     await context.addInitScript(recordShown, options.recorded);
     const page = await context.newPage();
+    await presentAsPhone(page, phone);
     const session = new BrowserSession(context, page, facts, scenario, journey, tracing);
     session.record();
     return session;
