@@ -25,9 +25,10 @@ export interface RunnerHooks {
 
 /**
  * What a step may take beyond its own waits and watches: every page it reads may take its 10 to 15
- * s to draw, and a loaded machine takes seconds for a click. A step past it ends its scenario.
+ * s to draw, a loaded machine takes seconds for a click, and a preview's screenshots wait for the
+ * run's lead to reach its watch (capture.ts). A step past it ends its scenario.
  */
-const STEP_MARGIN_S = 90;
+const STEP_MARGIN_S = 120;
 
 /** A step's upper bound in seconds: its waits (and its own timeout) plus the margin. */
 export function stepBoundSeconds(scenario: Scenario, step: Step): number {
