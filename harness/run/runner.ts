@@ -105,9 +105,11 @@ export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, 
       if (run.leads) env.capturer.leadUntil(watchersStarted[0]!);
       if (!watches) await Promise.all(watchersStarted);
       else if (!run.leads) await watchersStarted[0];
-      if (pastBound(env)) skipScenarios([next], runBoundReason(env, 'before it started'), env, hooks);
-      else await runOne(run, env, hooks, watches);
-      watches?.();
+      if (!pastBound(env)) await runOne(run, env, hooks, watches);
+      else {
+        skipScenarios([next], runBoundReason(env, 'before it started'), env, hooks);
+        watches?.();
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
