@@ -13,7 +13,7 @@ import { fingerprint } from '../../harness/browser/in-page.js';
 import { ConfigSchema } from '../../harness/config.js';
 import type { StateName } from '../../harness/intents.js';
 import { AgencyPage } from '../../harness/pages/agency.js';
-import { type Fingerprint, StateBook } from '../../harness/pages/states.js';
+import { type Fingerprint, StateBook, samePage } from '../../harness/pages/states.js';
 import { ruledOut } from '../../harness/run/results.js';
 import { useChromium } from '../support/chromium.js';
 
@@ -73,6 +73,15 @@ describe('an Italian site whose pending page alone has a role="status" paragraph
     const swapped = pageOf('pending', false, CONTENT.won![1]);
     expect(book.carried(await read(swapped))).toEqual(['won']);
   });
+});
+
+test('a page that only ticks digits (a countdown, a clock, a timer\'s aria-valuenow) reads the same from tick to tick: it has settled', async () => {
+  await page.setContent(`${pageOf('rate_limited')}<p role="timer" aria-valuenow="8">00:00:<b id="clock">08</b></p>
+    <script>let left = 8; setInterval(() => { left -= 1; document.querySelector('span').textContent = String(left);
+      document.querySelector('#clock').textContent = String(left).padStart(2, '0'); document.querySelector('[role=timer]').setAttribute('aria-valuenow', String(left)); }, 100);</script>`);
+  const first = await page.evaluate(fingerprint);
+  await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(selector: string): { textContent: string } } }).document.querySelector('span').textContent !== '8');
+  expect(samePage(first, await page.evaluate(fingerprint))).toBe(true);
 });
 
 test("a learned reading of a state that needs an entry is ruled out by an answer other than 200; a marker's reading, or a 200, is not", () => {
