@@ -54,7 +54,8 @@ targetOptions(program.command('verify'))
   .option('--only <ids>', 'only these checks (comma-separated ids; `harness checks` lists them)', list)
   .option('--format <formats>', `report files besides the terminal's text: ${FORMATS.join(',')}`, formats)
   .option('--out <dir>', 'the report folder', DEFAULT_OUT)
-  .action(async (options: TargetFlags & { only?: string[]; format?: Format[]; out: string }) => {
+  .option('--max-seconds <n>', "the run's upper bound in seconds (default: fits its scenarios' own schedule); the reports are written when it is hit", seconds)
+  .action(async (options: TargetFlags & { only?: string[]; format?: Format[]; out: string; maxSeconds?: number }) => {
     const report = await verify({
       ...options, formats: options.format, install: options.installBrowser ? 'attempt' : 'never', color: useColour(process.stdout), signal: interruptedByCtrlC(),
     });
@@ -115,6 +116,12 @@ function formats(text: string): Format[] {
   const unknown = names.filter((name) => !isFormat(name));
   if (unknown.length) throw new InvalidArgumentError(`unknown format ${unknown.join(', ')}; choose from ${FORMATS.join(', ')}`);
   return names as Format[];
+}
+
+function seconds(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 10 || value > 86_400) throw new InvalidArgumentError('a whole number of seconds from 10 to 86400');
+  return value;
 }
 
 // A reader that stops early (`harness checks | head -1`) closes the pipe: end quietly, as a writer to a pipe should.

@@ -33,7 +33,7 @@ import { type Format, REPORTERS, multiplex } from './report/registry.js';
 import type { Report, Reporter, RunMeta } from './report/types.js';
 import { Capturer } from './run/capture.js';
 import { RunFacts } from './run/facts.js';
-import { runScenarios, skipScenarios } from './run/runner.js';
+import { defaultRunSeconds, runScenarios, skipScenarios } from './run/runner.js';
 import type { RunEnv, ScenarioRun } from './run/scenario-run.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from './scenarios/load.js';
 import type { Scenario } from './scenarios/schema.js';
@@ -67,6 +67,8 @@ export interface VerifyOptions extends TargetOptions {
   color?: boolean;
   /** Aborted: the run stops (the CLI on Ctrl-C): no more progress, the emulator's state restored, no report; verify rejects with Interrupted. */
   signal?: AbortSignal;
+  /** The run's upper bound in seconds (`--max-seconds`); default: fits its scenarios' own schedule (run/runner.ts). */
+  maxSeconds?: number;
   /** Given the run's facts and the scenarios it ran, before they are judged (tests record them: test/harness/recorded.ts). */
   onFacts?: (facts: RunFacts, scenarios: readonly Scenario[]) => void;
 }
@@ -151,6 +153,8 @@ async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Rep
   try {
     await unlessInterrupted(signal, (async () => {
       const env = await prepareEnv(browser, facts, client, config, selectedChecks, `${ready.promotion.slug} (${ready.promotion.mechanic})`);
+      env.maxSeconds = options.maxSeconds ?? defaultRunSeconds(scenarios.filter((scenario) => scenario.phase === 'sandbox' || selected.includes(scenario)), config.concurrency);
+      env.deadline = started + env.maxSeconds * 1000;
       const callbacks = await client.setCallbacks({ production: callback, ...(preview ? { preview } : {}) });
       const needsApproval = callbacks.changed || !(await client.overview()).experience.approved_at;
       const sandbox = scenarios.filter((scenario) => scenario.phase === 'sandbox' && (needsApproval || selected.includes(scenario)));
@@ -182,7 +186,7 @@ async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Rep
   const summary = Object.fromEntries(STATUSES.map((status) => [status, checks.filter((check) => check.status === status).length])) as Record<Status, number>;
   const finished = Date.now();
   const result: Report = {
-    run: { ...meta, finished_at: new Date(finished).toISOString(), duration_ms: finished - started, chromium: ready.chromium },
+    run: { ...meta, notes: [...meta.notes, ...facts.notes], finished_at: new Date(finished).toISOString(), duration_ms: finished - started, chromium: ready.chromium },
     summary, checks, scenarios: [...facts.outcomes.values()],
   };
   await report.onEnd(result);

@@ -1,9 +1,11 @@
 /**
  * The words the harness reads an agency's pages by, where structure and behaviour leave a question
  * open (harness/README.md, "An agency that has never seen our markers"): one place, in the
- * languages of the service's markets; `vocabulary` in harness.config.json adds more. Each entry is
- * a regular expression matched case-insensitively at the start of a word, so "accept" also
- * matches "accepted"; `(?!\p{L})` ends a whole word.
+ * languages of the service's markets; `vocabulary` in harness.config.json adds more. Each built-in
+ * entry is a regular expression matched case-insensitively at the start of a word, so "accept" also
+ * matches "accepted"; `(?!\p{L})` ends a whole word. The config's words are literal words, matched
+ * the same way: an agency's config is no regular expression the harness runs, so matching a page's
+ * text stays linear in its length, whatever the config says.
  */
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt', 'sv', 'da', 'cs'] as const;
 
@@ -104,7 +106,12 @@ const WORDS: Record<Category, Words> = {
 
 /** Every language's words of each category, with the config's own added. */
 export function vocabularyOf(extra: Partial<Vocabulary> = {}): Vocabulary {
-  return Object.fromEntries(CATEGORIES.map((category) => [category, [...Object.values(WORDS[category]).flat(), ...(extra[category] ?? [])]])) as Vocabulary;
+  return Object.fromEntries(CATEGORIES.map((category) => [category, [...Object.values(WORDS[category]).flat(), ...(extra[category] ?? []).map(literal)]])) as Vocabulary;
+}
+
+/** A config word as the pattern that matches it literally. */
+function literal(word: string): string {
+  return word.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 }
 
 /** One category as a pattern: any of its words at the start of a word. Case-insensitive, Unicode. */

@@ -31,9 +31,15 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
  */
 export const UNSHOWN_UI_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
 
-/** Without the background-networking flags Chromium keeps calling out to a network the machine may not have. */
+/**
+ * Without the background-networking flags Chromium keeps calling out to a network the machine may
+ * not have. `AutomationControlled` off: `navigator.webdriver` is false, as in any browser a person
+ * uses, so an agency cannot behave well only under test. Each page's script memory is capped, so
+ * a page that allocates without end crashes itself (said in the report), not the machine. The
+ * sandbox is Playwright's `chromiumSandbox` (launchChromium).
+ */
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-blink-features=AutomationControlled', '--js-flags=--max-old-space-size=512', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNSHOWN_UI_FEATURES].join(',')}`,
 ];
 
@@ -100,9 +106,36 @@ export async function findChromium(options: { install?: InstallPolicy; log?: (li
   throw new HarnessError(HOW_TO_GET_CHROMIUM);
 }
 
+/** Why a browser runs the agency's pages without Chromium's sandbox, when it does (launchChromium). */
+const UNSANDBOXED = new WeakMap<Browser, string>();
+
+/** Why this browser runs pages without Chromium's sandbox; undefined when it sandboxes them. */
+export function sandboxOff(browser: Browser): string | undefined {
+  return UNSANDBOXED.get(browser);
+}
+
+/**
+ * Launches the harness's Chromium, its pages sandboxed where the operating system allows it: not as
+ * root (Chromium refuses to sandbox as root), and where it can make the sandbox (a container
+ * without user namespaces cannot: the launch fails, and is made again without). When it runs
+ * without, sandboxOff says why, and the report's notes say it.
+ */
 export async function launchChromium(options: { install?: InstallPolicy; log?: (line: string) => void } = { install: 'attempt' }): Promise<Browser> {
   const executablePath = await findChromium(options);
-  return (await playwright()).chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  const { chromium } = await playwright();
+  const launch = (sandbox: boolean) => chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, chromiumSandbox: sandbox });
+  if (process.getuid?.() === 0) return unsandboxed(await launch(false), 'the harness runs as root, where Chromium cannot sandbox the pages it runs');
+  try {
+    return await launch(true);
+  } catch (error) {
+    const why = (error instanceof Error ? error.message : String(error)).split('\n').find((line) => /sandbox|namespace/i.test(line))?.trim() ?? 'its launch with the sandbox failed';
+    return unsandboxed(await launch(false), `Chromium could not make its sandbox here (${why.slice(0, 200)})`);
+  }
+}
+
+function unsandboxed(browser: Browser, why: string): Browser {
+  UNSANDBOXED.set(browser, `the agency's pages ran without Chromium's sandbox: ${why}`);
+  return browser;
 }
 
 /** playwright-core takes about a second to load: only what finds or launches a browser waits for it, not `harness checks` or a refused command. */

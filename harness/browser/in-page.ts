@@ -236,6 +236,51 @@ export function readConsent(input: ConsentHints): {
   };
 }
 
+/** What a field of the consent form asks for, as a person reads it: by its type, its autocomplete, its name. */
+export type FieldKind = 'email' | 'tel' | 'date' | 'datetime' | 'month' | 'number' | 'url' | 'name' | 'given' | 'family' | 'select' | 'text';
+
+/**
+ * The fields of the consent form a person would fill, besides its boxes: visible, enabled, empty
+ * (`input` of a text-like type, `select` without a choice, `textarea`), each marked
+ * `data-harness-field` and named by what it asks; a select with the value of its first real option.
+ */
+export function fieldsToFill(): Array<{ index: number; kind: FieldKind; option?: string }> {
+  const SKIP = new Set(['hidden', 'checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'file', 'range', 'color']);
+  const root = document.querySelector('[data-harness-consent]');
+  if (!root) return [];
+  const kindOf = (field: any): FieldKind => {
+    const type = String(field.type ?? '').toLowerCase();
+    const hint = `${field.getAttribute('autocomplete') ?? ''} ${field.name ?? ''} ${field.id ?? ''}`.toLowerCase();
+    if (field.localName === 'select') return 'select';
+    if (type === 'email' || /mail/.test(hint)) return 'email';
+    if (type === 'tel' || /tel|phone/.test(hint)) return 'tel';
+    if (type === 'date' || /bday|birth/.test(hint)) return 'date';
+    if (type === 'datetime-local') return 'datetime';
+    if (type === 'month') return 'month';
+    if (type === 'number') return 'number';
+    if (type === 'url') return 'url';
+    if (/given|first/.test(hint)) return 'given';
+    if (/family|last|surname/.test(hint)) return 'family';
+    if (/name/.test(hint)) return 'name';
+    return 'text';
+  };
+  const found: Array<{ index: number; kind: FieldKind; option?: string }> = [];
+  for (const field of root.querySelectorAll('input, select, textarea')) {
+    if (field.localName === 'input' && SKIP.has(String(field.type).toLowerCase())) continue;
+    if (field.disabled || field.readOnly || field.getClientRects().length === 0 || window.getComputedStyle(field).visibility === 'hidden') continue;
+    if (String(field.value ?? '') !== '') continue;
+    const index = found.length;
+    field.setAttribute('data-harness-field', String(index));
+    const kind = kindOf(field);
+    if (kind !== 'select') found.push({ index, kind });
+    else {
+      const option = [...field.options].find((candidate: any) => !candidate.disabled && candidate.value !== '');
+      if (option) found.push({ index, kind, option: String(option.value) });
+    }
+  }
+  return found;
+}
+
 /** Lets the consent form be sent with its boxes unticked, past the browser's own `required`. */
 export function disableValidation(): void {
   const form = document.querySelector('[data-harness-consent]')?.closest('form');

@@ -9,17 +9,42 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import type { TraceMode } from '../config.js';
 import type { AgencyPage, ShownMark } from '../pages/agency.js';
-import type { RunFacts } from '../run/facts.js';
+import { type RunFacts, redactUrl } from '../run/facts.js';
 import type { Environment, PageSeen, RequestSeen } from '../run/browser-seen.js';
 import { readPage, recordShown, shownMark } from './in-page.js';
 
 /** A phone, as most collectors scan; desktop screenshots resize the same page. */
-export const MOBILE = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
-};
+export const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+/**
+ * One ordinary browser, whatever Chromium runs the pages: Chromium of its own version on an Android
+ * phone, in its user agent, its client hints (`Sec-CH-UA`, `navigator.userAgentData`) alike; never
+ * "HeadlessChrome" in one while the other claims a phone.
+ */
+export function phoneOf(version: string) {
+  const major = version.split('.')[0] ?? '0';
+  const userAgent = `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`;
+  const brands = [{ brand: 'Not:A-Brand', version: '8' }, { brand: 'Chromium', version: major }];
+  return {
+    userAgent,
+    override: {
+      userAgent, platform: 'Linux armv8l',
+      userAgentMetadata: { brands, fullVersionList: brands.map((brand) => ({ ...brand, version: brand.brand === 'Chromium' ? version : brand.version })), fullVersion: version, platform: 'Android', platformVersion: '14.0.0', architecture: '', model: 'Pixel 8', mobile: true },
+    },
+  };
+}
+
+const presented = new WeakMap<Page, Promise<void>>();
+
+/** Every page of the context, popups included, presents the phone (phoneOf), once. */
+function presentAsPhone(page: Page, phone: ReturnType<typeof phoneOf>): Promise<void> {
+  let done = presented.get(page);
+  if (!done) {
+    done = page.context().newCDPSession(page).then((cdp) => cdp.send('Emulation.setUserAgentOverride', phone.override)).then(() => undefined);
+    presented.set(page, done);
+  }
+  return done;
+}
 export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
 
 const MAX_BODY = 500_000;
@@ -28,6 +53,18 @@ const TEXT_TYPES = /html|json|javascript|ecmascript|text\//i;
 const AWAITED = new Set(['document', 'fetch', 'xhr']);
 /** After the last of them: quiet this long means the page is done with the action. */
 const QUIET_MS = 250;
+/** Console messages kept per page, and characters per message: a page that floods its console is told, not kept. */
+export const CONSOLE_LIMIT = { messages: 500, chars: 2000 };
+/** How long closing a page may take: a page that hangs its renderer, or a body that never ends, is left behind. */
+const CLOSE_MS = 10_000;
+/** How long a page's main thread may take to answer before it counts as busy. */
+const ANSWER_MS = 1500;
+
+/** `promise`, or `fallback` after `ms`. */
+export function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise.catch(() => fallback), new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
+}
 
 export class BrowserSession {
   private readonly pending = new Set<Promise<void>>();
@@ -55,7 +92,9 @@ export class BrowserSession {
    * selectors every page records its changes of (`recordShown`).
    */
   static async open(browser: Browser, facts: RunFacts, scenario: string, journey: string, options: { trace: TraceMode; clock?: boolean; recorded: string[]; timeoutMs?: number }): Promise<BrowserSession> {
-    const context = await browser.newContext(MOBILE);
+    const phone = phoneOf(browser.version());
+    const context = await browser.newContext({ ...MOBILE, userAgent: phone.userAgent });
+    context.on('page', (opened) => void presentAsPhone(opened, phone).catch(() => undefined));
     // A cap, not a wait: a loaded machine can take seconds for one click.
     context.setDefaultTimeout(options.timeoutMs ?? 20_000);
     const tracing = options.trace !== 'off';
@@ -63,6 +102,7 @@ export class BrowserSession {
     if (options.clock) await context.clock.install();
     await context.addInitScript(recordShown, options.recorded);
     const page = await context.newPage();
+    await presentAsPhone(page, phone);
     const session = new BrowserSession(context, page, facts, scenario, journey, tracing);
     session.record();
     return session;
@@ -93,7 +133,13 @@ export class BrowserSession {
     this.context.on('requestfinished', done);
     this.context.on('requestfailed', done);
     this.context.on('response', (response) => this.track(this.onResponse(response)));
-    this.context.on('console', (message) => facts.console.push({ scenario, text: message.text() }));
+    let messages = 0;
+    this.context.on('console', (message) => {
+      messages += 1;
+      if (messages <= CONSOLE_LIMIT.messages) facts.console.push({ scenario, text: message.text().slice(0, CONSOLE_LIMIT.chars) });
+      else if (messages === CONSOLE_LIMIT.messages + 1) facts.noteLimit(`${scenario} (${journey}): the page wrote more than ${CONSOLE_LIMIT.messages} console messages; only the first ${CONSOLE_LIMIT.messages} were kept`);
+    });
+    this.page.on('crash', () => facts.noteLimit(`${scenario} (${journey}): the page crashed (out of memory: the harness caps each page's script memory, or its renderer died)`));
     this.page.on('response', (response) => {
       if (response.request().isNavigationRequest() && response.frame() === this.page.mainFrame()) this.lastStatus = response.status();
     });
@@ -143,9 +189,10 @@ export class BrowserSession {
     if (!this.facts.isAgency(url)) return undefined;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const [seen, { shown: shows, features }] = await Promise.all([this.page.evaluate(readPage), view.read(true)]);
+        const [seen, { shown: shows, features, learned }] = await Promise.all([this.page.evaluate(readPage), view.read(true)]);
         const page: PageSeen = {
           scenario: this.scenario, journey: this.journey, environment, at: Date.now(), url: this.page.url(), status: this.lastStatus, shows, links: seen.links, title: seen.title, text: seen.text, features,
+          ...(learned ? { learned } : {}),
         };
         this.facts.pages.push(page);
         this.facts.storage.push({ scenario: this.scenario, url: page.url, text: `${seen.storage}\n${seen.html}` });
@@ -158,14 +205,26 @@ export class BrowserSession {
     }
   }
 
-  /** Waits for the responses still being read. */
+  /** Waits for the responses still being read, up to CLOSE_MS: a body that never ends (or one a page left as it went on) is not waited for. */
   async settle(): Promise<void> {
-    await Promise.all([...this.pending]);
+    await within(Promise.all([...this.pending]).then(() => undefined), CLOSE_MS, undefined);
   }
 
+  /** What the page is doing now, in a sentence: where it is, what it still loads, whether its main thread answers. */
+  async doing(): Promise<string> {
+    const loading = [...this.inFlight].map((request) => `${request.method()} ${redactUrl(request.url()).split('?')[0]}`);
+    const state = await within(this.page.evaluate(() => (globalThis as unknown as { document: { readyState: string } }).document.readyState), ANSWER_MS, undefined);
+    const parts = [`at ${redactUrl(this.page.url())}`];
+    if (state === undefined) parts.push(`its main thread did not answer within ${ANSWER_MS / 1000} s (a script that never returns, or a synchronous request never answered)`);
+    else if (state !== 'complete') parts.push(`its document still ${state}`);
+    if (loading.length) parts.push(`${loading.length} request(s) still loading (${loading.slice(0, 3).join(', ')}${loading.length > 3 ? ', …' : ''})`);
+    return parts.length === 1 ? `${parts[0]}, idle` : parts.join(', ');
+  }
+
+  /** Closes the context, each part bounded: a page that hangs, or a body that never ends, does not hold the run. */
   async close(tracePath?: string): Promise<void> {
     await this.settle();
-    if (this.tracing) await this.context.tracing.stop(tracePath ? { path: tracePath } : {}).catch(() => undefined);
-    await this.context.close().catch(() => undefined);
+    if (this.tracing) await within(this.context.tracing.stop(tracePath ? { path: tracePath } : {}), CLOSE_MS, undefined);
+    await within(this.context.close(), CLOSE_MS, undefined);
   }
 }

@@ -63,10 +63,11 @@ function stateCheck(state: ResultState): Check {
         }
         const others = statesShown(page?.shows ?? []).filter((other) => other !== state);
         const carried = page?.features ? facts.states.carried(page.features) : [];
-        if (others.length || page?.shows.includes('page:error')) problems.push({ label: `${at}: the service answered ${answer.label}; the page shows ${others.join(', ') || 'an error page'}` });
+        const read = expectation.how ? ` (${expectation.how})` : '';
+        if (others.length || page?.shows.includes('page:error')) problems.push({ label: `${at}: the service answered ${answer.label}; the page shows ${others.join(', ') || 'an error page'}${read}` });
         else if (twin) problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${twin.state}` });
         else if (carried.length > 1) evidence.push({ label: `${at}: the service answered ${answer.label}; the page carries the signatures of ${carried.join(' and ')}, learned from the preview: it is not recognised as either` });
-        else evidence.push({ label: `${at}: the service answered ${answer.label}; the page shows nothing the harness recognises (${page?.title || 'untitled'})${unlearned(facts, state)}` });
+        else evidence.push({ label: `${at}: the service answered ${answer.label}; the page shows nothing the harness recognises (${page?.title || 'untitled'})${unlearned(facts, state)}${read}` });
       }
       if (problems.length) return fail(problems[0]!.label, [problems[0]!, ...problems.slice(1), ...evidence]);
       if (shown) return pass(shown, `shown as ${state} ${shown} time(s)`, evidence);

@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ElementHandle, Locator, Page } from 'playwright-core';
-import { type ConsentHints, disableValidation, fingerprint, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
+import { type ConsentHints, type FieldKind, disableValidation, fieldsToFill, fingerprint, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
 import type { Config } from '../config.js';
 import { PAGES, type PageName, STATES, type Shown, type StateName, statesShown } from '../intents.js';
 import type { ConsentBox } from '../run/browser-seen.js';
@@ -249,6 +249,22 @@ export class ConsentPage {
   /** Ticks the boxes whose role is wanted, unticks every other one. */
   async tick(boxes: ConsentBox[], wanted: Partial<Record<ConsentBox['role'], boolean>>): Promise<void> {
     for (const [index, box] of boxes.entries()) await this.page.locator(`[data-harness-box="${index}"]`).setChecked(wanted[box.role] ?? false);
+  }
+
+  /**
+   * Fills every field of the form a person would fill, besides its boxes, with recognisable test
+   * values (the journey's `email`), so that what the entry then carries is judged.
+   */
+  async fill(email: string): Promise<void> {
+    const values: Record<Exclude<FieldKind, 'select'>, string> = {
+      email, tel: '+15555550100', date: '2000-01-01', datetime: '2000-01-01T12:00', month: '2000-01', number: '1', url: 'https://harness.example.test/',
+      name: 'Harness Tester', given: 'Harness', family: 'Tester', text: 'Harness test',
+    };
+    const fields = await this.page.evaluate(fieldsToFill);
+    for (const { index, kind, option } of fields) {
+      const field = this.page.locator(`[data-harness-field="${index}"]`);
+      await (kind === 'select' ? field.selectOption(option!) : field.fill(values[kind])).catch(() => undefined);
+    }
   }
 
   async disableValidation(): Promise<void> {

@@ -84,10 +84,8 @@ export function samePage(a: Fingerprint, b: Fingerprint): boolean {
   return TIERS.every((tier) => a[tier].length === b[tier].length && a[tier].every((feature, index) => feature === b[tier][index]));
 }
 
-/** What a signature says, for evidence: "main[data-entry-state="won"]", or its first words. */
-export function describe(signature: Signature): string {
-  const shown = signature.keys.length ? signature.keys : signature.features.slice(0, 3);
-  return `${signature.tier} ${shown.join(', ')}${signature.keys.length === 0 && signature.features.length > 3 ? ', …' : ''}`;
+function list(items: readonly string[]): string {
+  return `${items.slice(0, 4).join(', ')}${items.length > 4 ? ', …' : ''}`;
 }
 
 /**
@@ -124,9 +122,56 @@ export class StateBook {
     if (this.expected) await Promise.race([this.finished, sleep(timeoutMs, undefined, { ref: false })]);
   }
 
-  /** The states a page carries the signature of (none before anything was learned). */
+  /**
+   * The learned states a page shows, told by the whole page (none before anything was learned): a
+   * state whose key is on it; else one whose signature it carries and whose words it shows too (most
+   * of the words only that state's preview page shows: its heading, its main text), when that page
+   * has words of its own; else, when no signature holds, a state whose words alone it shows. A page
+   * that shares one feature with a state (a `role="status"` paragraph) but not its words is not it.
+   */
   carried(page: Fingerprint): StateName[] {
-    return this.learned ? statesCarried(this.learned, page) : [];
+    if (!this.learned) return [];
+    const bySignature = statesCarried(this.learned, page).filter((state) => this.keyed(page, state) || this.showsWordsOf(page, state) !== false);
+    if (bySignature.length) return bySignature;
+    return this.learned.signatures.map((signature) => signature.state).filter((state) => this.showsWordsOf(page, state) === true);
+  }
+
+  /** What of a state the page carries, for evidence: its key, or the features and words of its own it shows. */
+  matched(page: Fingerprint, state: StateName): string {
+    const signature = this.signatureOf(state);
+    if (!signature) return 'nothing learned';
+    const present = new Set(page[signature.tier]);
+    const key = signature.keys.find((candidate) => present.has(candidate));
+    if (key) return `${signature.tier} ${key}`;
+    const features = signature.features.filter((feature) => present.has(feature));
+    const words = this.ownWords(state);
+    const shown = words.filter((word) => page.text.includes(word));
+    const parts = [
+      ...(features.length && signature.tier !== 'text' ? [`${signature.tier} ${list(features)} (${features.length} of ${signature.features.length} only its page carries)`] : []),
+      ...(words.length ? [`text ${list(shown)} (${shown.length} of ${words.length} words only its page shows)`] : []),
+    ];
+    return parts.join('; ') || 'nothing';
+  }
+
+  private keyed(page: Fingerprint, state: StateName): boolean {
+    const signature = this.signatureOf(state);
+    return Boolean(signature?.keys.length) && carries(page, signature!);
+  }
+
+  /** Whether the page shows most of the words only the state's preview page shows; undefined when that page has none of its own. */
+  private showsWordsOf(page: Fingerprint, state: StateName): boolean | undefined {
+    const words = this.ownWords(state);
+    if (words.length === 0) return undefined;
+    const shown = new Set(page.text);
+    return words.filter((word) => shown.has(word)).length * 2 > words.length;
+  }
+
+  /** The words of a state's preview page that no other learned page shows. */
+  private ownWords(state: StateName): string[] {
+    const page = this.pages.get(state);
+    if (!page || !this.learned) return [];
+    const others = [...this.pages].filter(([other, fingerprint]) => other !== state && fingerprint).map(([, fingerprint]) => fingerprint!);
+    return own(page, others, 'text');
   }
 
   signatureOf(state: StateName): Signature | undefined {

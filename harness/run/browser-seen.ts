@@ -3,7 +3,7 @@
  * every request, and the consent form as read and sent. The browser session and the steps record
  * them; checks read them through RunFacts (harness/run/facts.ts).
  */
-import type { Shown } from '../intents.js';
+import type { Shown, StateName } from '../intents.js';
 import type { Fingerprint } from '../pages/states.js';
 
 export type Environment = 'sandbox' | 'production';
@@ -24,6 +24,8 @@ export interface PageSeen {
   text: string;
   /** What the page is made of (harness/pages/states.ts): how a state is learned, recognised and told apart. */
   features?: Fingerprint;
+  /** The state shown, when it was read from what the preview taught (not a marker). */
+  learned?: StateName;
 }
 
 /** A response from the agency's origin, redirects included. */

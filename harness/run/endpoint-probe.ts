@@ -3,7 +3,8 @@
  * without configuration: the consent form is filled in as a customer would and sent, and the
  * request it sends (a form post or a `fetch`) is caught before it leaves the browser. Then, from
  * the journey's own browser (its cookies): that request as a cross-site page could send it, its
- * CSRF token missing, then forged; then as it was, in a row, until the agency answers 429.
+ * CSRF token missing, then forged, then as a plain cross-site form post (no token, none of the
+ * page's own headers); then as it was, in a row, until the agency answers 429.
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -39,6 +40,7 @@ export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts
     record.missed = 'no consent form to send: no form on the page has a box that accepts the terms (markers.entry_form names the form, markers.consent_boxes.terms its box)';
     return;
   }
+  await consent.fill(journey.email);
   await consent.tick(form.boxes, { terms: true, age: true });
   const consentUrl = session.page.url();
   const submit = await consent.submit();
@@ -61,9 +63,9 @@ export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts
     return answer.status();
   };
   // Each request is placed among the calls the emulator observed by their sequence numbers, not by clocks.
-  for (const variant of ['missing', 'forged'] as const) {
+  for (const variant of ['missing', 'forged', 'missing, as a plain form post'] as const) {
     const after = await run.env.client.lastObserved();
-    record.csrf.push({ variant, after, status: await send(forgery(caught, parts, variant)) });
+    record.csrf.push({ variant, after, status: await send(variant === 'missing, as a plain form post' ? plainFormPost(caught, parts) : forgery(caught, parts, variant)) });
   }
   // An agency that calls the service after answering has this long to do so before the burst.
   await sleep(AFTER_FORGERY_MS);
@@ -135,6 +137,18 @@ function forgery(caught: Caught, parts: { headers: string[]; fields: string[] },
   }
   const json = (caught.headers['content-type'] ?? '').includes('json');
   return { headers, body: json ? JSON.stringify(changed) : new URLSearchParams(Object.entries(changed).map(([name, value]): [string, string] => [name, String(value)])).toString() };
+}
+
+/**
+ * The caught request as any other site can send it without a script's help: a plain HTML form's
+ * post (application/x-www-form-urlencoded), from there, with none of the page's own headers (an
+ * `HX-Request` or `X-Requested-With` a framework adds) and no token. An agency that checks its token
+ * only on requests that carry such a header takes this one.
+ */
+function plainFormPost(caught: Caught, parts: { fields: string[] }): { headers: Record<string, string>; body: string } {
+  const fields = Object.entries(fieldsOf(caught) ?? {}).filter(([name]) => !parts.fields.includes(name));
+  const body = fieldsOf(caught) ? new URLSearchParams(fields.map(([name, value]): [string, string] => [name, typeof value === 'object' ? JSON.stringify(value) : String(value)])).toString() : caught.body;
+  return { headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ATTACKER, referer: `${ATTACKER}/` }, body };
 }
 
 function replayable(headers: Record<string, string>): Record<string, string> {

@@ -62,6 +62,9 @@ export interface PollWatch {
 }
 
 /** The agency's own entry endpoint, found by catching the request its consent form sends. */
+/** How a probe sent the entry from another site: as the page sends it, its token left out or made up; or as a plain form post, no token and none of the page's headers. */
+export type CsrfVariant = 'missing' | 'forged' | 'missing, as a plain form post';
+
 export interface EndpointProbe {
   scenario: string;
   journey: string;
@@ -70,7 +73,7 @@ export interface EndpointProbe {
   caught?: { method: string; path: string; tokenParts: string[] };
   missed?: string;
   /** The request again as a cross-site page could send it, its token missing or forged; `after`: the last observed call before it was sent. */
-  csrf: Array<{ variant: 'missing' | 'forged'; after: number; status: number }>;
+  csrf: Array<{ variant: CsrfVariant; after: number; status: number }>;
   /** Then the request as it was, in a row, until the agency answers 429 (statuses), sent after observed call `burstAfter`. */
   burst: number[];
   burstAfter?: number;
@@ -169,6 +172,8 @@ export class RunFacts {
   /** Sandbox scenarios opened through the preview. */
   readonly previewed: string[] = [];
   readonly outcomes = new Map<string, ScenarioOutcome>();
+  /** Limits the run hit (a page's console, its memory) and what the harness's browser ran without: said in the report's notes. */
+  readonly notes: string[] = [];
   /** The campaign's name, as the brand's console shows it: a landing page names it. */
   campaignName: string | undefined;
   /** Terms per country ("" for the default) before the run changed any. */
@@ -222,6 +227,11 @@ export class RunFacts {
     if (received - sent >= this.clockRoundTrip) return;
     this.clockRoundTrip = received - sent;
     this.clockOffset = emulatorNow - (sent + received) / 2;
+  }
+
+  /** A limit the run hit, said once in the report's notes. */
+  noteLimit(note: string): void {
+    if (!this.notes.includes(note)) this.notes.push(note);
   }
 
   /** A time of the harness's clock on the emulator's (the clock of the observed calls). */

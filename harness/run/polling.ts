@@ -104,6 +104,9 @@ export function nextPollDue(entryAt: number, polls: readonly ObservedCall[]): nu
   return last + intervalBefore(polls.length) * 1000 + LATE_POLL_MS;
 }
 
+/** The longest a watch waits for a poll once its window is over: the schedule's longest interval, late. */
+export const LONGEST_POLL_WAIT_MS = POLL_SCHEDULE_S.at(-1)! * 1000 + LATE_POLL_MS;
+
 /** A poll whose answer ends polling: delivery settled, session gone, integration unavailable. */
 export function isTerminalPoll(call: ObservedCall): boolean {
   return ['delivered', 'failed'].includes(call.answer?.delivery_state ?? '') || [401, 409, 410].includes(call.status);

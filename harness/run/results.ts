@@ -10,9 +10,9 @@ import type { BrowserSession } from '../browser/session.js';
 import { INFERRED_STATES, STATE_ANSWERS, type ResultState, type Shown, type StateName, showsState, statesShown } from '../intents.js';
 import type { AgencyPage, PageReading } from '../pages/agency.js';
 import { PreviewPage } from '../pages/preview.js';
-import { type Fingerprint, describe, samePage } from '../pages/states.js';
+import { type Fingerprint, samePage } from '../pages/states.js';
 import type { Step } from '../scenarios/schema.js';
-import { type Expectation, type JourneyFacts, redactUrl } from './facts.js';
+import { type Expectation, type JourneyFacts, type ServiceAnswer, redactUrl } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 import { answerOf, lastEntryAnswer, sandboxEntry, waitForCall } from './step-support.js';
 
@@ -139,15 +139,22 @@ export async function expectStep(run: ScenarioRun, step: Extract<Step, { do: 'ex
     const wanted: Shown = step.shows === 'consent_form' ? 'page:consent' : `page:${step.shows!}`;
     met = (await run.view(session).waitFor((shown) => shown.includes(wanted), { timeoutMs })).met;
   }
-  const page = await run.observe(session);
+  const seen = await run.observe(session);
+  const answer = await lastEntryAnswer(run, journey);
+  let page = seen;
+  // A page read as a state the service's answer rules out is not counted as showing it: the check cannot tell, so it is inconclusive.
+  if (!met && seen?.learned && seen.features && ruledOut(seen, answer)) {
+    how = `read as ${seen.learned} from what the preview taught (${run.facts.states.matched(seen.features, seen.learned)}), which the service's answer ${answer!.status} rules out: no entry exists, so the reading is not counted`;
+    page = { ...seen, shows: seen.shows.filter((shown) => shown !== `state:${seen.learned}`) };
+  } else if (!met && seen?.learned && seen.features) how = `read as ${seen.learned} from what the preview taught: ${run.facts.states.matched(seen.features, seen.learned)}`;
   const expectation: Expectation = {
     scenario: run.scenario.id, journey: step.journey, environment: 'production', wanted: state ? 'result' : step.shows!, ...(state ? { state } : {}), met, page,
-    answer: await lastEntryAnswer(run, journey), ...(how ? { how } : {}), ...shownBefore,
+    answer, ...(how ? { how } : {}), ...shownBefore,
   };
   run.facts.expectations.push(expectation);
   if (!met) {
     const wanted = state ? `state "${state}"` : `${step.shows!.replace('_', ' ')}`;
-    throw new Error(`expected ${wanted}; the page shows ${page?.shows.join(', ') || 'nothing recognised'} (${redactUrl(session.page.url())})`);
+    throw new Error(`expected ${wanted}; the page shows ${page?.shows.join(', ') || 'nothing recognised'}${how ? ` (${how})` : ''} (${redactUrl(session.page.url())})`);
   }
 }
 
@@ -179,8 +186,15 @@ export async function showsResult(
 }
 
 function howShown(run: ScenarioRun, reading: PageReading, state: StateName): string {
-  const signature = reading.learned === state ? run.facts.states.signatureOf(state) : undefined;
-  return signature ? `learned from the preview: ${describe(signature)}` : 'marker';
+  return reading.learned === state && reading.features ? `learned from the preview: ${run.facts.states.matched(reading.features, state)}` : 'marker';
+}
+
+/** The states that need an entry: a service answer other than 200 rules them out (no entry exists). */
+const ENTRY_STATES: ReadonlySet<StateName> = new Set(['won', 'lost', 'pending', 'failed']);
+
+/** A state read from what the preview taught (not a marker) that the service's answer rules out: a misreading, never the agency's claim. */
+export function ruledOut(reading: Pick<PageReading, 'learned'>, answer: ServiceAnswer | undefined): boolean {
+  return reading.learned !== undefined && ENTRY_STATES.has(reading.learned) && answer !== undefined && answer.status !== 200;
 }
 
 /**

@@ -10,6 +10,7 @@
  * it watches: its watch ends the run (a verify of the reference agency: 25.6 -> 23.3 s, decisions/018).
  * Until it watches, the others' axe runs and screenshots wait (ScenarioRun.leads).
  */
+import { sandboxOff } from '../browser/chromium.js';
 import { NoPackKind } from '../emulator-client/packs.js';
 import { secondsUntilPoll } from './polling.js';
 import type { Scenario, Step } from '../scenarios/schema.js';
@@ -20,6 +21,30 @@ import { STEPS } from './steps.js';
 export interface RunnerHooks {
   onScenarioBegin?(scenario: Scenario): void;
   onScenarioEnd?(outcome: ScenarioOutcome): void;
+}
+
+/**
+ * What a step may take beyond its own waits and watches: every page it reads may take its 10 to 15
+ * s to draw, a loaded machine takes seconds for a click, and a preview's screenshots wait for the
+ * run's lead to reach its watch (capture.ts). A step past it ends its scenario.
+ */
+const STEP_MARGIN_S = 120;
+
+/** A step's upper bound in seconds: its waits (and its own timeout) plus the margin. */
+export function stepBoundSeconds(scenario: Scenario, step: Step): number {
+  const own = 'timeout_s' in step ? step.timeout_s : 0;
+  return (waitSeconds(scenario, step) ?? 0) + own + STEP_MARGIN_S;
+}
+
+/**
+ * The default bound of a whole run (`--max-seconds`): its scenarios' own schedule, as if run one
+ * after another at the given concurrency, twice over, plus each step's margin once: generous for a
+ * loaded machine, yet a run that hangs still ends within minutes.
+ */
+export function defaultRunSeconds(scenarios: readonly Scenario[], concurrency: number): number {
+  const total = scenarios.reduce((sum, scenario) => sum + estimateSeconds(scenario), 0);
+  const longest = Math.max(0, ...scenarios.map(estimateSeconds));
+  return Math.ceil(2 * (longest + total / Math.max(1, concurrency)) + 2 * STEP_MARGIN_S);
 }
 
 /** Seconds a step waits, leaving the CPU to others; undefined for a step that works. A watch ends at its last poll due, or once quiet after the first. */
@@ -48,6 +73,8 @@ export function isWatcher(scenario: Scenario): boolean {
 
 export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, concurrency: number, hooks: RunnerHooks): Promise<Map<string, ScenarioRun>> {
   const runs = new Map<string, ScenarioRun>();
+  const sandbox = sandboxOff(env.browser);
+  if (sandbox) env.facts.noteLimit(sandbox);
   const ordered = [...scenarios].sort((a, b) => estimateSeconds(b) - estimateSeconds(a));
   const runsAlone = (scenario: Scenario) => scenario.exclusive || editsSharedTerms(scenario, env);
   const shared = ordered.filter((scenario) => !runsAlone(scenario));
@@ -78,11 +105,18 @@ export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, 
       if (run.leads) env.capturer.leadUntil(watchersStarted[0]!);
       if (!watches) await Promise.all(watchersStarted);
       else if (!run.leads) await watchersStarted[0];
-      await runOne(run, env, hooks, watches);
+      if (!pastBound(env)) await runOne(run, env, hooks, watches);
+      else {
+        skipScenarios([next], runBoundReason(env, 'before it started'), env, hooks);
+        watches?.();
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
-  for (const scenario of alone.filter((candidate) => runs.has(candidate.id))) await runOne(runs.get(scenario.id)!, env, hooks);
+  for (const scenario of alone.filter((candidate) => runs.has(candidate.id))) {
+    if (pastBound(env)) skipScenarios([scenario], runBoundReason(env, 'before it started'), env, hooks);
+    else await runOne(runs.get(scenario.id)!, env, hooks);
+  }
   return runs;
 }
 
@@ -116,17 +150,45 @@ async function runOne(run: ScenarioRun, env: RunEnv, hooks: RunnerHooks, watches
   hooks.onScenarioEnd?.(outcome);
 }
 
-/** The scenario's steps in order; the first that throws ends it, named by its number. `watches` is told when a long wait begins. */
+/**
+ * The scenario's steps in order; the first that throws ends it, named by its number. Each step is
+ * bounded (its own bound, and what is left of the run's): one that hits its bound ends the scenario
+ * with the bound and what its pages were doing. `watches` is told when a long wait begins.
+ */
 async function playSteps(run: ScenarioRun, watches?: () => void): Promise<void> {
   for (const [index, step] of run.scenario.steps.entries()) {
     if (isWatch(run.scenario, step)) watches?.();
+    const name = `step ${index + 1} (${step.do}${'journey' in step && step.journey !== 'main' ? ` ${step.journey}` : ''})`;
+    if (pastBound(run.env)) throw new Error(`${name}: ${runBoundReason(run.env, 'before this step')}`);
+    const own = stepBoundSeconds(run.scenario, step) * 1000;
+    const left = run.env.deadline === undefined ? Infinity : run.env.deadline - Date.now();
+    const played = (STEPS[step.do] as (run: ScenarioRun, step: Step) => Promise<void>)(run, step);
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<'bound'>((resolve) => (timer = setTimeout(() => resolve('bound'), Math.min(own, left))));
     try {
-      await (STEPS[step.do] as (run: ScenarioRun, step: Step) => Promise<void>)(run, step);
+      if ((await Promise.race([played, bound])) === 'bound') {
+        // The step goes on in the background until its browsers close: its end is no longer heard.
+        played.catch(() => undefined);
+        const which = own <= left ? `its bound of ${Math.round(own / 1000)} s` : runBoundReason(run.env, 'during it');
+        throw new BoundHit(`${name} did not end within ${which}; ${await run.doing()}`);
+      }
     } catch (error) {
-      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      throw new Error(`step ${index + 1} (${step.do}${'journey' in step && step.journey !== 'main' ? ` ${step.journey}` : ''}): ${message}`);
+      if (error instanceof BoundHit) throw error;
+      const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+      // A browser call that ran out of its own time says what the page was doing then.
+      throw new Error(`${name}: ${message}${/Timeout \d+ms exceeded/.test(message) ? `; ${await run.doing()}` : ''}`);
+    } finally {
+      clearTimeout(timer);
     }
   }
+}
+
+class BoundHit extends Error {}
+
+const pastBound = (env: RunEnv) => env.deadline !== undefined && Date.now() >= env.deadline;
+
+function runBoundReason(env: RunEnv, when: string): string {
+  return `the run reached its bound of ${env.maxSeconds ?? '?'} s (--max-seconds) ${when}`;
 }
 
 export function skipScenarios(scenarios: readonly Scenario[], reason: string, env: RunEnv, hooks: RunnerHooks): void {

@@ -25,6 +25,9 @@ export interface RunEnv {
   capturer: Capturer;
   /** Where this run began on the emulator: the last observed call and the last session issued before it. */
   baseline: { calls: number; session: number };
+  /** When the run must end (epoch ms), and its bound in seconds (`--max-seconds`): every step ends by then. */
+  deadline?: number;
+  maxSeconds?: number;
 }
 
 export class ScenarioRun {
@@ -107,6 +110,13 @@ export class ScenarioRun {
     const seen = await session.snapshot(this.view(session), this.scenario.phase === 'sandbox' ? 'sandbox' : 'production');
     if (seen) await this.env.capturer.capture(session, seen, this.leads);
     return seen;
+  }
+
+  /** What this scenario's pages are doing now, for a step that hit its bound. */
+  async doing(): Promise<string> {
+    const all = [...this.sessions.values(), ...this.extras];
+    if (all.length === 0) return 'no page was open';
+    return (await Promise.all(all.map(async (session) => `${session.journey}: ${await session.doing()}`))).join('; ');
   }
 
   async close(): Promise<void> {

@@ -11,7 +11,7 @@ import { type Shown, showsState } from '../intents.js';
 import { consentPageOf } from '../pages/agency.js';
 import type { Step } from '../scenarios/schema.js';
 import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
-import { finalState, isTerminalPoll, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
+import { LONGEST_POLL_WAIT_MS, finalState, isTerminalPoll, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
 import { continueOnAuthorize, scanPack } from './journey-start.js';
 import { callbackStep } from './probes.js';
@@ -36,6 +36,10 @@ const CONSENT_WAIT = { timeoutMs: PAGE_WAIT_MS, other: (shown: Shown[]) => shown
 const RETRY_AFTER_MARGIN_MS = 300;
 /** How far the page's timers run ahead, in virtual time, once polling should have stopped. */
 const VIRTUAL_AFTER_END_MS = 5 * 60_000;
+/** Virtual time run at once: a page's timer that waits for an answer before it is set again fires once per slice. */
+const VIRTUAL_SLICE_MS = 60_000;
+/** Real time after a slice in which the page asked the agency: longer than the check allows a page to hear of the end (behaviour.ts LEARN_MS). */
+const BETWEEN_ASKING_MS = 2500;
 /** Real time for what the virtual run set off to reach the agency. */
 const AFTER_VIRTUAL_MS = 1000;
 
@@ -136,6 +140,8 @@ export const STEPS: Steps = {
     const entry = await entryCall(run, journey);
     // The window runs from the entry, or from the last change the harness made (a settled delivery, a fault), whichever is later.
     let until = Math.max(entry.at, journey.changedAt === undefined ? 0 : run.facts.onEmulatorClock(journey.changedAt)) + step.seconds * 1000;
+    // Waiting for a due poll extends the watch, up to one interval of the schedule's slowest and its lateness: a page that polls for ever still ends it.
+    const latest = until + LONGEST_POLL_WAIT_MS;
     let terminal: ObservedCall | undefined;
     for (;;) {
       await sleep(300);
@@ -148,14 +154,21 @@ export const STEPS: Steps = {
         terminal = polls.find(isTerminalPoll);
         // On a busy machine the delivery may settle just after a poll, and the next is due up to 30 s later: the watch waits for it.
         if (terminal) until = Math.min(until, terminal.at + step.quiet_seconds * 1000);
-        else until = Math.max(until, nextPollDue(entry.at, polls));
+        else until = Math.min(latest, Math.max(until, nextPollDue(entry.at, polls)));
       }
       if (now >= until) break;
     }
     const watch = { scenario: run.scenario.id, journey: step.journey, pack: journey.pack.code, mode: step.mode, from: entry.at, until };
     if (step.mode === 'stops') {
-      // A page that goes on asking its own server shows it once its timers run on: minutes of them, in virtual time.
-      await session.context.clock.runFor(VIRTUAL_AFTER_END_MS).catch(() => undefined);
+      // A page that goes on asking its own server shows it once its timers run on: minutes of them, in virtual time, in
+      // slices with its requests answered between them, so a timer the page sets again once an answer arrives fires again.
+      // A slice that set off requests is followed by real time, so the next slice's are told apart from the page hearing of the end.
+      const asked = () => run.facts.requests.filter((request) => request.scenario === run.scenario.id && request.journey === step.journey).length;
+      for (let ran = 0; ran < VIRTUAL_AFTER_END_MS; ran += VIRTUAL_SLICE_MS) {
+        const before = asked();
+        await session.act(() => session.context.clock.runFor(VIRTUAL_SLICE_MS).catch(() => undefined), AFTER_VIRTUAL_MS);
+        if (asked() > before) await sleep(BETWEEN_ASKING_MS);
+      }
       await sleep(AFTER_VIRTUAL_MS);
       await session.act(async () => undefined);
       // A page that draws the settled state after one more fetch of its own gets the time to.
@@ -203,6 +216,7 @@ async function submitConsent(run: ScenarioRun, session: BrowserSession, step: Pi
   if (step.accept_terms && !found.terms) throw new Error('no box of the consent form could be told to accept the terms: markers.consent_boxes.terms names it');
   const submit = await consent.submit();
   if (!submit) throw new Error('no button sends the consent form: none is a submit button or named like one (vocabulary.submit adds a word)');
+  await consent.fill(journey.email);
   await consent.tick(boxes, { terms: step.accept_terms, age: step.confirm_age, marketing: step.marketing });
   if (step.bypass_validation) await consent.disableValidation();
   journey.submissions.push({ at: Date.now(), accept: step.accept_terms, age: step.confirm_age && found.age, bypass: step.bypass_validation, boxesFound: found, url: session.page.url() });

@@ -111,8 +111,10 @@ describe('the French site: states as classes of a <section>, copy in French, no 
     }
   });
 
-  test('a page that carries two states’ signatures is not recognised: ambiguous', async () => {
-    const both = french('lost', false, productionCopy).replace('class="resultat perdu"', 'class="resultat perdu deja-participe"');
+  test('a page that carries two states’ signatures and words is not recognised: ambiguous; with one state’s words only, the whole page tells which', async () => {
+    const marked = french('lost', false, productionCopy).replace('class="resultat perdu"', 'class="resultat perdu deja-participe"');
+    expect(book.carried(await read(marked))).toEqual(['lost']);
+    const both = marked.replace('</section>', `${FRENCH.already_entered(productionCopy)[1]}</section>`);
     expect(book.carried(await read(both))).toEqual(['lost', 'already_entered']);
     await page.setContent(both);
     expect(await new AgencyPage(page, defaults, book).shows()).toEqual([]);
