@@ -46,7 +46,7 @@ async function proxy(target: URL, forwarding: Record<string, string>): Promise<s
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const FORWARDINGS = [
+const FORWARDINGS: Array<Record<string, string>> = [
   { 'x-forwarded-for': '203.0.113.7' },
   { forwarded: 'for=203.0.113.7;proto=https' },
   { 'x-real-ip': '203.0.113.7' },
