@@ -73,7 +73,7 @@ export const PromotionSchema = z.strictObject({
   budget: z.number().min(0),
   delivery_delay_seconds: z.number().int().positive(),
   prizes: z.array(PrizeSchema).min(1),
-  terms: z.strictObject({ default: TermsSchema, by_country: z.record(z.string(), TermsSchema) }),
+  terms: z.strictObject({ default: TermsSchema, by_country: z.record(country, TermsSchema) }),
   routing_paused: z.boolean().default(false),
   /** code_unlock only: the pool's codes are this prefix, a hyphen and ten characters; it holds as many codes as its prizes' stock. */
   code_pool: z.strictObject({ prefix: z.string().regex(/^[A-Z0-9]{2,12}$/) }).optional(),
@@ -214,10 +214,16 @@ export function parseFixture(text: string, source: string): Fixture {
   const result = FixtureSchema.safeParse(json, { jitless: true });
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    const where = issue.path.length ? issue.path.join('.') : '(root)';
-    throw new FixtureError(`[emulator] invalid fixture ${source}: ${where}: ${issue.message}`);
+    // Field names and zod's message (which quotes unknown ones) come from the file: cut, the line stays one line.
+    const where = issue.path.length ? issue.path.map((part) => clip(String(part), 40)).join('.') : '(root)';
+    throw new FixtureError(`[emulator] invalid fixture ${source}: ${clip(where, 200)}: ${clip(issue.message, 200)}`);
   }
   return result.data;
+}
+
+function clip(text: string, max: number): string {
+  const line = text.replace(/[\r\n]+/g, ' ');
+  return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
 /** Where the JSON parser stopped, as a line and column, when it says (its message quotes the text, so only the position is kept). */

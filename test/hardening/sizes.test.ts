@@ -50,6 +50,17 @@ test('each kind of fixture text is refused one character over its limit, in one 
   }
 });
 
+test('a field name from the file is cut in the one line: a long country key, an unknown long field', () => {
+  const key = 'X'.repeat(5000);
+  const countryKey = refusal((fixture) => void (fixture.promotion.terms.by_country[key] = fixture.promotion.terms.default));
+  expect(countryKey).toMatch(/^\[emulator\] invalid fixture world\.json: promotion\.terms\.by_country\.X{40}…: /);
+  const unknown = refusal((fixture) => void Object.assign(fixture.promotion, { [`${key}\nline`]: 1 }));
+  for (const message of [countryKey!, unknown!]) {
+    expect(message.length, message).toBeLessThan(500);
+    expect(message).not.toContain('\n');
+  }
+});
+
 test('a 5 MB brand name stops `emulator start` with one line, and the terms edit of the control plane keeps the limit', async () => {
   const scratch = scratchFolder((fixture) => ({ ...fixture, brands: [{ ...fixture.brands[0]!, name: 'B'.repeat(5 * 1024 * 1024) }, ...fixture.brands.slice(1)] }));
   folders.push(scratch.dir);
