@@ -7,6 +7,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
+import { PlumbingError } from '../errors.js';
 import { csrfValid } from '../pages/csrf.js';
 import { formBody, pageErrors, sendPage } from '../pages/http.js';
 import { html } from '../pages/html.js';
@@ -15,7 +16,7 @@ import { latestInteractions } from '../store/interactions.js';
 import { knownOutcomePacks } from '../store/known-packs.js';
 import { type Promotion, defaultPromotionId, findPromotion, loadCampaign } from '../store/promotions.js';
 import { listSinks } from '../store/sinks.js';
-import { queryRule, validate } from '../validation.js';
+import { IdText, queryRule, validate } from '../validation.js';
 import { type KeyChange, approve, createKey, logRows, overview, promotionRef, promotionSummaries, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
 import { LIVE_LOG_SCRIPT } from './live-log.js';
 import { DASHBOARD_NAV, LOG_SHOWN, type Notice, dashboardPage, pageQuery } from './views/dashboard.js';
@@ -53,7 +54,8 @@ export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean
     try {
       return read();
     } catch (error) {
-      sendPage(res, 400, message('Bad request', (error as Error).message || 'The form could not be read.'));
+      if (!(error instanceof PlumbingError)) throw error;
+      sendPage(res, 400, message('Bad request', error.message));
       return undefined;
     }
   };
@@ -111,25 +113,33 @@ export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean
   };
 
   form('/console/keys', (page) => {
-    const form = readOr400(page.res, () => validate(KeyForm, page.req.body, { hint: 'The environment is sandbox or production.' }));
-    if (!form) return;
-    const { environment } = form;
+    const fields = readOr400(page.res, () => validate(KeyForm, page.req.body, { hint: 'The environment is sandbox or production.' }));
+    if (!fields) return;
+    const { environment } = fields;
     const key = createKey(ctx, environment, page.promotion.id);
     render(page, 201, { kind: 'success', text: `Created ${environment} key #${key.id}.`, secret: key.secret });
   });
 
-  form('/console/keys/:id/rotate', (page) =>
-    keyChange(page, rotateKey(ctx, Number(page.req.params.id), page.promotion.id), (key) =>
-      render(page, 201, { kind: 'success', text: `Created ${key.environment} key #${key.id} to replace #${key.replaces}. Revoke #${key.replaces} once the agency uses the new key.`, secret: key.secret }),
-    ),
-  );
+  /** The key a form's path names: its id's digits exactly, as the JSON API reads it. */
+  const keyIdOf = (page: DashboardRequest) => readOr400(page.res, () => validate(IdText, page.req.params.id, { hint: 'A key id is a whole number such as 12.' }));
 
-  form('/console/keys/:id/revoke', (page) => keyChange(page, revokeKey(ctx, Number(page.req.params.id), page.promotion.id), () => back(page, 'revoked')));
+  form('/console/keys/:id/rotate', (page) => {
+    const id = keyIdOf(page);
+    if (id === undefined) return;
+    keyChange(page, rotateKey(ctx, id, page.promotion.id), (key) =>
+      render(page, 201, { kind: 'success', text: `Created ${key.environment} key #${key.id} to replace #${key.replaces}. Revoke #${key.replaces} once the agency uses the new key.`, secret: key.secret }),
+    );
+  });
+
+  form('/console/keys/:id/revoke', (page) => {
+    const id = keyIdOf(page);
+    if (id !== undefined) keyChange(page, revokeKey(ctx, id, page.promotion.id), () => back(page, 'revoked'));
+  });
 
   form('/console/callbacks', (page) => {
-    const form = readOr400(page.res, () => validate(CallbacksForm, page.req.body, { hint: 'The callback URLs are text.' }));
-    if (!form) return;
-    const { production, preview } = form;
+    const fields = readOr400(page.res, () => validate(CallbacksForm, page.req.body, { hint: 'The callback URLs are text.' }));
+    if (!fields) return;
+    const { production, preview } = fields;
     const change = setCallbacks(ctx, { production, ...(preview.trim() ? { preview } : {}) }, page.promotion.id);
     if (!change.ok) {
       const items = Object.entries(change.problems).map(([name, reasons]) => `The ${name} callback URL ${reasons.join('; ')}.`);

@@ -80,3 +80,20 @@ test('the dashboard page and its forms refuse an unknown query parameter with a 
   expect((await t.api.get('/_emulator/console?promotion=nordkakao-cafe-codes')).body.experience.routing_paused).toBe(false);
   expect((await t.api.get('/_emulator/console')).body.experience.routing_paused).toBe(false);
 });
+
+test('the dashboard reads its forms by zod too: a key id is its digits exactly, an environment one of two', async () => {
+  const t = testWorld();
+  const browser = request.agent(t.app);
+  const page = await browser.get('/').expect(200);
+  const key = ((await t.api.get('/_emulator/console/keys')).body.data as Array<{ id: number; status: string }>)[0]!;
+  for (const path of [`/console/keys/${key.id}.0/revoke`, `/console/keys/${key.id}e0/rotate`]) {
+    const res = await browser.post(path).type('form').send({ csrf: csrfOf(page.text) });
+    expect(res.status, path).toBe(400);
+    expect(res.text, path).toContain('A key id is a whole number');
+  }
+  expect(((await t.api.get('/_emulator/console/keys')).body.data as Array<{ id: number; status: string }>).find((k) => k.id === key.id)!.status).toBe(key.status);
+  const keys = (await t.api.get('/_emulator/console/keys')).body.data.length as number;
+  expect((await browser.post('/console/keys').type('form').send({ csrf: csrfOf(page.text), environment: 'staging' })).status).toBe(400);
+  expect((await t.api.get('/_emulator/console/keys')).body.data).toHaveLength(keys);
+  expect((await browser.post(`/console/keys/${key.id}/revoke`).type('form').send({ csrf: csrfOf(page.text) })).status).toBe(303);
+});
