@@ -5,28 +5,49 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { z } from 'zod';
 
+/**
+ * The longest text each kind of fixture field may hold, in characters (docs/limits.md): the
+ * dashboard, the journey's pages and the control plane carry these on every answer.
+ */
+export const FIXTURE_TEXT_LIMITS = {
+  /** Names, labels, slugs referred to, versions, cities, the seed. */
+  name: 200,
+  /** A promotion's `copy.body`. */
+  copy: 2_000,
+  /** A terms `text`. */
+  terms: 20_000,
+  /** Every URL. */
+  url: 2_048,
+  /** A collector's email, as the address format allows. */
+  email: 254,
+} as const;
+
+const most = (kind: keyof typeof FIXTURE_TEXT_LIMITS) => [FIXTURE_TEXT_LIMITS[kind], `must be at most ${FIXTURE_TEXT_LIMITS[kind]} characters`] as const;
+const nameText = z.string().min(1).max(...most('name'));
+const urlText = z.string().min(1).max(...most('url'));
+
 const isoDate = z.iso.datetime({ offset: true });
 const country = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code such as DE');
 
 export const TermsSchema = z.strictObject({
-  text: z.string().min(1),
-  url: z.string().min(1),
-  links: z.array(z.strictObject({ label: z.string().min(1), url: z.string().min(1) })),
+  text: z.string().min(1).max(...most('terms')),
+  url: urlText,
+  links: z.array(z.strictObject({ label: nameText, url: urlText })),
   required: z.boolean(),
   minimum_age: z.number().int().positive().optional(),
-  version: z.string().min(1),
+  version: nameText,
 });
 
 export const PrizeSchema = z.strictObject({
-  name: z.string().min(1),
+  name: nameText,
   odds: z.number().min(0).max(1),
   stock: z.number().int().min(0),
   face_value: z.number().min(0),
-  reward_type: z.string().min(1),
-  tier: z.string().min(1),
+  reward_type: nameText,
+  tier: nameText,
   /** How delivery goes: at once, after the delivery delay, failing at once, or failing after the delay. */
   delivery: z.enum(['instant', 'delayed', 'failed', 'delayed_failed']),
-  redemption_url: z.url().optional(),
+  redemption_url: z.url().max(...most('url')).optional(),
 });
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -35,24 +56,24 @@ const SKU_PREFIX = /^[A-Z0-9-]{2,12}$/;
 export const PromotionSchema = z.strictObject({
   /** How the CLI, the control plane and the dashboard name it; derived from the name when absent. */
   slug: z.string().regex(SLUG, 'must be lower-case letters and digits joined by hyphens').max(64).optional(),
-  brand: z.string().min(1),
+  brand: nameText,
   /**
    * The SKUs (by prefix) whose packs enter this promotion. Absent: every SKU of its brand that no
    * other promotion lists, including SKUs created later through the reporting API.
    */
   skus: z.array(z.string().regex(SKU_PREFIX)).min(1).optional(),
-  name: z.string().min(1),
+  name: nameText,
   /** instant_win draws a prize by its odds; code_unlock and content give one of their prizes to every admitted entry (decisions 007 to 009). */
   mechanic: z.enum(['instant_win', 'code_unlock', 'content']),
   status: z.enum(['live', 'draft']),
   dates: z.strictObject({ start: isoDate, end: isoDate }),
-  copy: z.strictObject({ headline: z.string(), body: z.string(), call_to_action: z.string() }),
+  copy: z.strictObject({ headline: z.string().max(...most('name')), body: z.string().max(...most('copy')), call_to_action: z.string().max(...most('name')) }),
   /** Countries allowed to enter; an empty list means the campaign is not restricted. */
   countries: z.array(country),
   budget: z.number().min(0),
   delivery_delay_seconds: z.number().int().positive(),
   prizes: z.array(PrizeSchema).min(1),
-  terms: z.strictObject({ default: TermsSchema, by_country: z.record(z.string(), TermsSchema) }),
+  terms: z.strictObject({ default: TermsSchema, by_country: z.record(country, TermsSchema) }),
   routing_paused: z.boolean().default(false),
   /** code_unlock only: the pool's codes are this prefix, a hyphen and ten characters; it holds as many codes as its prizes' stock. */
   code_pool: z.strictObject({ prefix: z.string().regex(/^[A-Z0-9]{2,12}$/) }).optional(),
@@ -64,16 +85,16 @@ const AgencyKeysSchema = z.array(z.enum(['sandbox', 'production']));
 const MorePromotionSchema = PromotionSchema.extend({ agency_keys: AgencyKeysSchema.default(['sandbox', 'production']) });
 
 const BrandSchema = z.strictObject({
-  slug: z.string().regex(/^[a-z0-9-]+$/),
-  name: z.string().min(1),
+  slug: z.string().regex(/^[a-z0-9-]+$/).max(64),
+  name: nameText,
   prefix: z.string().regex(/^[A-Z]{2,4}$/),
   skus: z.array(
     z.strictObject({
-      name: z.string().min(1),
+      name: nameText,
       prefix: z.string().regex(SKU_PREFIX),
       batches: z.array(
         z.strictObject({
-          purpose: z.string().min(1),
+          purpose: nameText,
           produced_on: z.iso.date(),
           kind: z.enum(['production', 'test', 'preview']).default('production'),
           packs: z.number().int().positive().max(10_000),
@@ -92,16 +113,16 @@ const BrandSchema = z.strictObject({
  */
 export const FixtureSchema = z
   .strictObject({
-    seed: z.string().min(1),
-    company: z.strictObject({ name: z.string().min(1) }),
+    seed: nameText,
+    company: z.strictObject({ name: nameText }),
     brands: z.array(BrandSchema).min(1),
-    companies: z.array(z.strictObject({ name: z.string().min(1), brands: z.array(BrandSchema).min(1) })).default([]),
+    companies: z.array(z.strictObject({ name: nameText, brands: z.array(BrandSchema).min(1) })).default([]),
     collectors: z
       .array(
         z.strictObject({
-          email: z.email(),
+          email: z.email().max(...most('email')),
           country: country.optional(),
-          city: z.string().optional(),
+          city: z.string().max(...most('name')).optional(),
           tester: z.boolean().default(false),
         }),
       )
@@ -193,10 +214,16 @@ export function parseFixture(text: string, source: string): Fixture {
   const result = FixtureSchema.safeParse(json, { jitless: true });
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    const where = issue.path.length ? issue.path.join('.') : '(root)';
-    throw new FixtureError(`[emulator] invalid fixture ${source}: ${where}: ${issue.message}`);
+    // Field names and zod's message (which quotes unknown ones) come from the file: cut, the line stays one line.
+    const where = issue.path.length ? issue.path.map((part) => clip(String(part), 40)).join('.') : '(root)';
+    throw new FixtureError(`[emulator] invalid fixture ${source}: ${clip(where, 200)}: ${clip(issue.message, 200)}`);
   }
   return result.data;
+}
+
+function clip(text: string, max: number): string {
+  const line = text.replace(/[\r\n]+/g, ' ');
+  return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
 /** Where the JSON parser stopped, as a line and column, when it says (its message quotes the text, so only the position is kept). */

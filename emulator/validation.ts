@@ -39,3 +39,27 @@ export function validate<T>(schema: z.ZodType<T>, input: unknown, refusal: Refus
 
 /** An id in a path or query: its digits exactly (`1.0`, `1e0`, `01` and ` 1` are no id). */
 export const IdText = z.string().regex(/^[1-9]\d{0,14}$/, 'must be a whole number such as 12').transform(Number);
+
+/**
+ * The one rule for query parameters on the control plane and the console: a route takes the names
+ * it lists, each once, and nothing else. A misspelt `?promo=`, `?Promotion=` or `?promotion[]=`
+ * would otherwise be ignored, and the call would act on, or answer for, the default promotion.
+ */
+export function queryRule<Name extends string>(takes: readonly Name[]): (query: unknown) => Partial<Record<Name, string>> {
+  const schema = z.strictObject(Object.fromEntries(takes.map((name) => [name, z.string({ error: 'must be given once' }).optional()])));
+  const taken = takes.length === 0 ? 'this call takes no query parameter' : `this call takes only ${takes.map((name) => `?${name}=`).join(', ')}`;
+  return (query) => {
+    const parsed = schema.safeParse(query ?? {});
+    if (parsed.success) return parsed.data as Partial<Record<Name, string>>;
+    // At most five names of at most 40 characters each: the query is the caller's text.
+    const details = Object.fromEntries(Object.entries(detailsOf(parsed.error)).slice(0, 5).map(([name, problems]) => [name.slice(0, 40), problems]));
+    const isTaken = (name: string) => (takes as readonly string[]).includes(name);
+    const unknown = Object.keys(details).filter((name) => !isTaken(name)).map((name) => JSON.stringify(name));
+    const repeated = Object.keys(details).filter(isTaken).map((name) => JSON.stringify(name));
+    const message = [
+      ...(unknown.length ? [`Unknown query parameter ${unknown.join(', ')}: ${taken}.`] : []),
+      ...(repeated.length ? [`Give ${repeated.join(', ')} once.`] : []),
+    ].join(' ');
+    throw new PlumbingError('invalid_request', { message, details });
+  };
+}

@@ -5,15 +5,18 @@
  * refusal is shown at once instead).
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
 import type { Context } from '../context.js';
+import { PlumbingError } from '../errors.js';
 import { csrfValid } from '../pages/csrf.js';
-import { field, formBody, pageErrors, sendPage } from '../pages/http.js';
+import { formBody, pageErrors, sendPage } from '../pages/http.js';
 import { html } from '../pages/html.js';
 import { layout } from '../pages/layout.js';
 import { latestInteractions } from '../store/interactions.js';
 import { knownOutcomePacks } from '../store/known-packs.js';
 import { type Promotion, defaultPromotionId, findPromotion, loadCampaign } from '../store/promotions.js';
 import { listSinks } from '../store/sinks.js';
+import { IdText, queryRule, validate } from '../validation.js';
 import { type KeyChange, approve, createKey, logRows, overview, promotionRef, promotionSummaries, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
 import { LIVE_LOG_SCRIPT } from './live-log.js';
 import { DASHBOARD_NAV, LOG_SHOWN, type Notice, dashboardPage, pageQuery } from './views/dashboard.js';
@@ -34,12 +37,31 @@ const DONE: Record<string, string> = {
   callbacks_cleared: 'Callback URLs saved. The approval and the checklist were cleared: the agency runs the six sandbox scenarios again.',
 };
 
+/** The page takes `?promotion=` and `?done=`, a form `?promotion=`, the script nothing (validation.ts, the one rule for queries). */
+const PAGE_QUERY = queryRule(['promotion', 'done']);
+const FORM_QUERY = queryRule(['promotion']);
+const SCRIPT_QUERY = queryRule([]);
+const KeyForm = z.object({ environment: z.enum(['sandbox', 'production']).default('sandbox') });
+const CallbacksForm = z.object({ production: z.string().default(''), preview: z.string().default('') });
+
 /** `trusted` is the control plane's guard (control/guard.ts), which app.ts hands in: the console stands below the control plane. */
 export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean): Router {
   const router = Router();
   const message = (title: string, text: string) => layout({ title, body: html`<section class="warning"><p>${text}</p></section>`, nav: DASHBOARD_NAV });
 
-  router.get('/console/live-log.js', (_req, res) => {
+  /** What a page or form reads, or a page saying why it cannot be read. */
+  const readOr400 = <T>(res: Response, read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof PlumbingError)) throw error;
+      sendPage(res, 400, message('Bad request', error.message));
+      return undefined;
+    }
+  };
+
+  router.get('/console/live-log.js', (req, res) => {
+    if (!readOr400(res, () => SCRIPT_QUERY(req.query))) return;
     res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(LIVE_LOG_SCRIPT);
   });
 
@@ -59,18 +81,18 @@ export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean
   };
 
   /** The promotion a page or form is about: `?promotion=`, or the default one. */
-  const promotionOf = (req: Request): Promotion | undefined => {
-    const ref = field(req.query, 'promotion');
-    return ref === undefined ? findPromotion(ctx.db, String(defaultPromotionId(ctx.db))) : findPromotion(ctx.db, ref);
-  };
+  const promotionOf = (ref: string | undefined): Promotion | undefined =>
+    ref === undefined ? findPromotion(ctx.db, String(defaultPromotionId(ctx.db))) : findPromotion(ctx.db, ref);
   const noSuchPromotion = (res: Response) => sendPage(res, 404, message('No such promotion', 'The dashboard lists every promotion: open one from there.'));
   /** The promotion's page, with what just happened. */
   const back = (page: DashboardRequest, done: keyof typeof DONE) => page.res.redirect(303, `/?${pageQuery(promotionRef(ctx, page.promotion))}done=${done}`);
 
   router.get('/', guard, (req, res) => {
-    const promotion = promotionOf(req);
+    const query = readOr400(res, () => PAGE_QUERY(req.query));
+    if (!query) return;
+    const promotion = promotionOf(query.promotion);
     if (!promotion) return noSuchPromotion(res);
-    const done = field(req.query, 'done');
+    const { done } = query;
     render({ req, res, promotion }, 200, done && DONE[done] ? { kind: 'success', text: DONE[done] } : undefined);
   });
 
@@ -78,7 +100,9 @@ export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean
   const form = (path: string, action: (page: DashboardRequest) => void) =>
     router.post(path, guard, formBody, (req, res) => {
       if (!csrfValid(req)) return sendPage(res, 403, message('This form has expired', 'Reload the dashboard and send the form again.'));
-      const promotion = promotionOf(req);
+      const query = readOr400(res, () => FORM_QUERY(req.query));
+      if (!query) return;
+      const promotion = promotionOf(query.promotion);
       if (!promotion) return noSuchPromotion(res);
       action({ req, res, promotion });
     });
@@ -89,22 +113,33 @@ export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean
   };
 
   form('/console/keys', (page) => {
-    const environment = field(page.req.body, 'environment') === 'production' ? 'production' : 'sandbox';
+    const fields = readOr400(page.res, () => validate(KeyForm, page.req.body, { hint: 'The environment is sandbox or production.' }));
+    if (!fields) return;
+    const { environment } = fields;
     const key = createKey(ctx, environment, page.promotion.id);
     render(page, 201, { kind: 'success', text: `Created ${environment} key #${key.id}.`, secret: key.secret });
   });
 
-  form('/console/keys/:id/rotate', (page) =>
-    keyChange(page, rotateKey(ctx, Number(page.req.params.id), page.promotion.id), (key) =>
-      render(page, 201, { kind: 'success', text: `Created ${key.environment} key #${key.id} to replace #${key.replaces}. Revoke #${key.replaces} once the agency uses the new key.`, secret: key.secret }),
-    ),
-  );
+  /** The key a form's path names: its id's digits exactly, as the JSON API reads it. */
+  const keyIdOf = (page: DashboardRequest) => readOr400(page.res, () => validate(IdText, page.req.params.id, { hint: 'A key id is a whole number such as 12.' }));
 
-  form('/console/keys/:id/revoke', (page) => keyChange(page, revokeKey(ctx, Number(page.req.params.id), page.promotion.id), () => back(page, 'revoked')));
+  form('/console/keys/:id/rotate', (page) => {
+    const id = keyIdOf(page);
+    if (id === undefined) return;
+    keyChange(page, rotateKey(ctx, id, page.promotion.id), (key) =>
+      render(page, 201, { kind: 'success', text: `Created ${key.environment} key #${key.id} to replace #${key.replaces}. Revoke #${key.replaces} once the agency uses the new key.`, secret: key.secret }),
+    );
+  });
+
+  form('/console/keys/:id/revoke', (page) => {
+    const id = keyIdOf(page);
+    if (id !== undefined) keyChange(page, revokeKey(ctx, id, page.promotion.id), () => back(page, 'revoked'));
+  });
 
   form('/console/callbacks', (page) => {
-    const production = field(page.req.body, 'production') ?? '';
-    const preview = field(page.req.body, 'preview') ?? '';
+    const fields = readOr400(page.res, () => validate(CallbacksForm, page.req.body, { hint: 'The callback URLs are text.' }));
+    if (!fields) return;
+    const { production, preview } = fields;
     const change = setCallbacks(ctx, { production, ...(preview.trim() ? { preview } : {}) }, page.promotion.id);
     if (!change.ok) {
       const items = Object.entries(change.problems).map(([name, reasons]) => `The ${name} callback URL ${reasons.join('; ')}.`);

@@ -5,9 +5,9 @@
 import { Router } from 'express';
 import { errorWriter } from '../errors.js';
 import { jsonBody, lazy, noOptions, notFound } from '../http.js';
-import { changeQuery } from './change-query.js';
 import { faultsRouter } from './faults-routes.js';
 import { controlGuard } from './guard.js';
+import { queryParams } from './query-params.js';
 import type { ControlContext } from './plane-state.js';
 import { controlRouter } from './routes.js';
 import { secretsRouter } from './secrets.js';
@@ -15,12 +15,12 @@ import { worldEditsRouter } from './world-edits.js';
 
 export function controlPlane(ctx: ControlContext): Router {
   const router = Router();
-  router.use(controlGuard(ctx.config.controlToken), noOptions);
+  router.use(controlGuard(ctx.config.controlToken), noOptions, queryParams);
   // The sink verifies signatures on the bytes as they came: before the JSON body reader.
   router.use('/sink', lazy(() => import('./sink.js'), ({ sinkReceiver }) => sinkReceiver(ctx)));
   router.use('/api-docs', lazy(() => import('../openapi/reference.js'), ({ apiReferenceRouter }) => apiReferenceRouter()));
   // The APIs' body reader (http.ts): UTF-8 JSON up to 100 KB, the same refusals.
-  router.use(jsonBody, changeQuery);
+  router.use(jsonBody);
   router.use('/console', lazy(() => import('../console/api-routes.js'), ({ consoleApiRouter }) => consoleApiRouter(ctx)), notFound);
   // health, env, promotions, clock, reset, interactions
   router.use(controlRouter(ctx));

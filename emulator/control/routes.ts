@@ -5,12 +5,12 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
-import type { Context } from '../context.js';
 import { ControlError } from './errors.js';
 import { lazy } from '../http.js';
 import { validate } from '../validation.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { checkCallbackUrl } from './contract.js';
+import { databaseProblem } from '../store/health.js';
 import { listInteractions } from '../store/interactions.js';
 import { resetWorld } from '../store/reset.js';
 import { announceReset } from '../events.js';
@@ -42,7 +42,7 @@ export function controlRouter(ctx: ControlContext): Router {
   const router = Router();
   
   router.get('/health', (_req, res) => {
-    const problem = databaseProblem(ctx);
+    const problem = databaseProblem(ctx.db);
     if (problem) return void res.status(503).json({ status: 'unavailable', problem, pid: process.pid });
     res.json({ status: 'ok', base_url: ctx.config.baseUrl, clock: clockForHealth(ctx.clock), pid: process.pid });
   });
@@ -94,16 +94,6 @@ export function controlRouter(ctx: ControlContext): Router {
   });
 
   return router;
-}
-
-/** Healthy only when the world reads: what every route reads first (its promotions and keys). */
-function databaseProblem(ctx: Context): string | undefined {
-  try {
-    ctx.db.prepare('SELECT (SELECT count(*) FROM promotions) + (SELECT count(*) FROM agency_keys)').get();
-    return undefined;
-  } catch (error) {
-    return `the database cannot be read (${(error as { code?: string }).code ?? 'error'})`;
-  }
 }
 
 /** Health answers whatever the clock shows: a clock that cannot be read is reported, not a failure. */

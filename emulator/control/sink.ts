@@ -12,6 +12,7 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
+import { redactSecrets } from '../domain/redaction.js';
 import { ControlError } from './errors.js';
 import { sendPage } from '../pages/http.js';
 import { type Sink, type SinkEvent, type SinkVerdict, findSink, recordSinkEvent, sinkEventsAfter } from '../store/sinks.js';
@@ -21,8 +22,6 @@ import { SINK_PAGE_SCRIPT, deliveryArticles } from '../webhooks/sink-page.js';
 import { type Verification, endpointSecret, verifySignature } from '../webhooks/signing.js';
 
 const MAX_BODY = '1mb';
-/** Headers a stray caller might send with credentials in them: kept as a mark, never as a value. */
-const REDACTED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
 const DeliveriesQuery = z.object({
   after: z.coerce.number().int().min(0).default(0),
@@ -73,10 +72,9 @@ function verdictOf(verification: Verification): SinkVerdict {
   return verification.reason === 'too_old' ? 'too_old' : 'invalid';
 }
 
+/** Headers a stray caller might send with credentials in them keep their names, never their values (the logs' redaction). */
 function receivedHeaders(headers: express.Request['headers']): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [name, REDACTED_HEADERS.has(name) ? '[redacted]' : Array.isArray(value) ? value.join(', ') : (value ?? '')]),
-  );
+  return redactSecrets(Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]))) as Record<string, string>;
 }
 
 /** A delivery as `GET /:name/deliveries` answers it in JSON. */

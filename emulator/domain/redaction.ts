@@ -16,6 +16,21 @@ export const REDACTED = '[redacted]';
 
 const SECRET_NAMES = new Set<string>(SECRET_FIELDS);
 
+/**
+ * A name ending in one of these words names a secret too, whatever comes before it: `api_key`,
+ * `X-Api-Key`, `apiKey`, `X-Token`, `client_secret`, `Proxy-Authorization`. (`state` only alone:
+ * `delivery_state` is no secret.)
+ */
+const SECRET_WORDS = ['key', 'token', 'secret', 'password', 'verifier', 'authorization', 'cookie', 'csrf'];
+const ENDS_WITH_SECRET_WORD = new RegExp(`[^a-z0-9](?:${SECRET_WORDS.join('|')})$`);
+const ENDS_WITH_SECRET_CAMEL = new RegExp(`[a-z0-9](?:${SECRET_WORDS.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('|')})$`);
+
+/** Whether a field or header name names a secret, in any case. */
+function isSecretName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return SECRET_NAMES.has(lower) || ENDS_WITH_SECRET_WORD.test(lower) || ENDS_WITH_SECRET_CAMEL.test(name);
+}
+
 /** Shorter text cannot hold a secret: the shortest prefix and the 16 characters `SECRET_SHAPE` asks for. */
 const SHORTEST_SECRET = Math.min(...Object.values(SECRET_PREFIXES).map((prefix) => prefix.length)) + 16;
 
@@ -25,8 +40,8 @@ function redactText(text: string): string {
 
 /**
  * A copy of a JSON value with every secret replaced by `[redacted]`: values under a secret's name
- * (any case), and secret-shaped text in any string or field name, at any depth. Walks with its own
- * stack: the interaction log also records bodies nested deeper than a recursive walk could go.
+ * (`isSecretName`), and secret-shaped text in any string or field name, at any depth. Walks with
+ * its own stack: the interaction log also records bodies nested deeper than a recursive walk could go.
  */
 export function redactSecrets(value: unknown): unknown {
   const root: Record<string, unknown> = {};
@@ -45,7 +60,7 @@ export function redactSecrets(value: unknown): unknown {
         const shownName = redactText(name);
         // Defined now, in the body's order; the value is filled in when the walk reaches it.
         setOwn(copy, shownName, REDACTED);
-        if (!SECRET_NAMES.has(name.toLowerCase())) stack.push([copy, shownName, item]);
+        if (!isSecretName(name)) stack.push([copy, shownName, item]);
       }
     } else setOwn(holder, at, current);
   }

@@ -1,8 +1,8 @@
 /**
  * The sinks' dashboard pages: every value escaped by `html`, no third-party resources. A sink's
  * page lists its deliveries newest first, a page at a time, each with the signature's verdict, the
- * status the sink answered, a Redeliver button, and its headers and body folded (the body with its
- * secrets redacted, as the interaction log shows them). On the newest page its one script (served
+ * status the sink answered, a Redeliver button, and its headers and body folded, with their secrets
+ * redacted as the interaction log shows them. On the newest page its one script (served
  * by sink.ts) adds new deliveries as they arrive.
  */
 import { redactSecrets } from '../domain/redaction.js';
@@ -50,7 +50,7 @@ export function sinkPage(sink: Sink, events: SinkEvent[], baseUrl: string, { bef
     ...(before === undefined ? { script: '/_emulator/sink/live.js' } : {}),
     body: html`<section class="notice"><p>Receives at <code>${baseUrl}/_emulator/sink/${sink.name}</code> and answers verified deliveries with ${sink.respond_with}, unverified ones with 400.
  ${before === undefined ? 'New deliveries appear at the top as they arrive.' : 'Deliveries received earlier; new ones appear on the newest page.'} Signatures are checked on arrival against the emulator's clock, with 300 seconds of tolerance.
- Bodies are shown with their secrets redacted; as received: <code>curl -s ${baseUrl}/_emulator/sink/${sink.name}/deliveries</code>.</p></section>
+ Headers and bodies are shown with their secrets redacted; bodies as received: <code>curl -s ${baseUrl}/_emulator/sink/${sink.name}/deliveries</code>.</p></section>
 <p class="muted" id="sink-status" role="status">${events.length ? '' : before === undefined ? 'Nothing received yet.' : 'Nothing older.'}</p>
 <div id="deliveries" data-sink="${sink.name}" data-after="${events[0]?.id ?? 0}">${deliveryArticles(events)}</div>
 ${pager}`,
@@ -64,7 +64,8 @@ export function deliveryArticles(events: SinkEvent[]): Html {
 
 function deliveryArticle(event: SinkEvent): Html {
   const verdict = VERDICTS[event.verdict];
-  const headers = Object.entries(JSON.parse(event.headers) as Record<string, string>);
+  // Redacted as received (control/sink.ts) and again here: data folders of older versions kept more.
+  const headers = Object.entries(redactSecrets(JSON.parse(event.headers)) as Record<string, string>);
   // A verified delivery the sink failed (respond_with 500) is no success either.
   const box = event.answered !== null && event.answered >= 300 ? 'warning' : verdict.box;
   return html`<article class="${box}" data-id="${event.id}">

@@ -120,7 +120,7 @@ test("the emulator image's command serves with its files alone and its health ch
   expect(args.slice(1)).toEqual(['start', '--host', '0.0.0.0', '--foreground', '--data', '/data']);
 
   const here = args.map((arg) => arg.replace(/^\/app\//, `${app}/`).replace(/^\/data$/, data));
-  // As compose.yaml runs it: EMULATOR_CONTROL_TOKEN set, and empty unless the user gives one.
+  // EMULATOR_CONTROL_TOKEN set but empty, as an unset compose variable would give it: no token.
   const emulator = startProcess(command === 'node' ? process.execPath : command!, [...here, '--port', String(port)], { cwd: app, env: { ...process.env, EMULATOR_CONTROL_TOKEN: '' } });
   await waitForOk(`http://127.0.0.1:${port}/_emulator/health`, emulator);
 
@@ -131,9 +131,12 @@ test("the emulator image's command serves with its files alone and its health ch
   expect(instance.fixture).toBe(join(app, 'fixtures', 'default.json'));
 }, 60_000);
 
+function composeBlock(service: string): string {
+  return new RegExp(`^  ${service}:\\n((?:    .*\\n|\\n)*)`, 'm').exec(compose)?.[1] ?? '';
+}
+
 function composeCommand(service: string): string[] {
-  const block = new RegExp(`^  ${service}:\\n((?:    .*\\n|\\n)*)`, 'm').exec(compose)?.[1] ?? '';
-  return exec(/^\s+command: (\[.*\])$/m.exec(block)![1]!);
+  return exec(/^\s+command: (\[.*\])$/m.exec(composeBlock(service))![1]!);
 }
 
 test('compose builds stages the Dockerfile has and runs the agency and harness commands of the tools image', async () => {
@@ -147,10 +150,20 @@ test('compose builds stages the Dockerfile has and runs the agency and harness c
   await waitForOk(`http://127.0.0.1:${emulatorPort}/_emulator/health`, emulator);
 
   const agencyPort = await freePort();
-  const local = (arg: string) => arg.replace('127.0.0.1:4010', `127.0.0.1:${emulatorPort}`).replace('127.0.0.1:3000', `127.0.0.1:${agencyPort}`).replace(/^3000$/, String(agencyPort));
+  const local = (arg: string) => arg.replace('emulator:4010', `127.0.0.1:${emulatorPort}`).replace('127.0.0.1:3000', `127.0.0.1:${agencyPort}`).replace(/^3000$/, String(agencyPort));
   const [node, ...agencyArgs] = composeCommand('agency').map(local);
   expect(node).toBe('node');
-  const agency = startProcess(process.execPath, agencyArgs, { cwd: tools });
+  // The agency has no control-plane trust in compose (no shared loopback with the emulator, no
+  // token): its keys are given, and are the emulator's. Only the harness holds the token.
+  expect(composeBlock('agency')).not.toMatch(/network_mode|CONTROL_TOKEN/);
+  expect(composeBlock('harness')).toContain('network_mode: service:agency');
+  const token = (service: string) => /^\s+\w+_CONTROL_TOKEN: (\S+)$/m.exec(composeBlock(service))?.[1];
+  expect(token('harness')).toBe(token('emulator'));
+  expect(token('emulator')).toMatch(/:-[\w-]{16,}\}$/);
+  const keys = Object.fromEntries([...composeBlock('agency').matchAll(/^\s+(PROMO_\w+_KEY): (\S+)$/gm)].map((match) => [match[1]!, match[2]!]));
+  const env = (await (await fetch(`http://127.0.0.1:${emulatorPort}/_emulator/env`)).json()) as { sandbox_key: string; production_key: string };
+  expect(keys).toEqual({ PROMO_SANDBOX_KEY: env.sandbox_key, PROMO_PRODUCTION_KEY: env.production_key });
+  const agency = startProcess(process.execPath, agencyArgs, { cwd: tools, env: { ...process.env, ...keys } });
   const agencyCheck = exec(/^\s+test: (\[.*\])$/m.exec(compose)![1]!).map(local);
   expect(agencyCheck.slice(0, 2)).toEqual(['CMD', 'node']);
   await waitForOk(`http://127.0.0.1:${agencyPort}/callback`, agency);
