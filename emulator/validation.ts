@@ -1,12 +1,12 @@
 /**
  * The one way a request's body or query is validated: a zod schema, and on failure an error whose
- * `details` name each field's problems (DESIGN.md, errors). Missing input reads as `{}`.
+ * `details` name each field's problems. Missing input reads as `{}`.
  */
 import { z } from 'zod';
 import { type Details, type HttpError, PlumbingError } from './errors.js';
 
 /**
- * Turns zod issues into DESIGN.md's `details`: field path → messages. Collected in a Map, as a field
+ * Turns zod issues into the documented `details`: field path → messages. Collected in a Map, as a field
  * may be named `constructor` or `__proto__`; `fromEntries` makes each one an own property.
  */
 export function detailsOf(error: z.ZodError): Details {

@@ -136,7 +136,7 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
 
 /**
  * Callback URLs: HTTPS, no query string, no fragment. http://localhost and http://127.0.0.1 are
- * accepted as the local-development exception (DESIGN.md). The console stores what it accepts;
+ * accepted as the local-development exception. The console stores what it accepts;
  * the harness refuses a `--callback` the console would refuse.
  * @see spec §5 (experience) rule 5
  */

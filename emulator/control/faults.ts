@@ -1,5 +1,5 @@
 /**
- * Fault injection (DESIGN.md, control plane): the harness arms faults with `POST /_emulator/faults`,
+ * Fault injection: the harness arms faults with `POST /_emulator/faults`,
  * and the next matching experience calls answer with an error (a 429 with Retry-After, a 401, an
  * unavailable 410...) or lose their connection. The call recorder (recorder.ts) hands each call to
  * `applyFaults` while faults are armed.

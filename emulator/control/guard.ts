@@ -1,5 +1,5 @@
 /**
- * Who may use the control plane and the brand's console (DESIGN.md): loopback callers, or callers
+ * Who may use the control plane and the brand's console: loopback callers, or callers
  * presenting the control token. State-changing calls must be JSON, which a web page on another
  * origin cannot send without a CORS preflight that the emulator never answers: so a page open in
  * the developer's browser cannot reset the emulator or approve an integration. A page whose own

@@ -1,5 +1,5 @@
 /**
- * Observation of experience calls for the harness (DESIGN.md, control plane): each call with the
+ * Observation of experience calls for the harness: each call with the
  * wall-clock time it arrived, the pack or sandbox scenario it belongs to, its body (the
  * authorization code only as its SHA-256, the code verifier only as a verdict on its format and
  * its S256) and a summary of the answer. Wall-clock, not the virtual clock: agencies poll and

@@ -1,5 +1,5 @@
 /**
- * The control plane `/_emulator` as one route table (DESIGN.md, control plane): for tools and
+ * The control plane `/_emulator` as one route table: for tools and
  * tests, on loopback or behind the control token. The order matters where it says so.
  */
 import { Router } from 'express';

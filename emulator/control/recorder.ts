@@ -1,5 +1,5 @@
 /**
- * Records every experience call once (DESIGN.md, control plane), when its answer is sent or its
+ * Records every experience call once, when its answer is sent or its
  * connection is gone: a row of the interaction log (store/interactions.ts) for every answered
  * call, and, while a tool observes, the observed call the harness reads (observations.ts). Both
  * take the key and session the request carried (experience/auth.ts), never looked up again.

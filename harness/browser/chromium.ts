@@ -1,6 +1,6 @@
 /**
- * Finds a Chromium and launches it headless on a locked-down machine. The search order is
- * DESIGN.md's: HARNESS_CHROMIUM, Playwright's own browsers, the system's; then, when asked to,
+ * Finds a Chromium and launches it headless on a locked-down machine. The search order:
+ * HARNESS_CHROMIUM, Playwright's own browsers, the system's; then, when asked to,
  * `playwright install chromium`, then on Debian as root `apt-get install -y chromium`; otherwise
  * one line saying how to get one. The one finder of the project: tests re-export it.
  */

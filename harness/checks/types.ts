@@ -1,5 +1,5 @@
 /**
- * What a check is and what it answers. DESIGN.md: a stable id, a status, and evidence. The
+ * What a check is and what it answers. Each has a stable id, a status, and evidence. The
  * evidence rules (a pass needs an observation, a fail needs evidence of the violation, anything
  * else is inconclusive) are enforced in one place, evaluate.ts; these helpers only shape verdicts.
  */
