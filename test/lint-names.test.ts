@@ -7,7 +7,7 @@ import { existing } from '../eslint/named-files.js';
 
 describe('the files the lint names', () => {
   it('every one exists: the config loads', async () => {
-    const { default: config } = await import('../eslint.config.js');
+    const { default: config } = (await import(new URL('../eslint.config.js', import.meta.url).href)) as { default: unknown[] };
     expect(config.length).toBeGreaterThan(3);
   });
 

@@ -2,7 +2,7 @@
 import type { Context } from '../context.js';
 import type { Admission } from '../domain/admission.js';
 import { deliveryAsOf } from '../domain/delivery.js';
-import { expired } from '../domain/limits.js';
+import { CODE_LIFETIME_MS, expired, inWords } from '../domain/limits.js';
 import { verifierMatches } from '../domain/pkce.js';
 import { termsFor } from '../domain/terms.js';
 import { type AuthCode, consumeAuthCode, linkCodeToSession } from '../store/codes.js';
@@ -55,7 +55,7 @@ const UNKNOWN_CODE = 'Unknown authorization code. Restart from the pack scan.';
 
 function codeProblem(code: AuthCode, key: AgencyKey, verifier: string, now: number): string | undefined {
   if (code.voided_at !== null) return 'The brand changed where this promotion runs (callback URL, pause or production key) after the code was issued. Restart from the pack scan.';
-  if (expired(code.expires_at, now)) return 'The authorization code expired (codes last 5 minutes). Restart from the pack scan.';
+  if (expired(code.expires_at, now)) return `The authorization code expired (codes last ${inWords(CODE_LIFETIME_MS)}). Restart from the pack scan.`;
   if (code.promotion_id !== key.promotion_id) return 'The authorization code belongs to another promotion.';
   if (!verifierMatches(verifier, code.code_challenge)) return 'The code_verifier does not match the code_challenge (S256). Restart from the pack scan.';
   return undefined;

@@ -11,15 +11,15 @@ import type { Context } from '../context.js';
 import { announce } from '../events.js';
 import { type Admission, type Channel, type EntryAdmission, admit, admitEntry } from '../domain/admission.js';
 import type { ConsentInput } from '../domain/consent.js';
-import { deliveryAsOf, initialDelivery } from '../domain/delivery.js';
+import { deliveryAsOf } from '../domain/delivery.js';
 import { canAward, drawNumber, prizeForNumber } from '../domain/draw.js';
 import { DELIVERED_CODE } from '../domain/mechanics.js';
 import { claimPoolCode } from '../store/code-pool.js';
 import { codeSuffix, prizeCode } from '../store/code-text.js';
 import { recordSandboxEntry } from '../store/coverage.js';
 import type { Db } from '../store/db.js';
-import { type Entry, findEntryForSession, findProductionEntryForPack, insertEntry } from '../store/entries.js';
-import { type Campaign, type Prize, awardPrize, awardState, loadCampaign } from '../store/promotions.js';
+import { type Entry, type EntryMaker, type Won, findEntryForSession, findProductionEntryForPack, storeEntry } from '../store/entries.js';
+import { type Campaign, awardPrize, awardState, loadCampaign } from '../store/promotions.js';
 import type { Session } from '../store/sessions.js';
 
 /** Who enters which pack, through which channel (an agency's experience, or the service's own page). */
@@ -119,22 +119,12 @@ export interface Writer {
   now: number;
 }
 
-export interface EntrySubject {
-  campaign: Campaign;
-  sessionId: number;
-  sandbox: boolean;
-  collectorId: number | null;
-  unitId: number | null;
-  country: string | null;
-  termsVersion: string | null;
-}
-
 /**
  * The production draw for a pack: its seeded number picks a prize (a code-unlock or content
  * promotion's odds add up to 1, so one is always drawn), awarded while stock, budget and, for a
  * code unlock, the pool last.
  */
-function drawEntry(writer: Writer, subject: EntrySubject & { unitId: number }): Entry {
+function drawEntry(writer: Writer, subject: EntryMaker & { unitId: number }): Entry {
   const { campaign, unitId } = subject;
   const { promotion, prizes } = campaign;
   const drawn = prizeForNumber(drawNumber(writer.seed, promotion.id, unitId), prizes);
@@ -158,25 +148,9 @@ function deliveredCode(writer: Writer, { promotion, brand }: Campaign, unitId: n
   }
 }
 
-/**
- * Stores a won entry in the given delivery mode, or a non-winning one when no prize is given. One
- * object literal, not a spread of shared fields: a spread's later fields each cost a runtime call.
- */
-export function storeOutcome(writer: Writer, subject: EntrySubject, won?: { prize: Prize; delivery: Prize['delivery']; code: string | null }): Entry {
-  const { now } = writer;
-  const start = won ? initialDelivery(won.delivery) : undefined;
-  return insertEntry(writer.db, {
-    promotion_id: subject.campaign.promotion.id, session_id: subject.sessionId, sandbox: subject.sandbox ? 1 : 0,
-    collector_id: subject.collectorId, unit_id: subject.unitId, country: subject.country, terms_version: subject.termsVersion, created_at: now,
-    state: start ? start.state : 'lost',
-    prize_id: won ? won.prize.id : null,
-    prize_name: won ? won.prize.name : null,
-    codes: won && won.code !== null ? JSON.stringify([won.code]) : '[]',
-    redemption_url: won ? won.prize.redemption_url : null,
-    delivery_state: start ? start.deliveryState : 'none',
-    delivery_outcome: start?.settlesAs ?? null,
-    delivery_due_at: start?.settlesAs ? now + subject.campaign.promotion.content.delivery_delay_seconds * 1000 : null,
-  });
+/** Stores the subject's entry, won when a prize is given (store/entries.ts). */
+function storeOutcome(writer: Writer, subject: EntryMaker, won?: Won): Entry {
+  return storeEntry(writer.db, subject, writer.now, won);
 }
 
 function writerOf(ctx: Context): Writer {
