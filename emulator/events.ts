@@ -4,7 +4,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Db } from './store/db.js';
-import { whenCommitted } from './store/turn-transaction.js';
+import { whenCommitted } from './fast-path/turn-transaction.js';
 
 export interface DomainEvents {
   /** A scan row was recorded (journey or seeded history). */

@@ -7,7 +7,7 @@ import { existing } from './named-files.js';
 /** The modules of the experience API's request path, from the package root. */
 export const REQUEST_PATH_FILES = existing([
   'emulator/app.ts', 'emulator/http.ts', 'emulator/control/recorder.ts', 'emulator/control/observations.ts', 'emulator/control/faults.ts',
-  'emulator/experience/**/*.ts', 'emulator/use-cases/**/*.ts', 'emulator/store/**/*.ts', 'emulator/domain/**/*.ts',
+  'emulator/experience/**/*.ts', 'emulator/use-cases/**/*.ts', 'emulator/fast-path/**/*.ts', 'emulator/store/**/*.ts', 'emulator/domain/**/*.ts',
 ]);
 
 const MESSAGE = "The experience API's request path answers synchronously: its writes join the turn's shared transaction and its answer waits for the commit (decisions/013). Write this without async/await.";

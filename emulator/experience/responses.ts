@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { PromotionSchema, TermsSchema } from '../fixture.js';
 import { apiDocs } from '../api-docs.js';
 import { SESSION_LIFETIME_MS, inWords } from '../domain/limits.js';
-import { SANDBOX_SCENARIOS } from './schemas.js';
+import { SANDBOX_SCENARIOS } from '../use-cases/sandbox.js';
 
 export const CampaignSchema = z
   .strictObject({

@@ -2,10 +2,11 @@
 import { z } from 'zod';
 import { apiDocs } from '../api-docs.js';
 import { CODE_LIFETIME_MS, inWords } from '../domain/limits.js';
+import { SANDBOX_SCENARIOS } from '../use-cases/sandbox.js';
 import { detailsOf } from '../validation.js';
 
-export const SANDBOX_SCENARIOS = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'] as const;
-export type Scenario = (typeof SANDBOX_SCENARIOS)[number];
+/** The scenarios are the sandbox use case's (use-cases/sandbox.ts); the API's other modules and its users read them here. */
+export { SANDBOX_SCENARIOS, type Scenario } from '../use-cases/sandbox.js';
 
 export const SandboxSessionBody = z
   .strictObject({ scenario: z.enum(SANDBOX_SCENARIOS) })

@@ -5,9 +5,9 @@
  */
 import Database from 'better-sqlite3';
 import { type StoredDelivery, deliveryAsOf } from '../domain/delivery.js';
-import type { Cache } from './cache.js';
+import type { Cache } from '../fast-path/cache.js';
 import type { Row, Written } from './interactions.js';
-import type { Turn } from './turn-transaction.js';
+import type { Turn } from '../fast-path/turn-transaction.js';
 
 export interface ConnectionState {
   /** The event-loop turn's shared transaction, while it is open (turn-transaction.ts). */

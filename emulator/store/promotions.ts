@@ -1,7 +1,7 @@
 /** Promotions, their prizes and their campaign content. */
 import type { PromotionContent } from '../fixture.js';
 import type { Delivery } from '../domain/delivery.js';
-import { cached } from './cache.js';
+import { cached } from '../fast-path/cache.js';
 import type { Db } from './db.js';
 
 /** A promotion as requests read it (cached); what its budget has paid out, `awardState` reads. */

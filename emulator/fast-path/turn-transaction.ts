@@ -15,8 +15,8 @@
  * rollback; `ownTransaction` gives a write from a timer or an I/O callback (a webhook attempt, a
  * batch lot) a transaction of its own, committing the turn's first instead of silently joining it.
  */
-import type { Db } from './connection.js';
-import { flushInteractions } from './interactions.js';
+import type { Db } from '../store/connection.js';
+import { flushInteractions } from '../store/interactions.js';
 
 /** Called once the turn's transaction is committed, or with the error that rolled it back. */
 export type Settled = (error?: unknown) => void;

@@ -16,7 +16,7 @@
  * which changes with every commit of another connection, says whether to drop every copy.
  * Kept for the bench's guards (decisions/013).
  */
-import type { Db } from './connection.js';
+import type { Db } from '../store/connection.js';
 import type { Turn } from './turn-transaction.js';
 
 export type CacheArea = 'keys' | 'catalog' | 'webhooks';

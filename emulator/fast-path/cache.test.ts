@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadFixture } from '../fixture.js';
-import { type Db, openDb } from './db.js';
-import { findKeyBySecret, keySecret, revokeKey } from './keys.js';
-import { awardPrize, awardState, getBrand, getPromotion, listPrizes } from './promotions.js';
-import { createEndpoint, listEndpoints, removeEndpoint } from './webhooks.js';
+import { type Db, openDb } from '../store/db.js';
+import { findKeyBySecret, keySecret, revokeKey } from '../store/keys.js';
+import { awardPrize, awardState, getBrand, getPromotion, listPrizes } from '../store/promotions.js';
+import { createEndpoint, listEndpoints, removeEndpoint } from '../store/webhooks.js';
 import { commitTurnTransaction, joinTurnTransaction } from './turn-transaction.js';
-import { seedWorld } from './world.js';
+import { seedWorld } from '../store/world.js';
 
 const DEFAULT_FIXTURE = loadFixture(new URL('../../fixtures/default.json', import.meta.url).pathname);
 const NOW = Date.parse('2026-11-21T10:00:00.000Z');
