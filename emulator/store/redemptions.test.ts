@@ -16,7 +16,7 @@ it('lists a delayed reward from its due time, as claimed then, and a delayed one
   const db = openDb(':memory:', (db) => seedWorld(db, { ...FIXTURE, history: { scans: 0 } }, FIXTURE.seed, NOW));
   const campaign = loadCampaign(db, defaultPromotionId(db));
   const { session } = createSession(db, FIXTURE.seed, { keyId: serviceKeyId(db, campaign.promotion.id, NOW), promotionId: campaign.promotion.id, sandbox: false, now: NOW });
-  const maker = (unitId: number) => ({ campaign, sessionId: session.id, sandbox: false, collectorId: 1, unitId, country: 'DE', termsVersion: null });
+  const maker = (packId: number) => ({ campaign, sessionId: session.id, sandbox: false, collectorId: 1, packId, country: 'DE', termsVersion: null });
   const prize = campaign.prizes[0]!;
   const delivered = storeEntry(db, maker(1), NOW, { prize, delivery: 'delayed', code: 'AM-1' });
   storeEntry(db, maker(2), NOW, { prize, delivery: 'delayed_failed', code: 'AM-2' });

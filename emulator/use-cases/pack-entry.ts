@@ -23,7 +23,8 @@ export interface PackEntrant {
   campaign: Campaign;
   channel: Channel;
   collectorId: number | null;
-  unitId: number;
+  /** The pack's id: its row in `units`. */
+  packId: number;
   country: string | null;
 }
 
@@ -50,8 +51,8 @@ export function enterPack(ctx: Context, entrant: PackEntrant, consent: ConsentIn
       const admission = admitEntry(admissionInput(ctx, entrant, existing), consent);
       if (admission.kind === 'entered') return { admission, entry: existing };
       if (admission.kind !== 'open') return { admission };
-      const { campaign, collectorId, unitId, country } = entrant;
-      const entry = drawEntry(writerOf(ctx), { campaign, collectorId, unitId, country, sessionId: sessionId(), sandbox: false, termsVersion: consent?.terms_version ?? null });
+      const { campaign, collectorId, packId, country } = entrant;
+      const entry = drawEntry(writerOf(ctx), { campaign, collectorId, packId, country, sessionId: sessionId(), sandbox: false, termsVersion: consent?.terms_version ?? null });
       return { admission, entry, created: entry };
     })
     .immediate();
@@ -71,25 +72,25 @@ interface Drawing {
  * promotion's odds add up to 1, so one is always drawn), awarded while stock, budget and, for a
  * code unlock, the pool last.
  */
-function drawEntry(writer: Drawing, subject: EntryMaker & { unitId: number }): Entry {
-  const { campaign, unitId } = subject;
+function drawEntry(writer: Drawing, subject: EntryMaker & { packId: number }): Entry {
+  const { campaign, packId } = subject;
   const { promotion, prizes } = campaign;
-  const drawn = prizeForNumber(drawNumber(writer.seed, promotion.id, unitId), prizes);
+  const drawn = prizeForNumber(drawNumber(writer.seed, promotion.id, packId), prizes);
   if (!drawn) return storeOutcome(writer, subject);
   const { stock, budgetLeft } = awardState(writer.db, promotion, drawn);
   if (!canAward(drawn, stock, budgetLeft)) return storeOutcome(writer, subject);
-  const code = deliveredCode(writer, campaign, unitId);
+  const code = deliveredCode(writer, campaign, packId);
   if (code === undefined || !awardPrize(writer.db, promotion.id, drawn)) return storeOutcome(writer, subject);
   return storeOutcome(writer, subject, { prize: drawn, delivery: drawn.delivery, code });
 }
 
 /** The code a won entry delivers (null: none, for content); undefined when a code unlock's pool is empty. */
-function deliveredCode(writer: Drawing, { promotion, brand }: Campaign, unitId: number): string | null | undefined {
+function deliveredCode(writer: Drawing, { promotion, brand }: Campaign, packId: number): string | null | undefined {
   switch (DELIVERED_CODE[promotion.content.mechanic]) {
     case 'pack':
-      return prizeCode(writer.seed, brand.prefix, unitId);
+      return prizeCode(writer.seed, brand.prefix, packId);
     case 'pool':
-      return claimPoolCode(writer.db, promotion.id, unitId);
+      return claimPoolCode(writer.db, promotion.id, packId);
     case 'none':
       return null;
   }
@@ -103,8 +104,8 @@ function writerOf(ctx: Context): Drawing {
   return { db: ctx.db, seed: ctx.seed, now: ctx.clock.now() };
 }
 
-function packEntryOf(db: Db, { campaign, unitId }: PackEntrant): Entry | undefined {
-  return findProductionEntryForPack(db, campaign.promotion.id, unitId);
+function packEntryOf(db: Db, { campaign, packId }: PackEntrant): Entry | undefined {
+  return findProductionEntryForPack(db, campaign.promotion.id, packId);
 }
 
 function admissionInput(ctx: Context, entrant: PackEntrant, existing: Entry | undefined) {
