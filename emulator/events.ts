@@ -33,7 +33,7 @@ export interface Announcing {
 
 /**
  * The one way to emit: an event tells of committed data, so inside the experience API's shared
- * transaction it waits for the COMMIT, and a rollback drops it (store/turn-transaction.ts).
+ * transaction it waits for the COMMIT, and a rollback drops it (fast-path/turn-transaction.ts).
  */
 export function announce<Name extends keyof DomainEvents>(ctx: Announcing, name: Name, ...payload: DomainEvents[Name]): void {
   whenCommitted(ctx.db, () => void ctx.events.emit(name, ...(payload as never)));

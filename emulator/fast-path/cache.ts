@@ -9,7 +9,7 @@
  * Copies are made only from committed rows: no copy is kept while the transaction that wrote to the
  * area may still be open, since a rollback would leave it describing rows that never were. That
  * transaction has ended once none is open, or once a turn's shared transaction other than the
- * writer is (a turn's transaction begins only when no other is open: store/turn-transaction.ts).
+ * writer is (a turn's transaction begins only when no other is open: turn-transaction.ts).
  *
  * Triggers see this connection's writes only. Another process serving the same data folder (the
  * concurrency tests run two) commits unseen, so once per event-loop turn `PRAGMA data_version`,
