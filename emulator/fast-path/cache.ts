@@ -17,6 +17,7 @@
  * Kept for the bench's guards (decisions/013).
  */
 import type { Db } from '../store/connection.js';
+import { dataVersion, watchWrites } from '../store/fast-path-sql.js';
 import type { Turn } from './turn-transaction.js';
 
 export type CacheArea = 'keys' | 'catalog' | 'webhooks';
@@ -50,15 +51,7 @@ export function installCache(db: Db): void {
     if (db.inTransaction) area.writtenIn = db.state.turn ?? OTHER;
     return null;
   });
-  for (const [area, tables] of Object.entries(WATCHED)) {
-    for (const { table, ignore } of tables) {
-      const columns = (db.pragma(`table_info(${table})`) as Array<{ name: string }>).map((column) => column.name).filter((name) => name !== ignore);
-      const body = `BEGIN SELECT emulator_cache_written('${area}'); END`;
-      db.exec(`CREATE TEMP TRIGGER ${table}_insert_cache AFTER INSERT ON ${table} ${body};
-        CREATE TEMP TRIGGER ${table}_update_cache AFTER UPDATE OF ${columns.join(', ')} ON ${table} ${body};
-        CREATE TEMP TRIGGER ${table}_delete_cache AFTER DELETE ON ${table} ${body};`);
-    }
-  }
+  for (const [area, tables] of Object.entries(WATCHED)) watchWrites(db, area, tables, 'emulator_cache_written');
   db.state.cache = { areas, dataVersion: dataVersion(db), checked: false };
 }
 
@@ -90,8 +83,4 @@ function checkOtherWriters(db: Db, cache: Cache): void {
   if (version === cache.dataVersion) return;
   cache.dataVersion = version;
   for (const area of Object.values(cache.areas)) area.values.clear();
-}
-
-function dataVersion(db: Db): number {
-  return db.prepare('PRAGMA data_version').pluck().get() as number;
 }

@@ -10,7 +10,7 @@ export function fastStatements(db: Db): void {
 
 /**
  * Compiling a statement costs 8 to 30 µs and a request runs ten or twenty of them, so each SQL text
- * is compiled once per connection. Store modules keep calling `db.prepare(sql)` as usual; every SQL
+ * is compiled once per connection. Store modules keep preparing their statements as usual; every SQL
  * text they build interpolates constants only, so the cache stays small. Kept for the bench's
  * guards (decisions/013).
  */
