@@ -44,9 +44,12 @@ export interface Campaign {
   brand: Brand;
 }
 
+/** Frozen, of frozen parts: the same campaign serves every request until its promotion, a prize or its brand is edited. */
 export function loadCampaign(db: Db, promotionId: number): Campaign {
-  const promotion = getPromotion(db, promotionId);
-  return { promotion, prizes: listPrizes(db, promotionId), brand: getBrand(db, promotion.brand_id) };
+  return cached(db, 'catalog', `campaign:${promotionId}`, () => {
+    const promotion = getPromotion(db, promotionId);
+    return Object.freeze({ promotion, prizes: listPrizes(db, promotionId), brand: getBrand(db, promotion.brand_id) });
+  });
 }
 
 interface PromotionRow extends Omit<Promotion, 'content' | 'routing_paused'> {
