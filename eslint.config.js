@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
 import { layersRule } from './eslint/layers.js';
+import { existing } from './eslint/named-files.js';
 import { REQUEST_PATH_FILES, synchronousRequestPath } from './eslint/synchronous.js';
 import { timerWritesRule } from './eslint/timer-writes.js';
 
@@ -34,7 +35,7 @@ export default tseslint.config(
   {
     // Domain events tell of committed data: emulator code emits through `announce` (decisions/013).
     files: ['emulator/**/*.ts'],
-    ignores: ['emulator/events.ts', '**/*.test.ts'],
+    ignores: [...existing(['emulator/events.ts']), '**/*.test.ts'],
     rules: { 'no-restricted-syntax': ['error', announceOnly] },
   },
   {
@@ -54,7 +55,7 @@ export default tseslint.config(
     // the CLI's commands, run in a process of their own on a connection with no shared transaction;
     // server.ts, whose callbacks open the world before the first request and close it after the last.
     files: ['emulator/**/*.ts'],
-    ignores: ['**/*.test.ts', 'emulator/cli/commands.ts', 'emulator/server.ts'],
+    ignores: ['**/*.test.ts', ...existing(['emulator/cli/commands.ts', 'emulator/server.ts'])],
     plugins: { timers: { rules: { 'own-transaction': timerWritesRule } } },
     rules: { 'timers/own-transaction': 'error' },
   },

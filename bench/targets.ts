@@ -53,15 +53,23 @@ export interface ReportingRead {
 }
 
 /**
+ * How far a guard's ratio may stray past its line and still pass: runs of the same code on the shared
+ * 2-core machine read 0.95 to 1.03 (production entry), 0.96 to 1.01 (mixed load) and 1.38 to 1.61
+ * (start, existing folder) against their lines (issue 43). A guard with a band passes within it;
+ * no work goes to chasing a figure inside it.
+ */
+const NOISE_BAND = 0.1;
+
+/**
  * Throughput guards: emulator req/s over the named baseline's, in the same run. The service's own
  * ceiling is 3,000 requests a minute per key, so these keep what the emulator reached (GET /campaign
  * at 2.3× plain Express, a production entry at 1.03× Express + SQLite) rather than ask for more.
  */
-const THROUGHPUT: Array<{ case: CaseId; baseline: ServerKind; atLeast: number; target: string }> = [
+const THROUGHPUT: Array<{ case: CaseId; baseline: ServerKind; atLeast: number; band?: number; target: string }> = [
   { case: 'campaign', baseline: 'express', atLeast: 2.0, target: 'GET /campaign ÷ plain Express, same JSON' },
-  { case: 'production-entry', baseline: 'express-sqlite', atLeast: 1.0, target: 'production entry ÷ Express + SQLite insert per request' },
+  { case: 'production-entry', baseline: 'express-sqlite', atLeast: 1.0, band: NOISE_BAND, target: 'production entry ÷ Express + SQLite insert per request' },
   { case: 'sandbox-session', baseline: 'express', atLeast: 0.8, target: 'sandbox POST /sessions ÷ plain Express, same JSON' },
-  { case: 'mixed', baseline: 'express-sqlite', atLeast: 1.0, target: 'mixed load ÷ Express + SQLite flow' },
+  { case: 'mixed', baseline: 'express-sqlite', atLeast: 1.0, band: NOISE_BAND, target: 'mixed load ÷ Express + SQLite flow' },
 ];
 
 /**
@@ -86,22 +94,25 @@ const LIMITS = {
   readP99Ms: 50,
   /** Issue 4: a 1M-code batch, from POST to a downloadable CSV. */
   batchReadySeconds: 15,
-  /** Issue 25: harness verify on the reference agency, every scenario, wall time and the CPU time of its processes. */
-  verifySeconds: 15,
-  verifyCpuSeconds: 30,
+  /**
+   * Issue 42: harness verify on the reference agency, every scenario: the polling schedule alone is
+   * 17 s after the entry, so 20 s of wall time; and 25 s of the CPU time of its processes.
+   */
+  verifySeconds: 20,
+  verifyCpuSeconds: 25,
 };
 /** Issue 4: the CSV download streams: the emulator's peak RSS while serving it over its RSS before. */
 const DOWNLOAD_RSS = 1.2;
 
 export function throughputTargets(rows: Row[]): TargetResult[] {
   const row = (id: CaseId, server: ServerKind) => rows.find((each) => each.case === id && each.server === server);
-  return THROUGHPUT.map(({ case: id, baseline, atLeast: min, target }) => {
+  return THROUGHPUT.map(({ case: id, baseline, atLeast: min, band, target }) => {
     const emulator = row(id, 'emulator');
     const base = row(id, baseline);
-    if (!emulator || !base) return atLeast(target, null, min, 'not measured');
+    if (!emulator || !base) return atLeast(target, null, min, 'not measured', band);
     const [e, b] = [emulator.measurement, base.measurement];
     const figures = `${whole(e.requestsPerSecond)} vs ${whole(b.requestsPerSecond)} req/s; by CPU ${(b.cpu.serverUsPerRequest / e.cpu.serverUsPerRequest).toFixed(2)} (${whole(e.cpu.serverUsPerRequest)} vs ${whole(b.cpu.serverUsPerRequest)} µs/req)`;
-    return atLeast(target, e.requestsPerSecond / b.requestsPerSecond, min, figures);
+    return atLeast(target, e.requestsPerSecond / b.requestsPerSecond, min, figures, band);
   });
 }
 
@@ -113,9 +124,9 @@ export function startupTargets(startup: StartupResult | undefined): TargetResult
   const versus = (pick: (figures: NonNullable<typeof base>) => number, unit: (value: number) => string) => (emulator && base ? `${unit(pick(emulator))} vs ${unit(pick(base))}` : 'not measured');
   return [
     atMost('start to healthy, existing folder ÷ Express + SQLite opening its database (CPU until healthy)', over((s) => s.medianExistingCpuMs), START.existing,
-      `CPU ${versus((s) => s.medianExistingCpuMs, ms)}; wall: fastest ${versus((s) => s.bestExistingMs, ms)}, medians ${versus((s) => s.medianExistingMs, ms)}`),
+      `CPU ${versus((s) => s.medianExistingCpuMs, ms)}; wall: fastest ${versus((s) => s.bestExistingMs, ms)}, medians ${versus((s) => s.medianExistingMs, ms)}`, NOISE_BAND),
     atMost('start to healthy, fresh folder ÷ Express + SQLite creating and seeding its schema (CPU until healthy)', over((s) => s.medianFreshCpuMs), START.fresh,
-      `CPU ${versus((s) => s.medianFreshCpuMs, ms)}; wall: fastest ${versus((s) => s.bestFreshMs, ms)}, medians ${versus((s) => s.medianFreshMs, ms)}`),
+      `CPU ${versus((s) => s.medianFreshCpuMs, ms)}; wall: fastest ${versus((s) => s.bestFreshMs, ms)}, medians ${versus((s) => s.medianFreshMs, ms)}`, NOISE_BAND),
     atMost(`idle RSS after ${startup?.idleSeconds ?? '?'} s ÷ Express + SQLite's`, over((s) => s.idleRssMb), IDLE_RSS, versus((s) => s.idleRssMb, (mb) => `${mb.toFixed(1)} MB`)),
   ];
 }
@@ -187,12 +198,20 @@ function withinTime(target: string, value: number, limit: number, unit: string, 
   return atMost(`${target} ÷ limit`, value / here, 1, figures);
 }
 
-function atLeast(target: string, ratio: number | null, min: number, figures: string): TargetResult {
-  return { target, ratio, needed: `≥ ${min.toFixed(2)}`, pass: ratio !== null && ratio >= min, figures };
+/** At least `line`, or within `band` (a share of the line) below it. */
+function atLeast(target: string, ratio: number | null, line: number, figures: string, band = 0): TargetResult {
+  const min = line * (1 - band);
+  return { target, ratio, needed: `≥ ${min.toFixed(2)}${inBand(line, band)}`, pass: ratio !== null && ratio >= min - 1e-9, figures };
 }
 
-function atMost(target: string, ratio: number | null, max: number, figures: string): TargetResult {
-  return { target, ratio, needed: `≤ ${max.toFixed(2)}`, pass: ratio !== null && ratio <= max, figures };
+/** At most `line`, or within `band` (a share of the line) above it. */
+function atMost(target: string, ratio: number | null, line: number, figures: string, band = 0): TargetResult {
+  const max = line * (1 + band);
+  return { target, ratio, needed: `≤ ${max.toFixed(2)}${inBand(line, band)}`, pass: ratio !== null && ratio <= max + 1e-9, figures };
+}
+
+function inBand(line: number, band: number): string {
+  return band === 0 ? '' : ` (line ${line.toFixed(2)}, noise band ${Math.round(band * 100)}%)`;
 }
 
 export function whole(value: number): string {

@@ -11,13 +11,15 @@ import { createPlaneState } from './control/plane-state.js';
 import { recordCalls } from './control/recorder.js';
 import type { Fixture } from './fixture.js';
 import type { experienceRouter } from './experience/routes.js';
-import { errorWriter, PlumbingError, storageFailure, writeError } from './errors.js';
-import { BODY_TIMEOUT_MS, type BodyLocals, directJson, jsonBody, lazy, noOptions, notFound, series } from './http.js';
+import { errorWriter } from './errors.js';
+import { directJson } from './fast-path/json.js';
+import { oneLayer } from './fast-path/one-layer.js';
+import { BODY_TIMEOUT_MS, type BodyLocals, jsonBody, lazy, noOptions, notFound } from './http.js';
 import { requestLog } from './request-log.js';
 import { authenticateKey } from './experience/auth.js';
 import type { CsrfLocals } from './pages/csrf.js';
 import { formSecret } from './store/form-secret.js';
-import { commitTurnTransaction, joinTurnTransaction } from './store/turn-transaction.js';
+import { commitTurnTransaction } from './fast-path/turn-transaction.js';
 
 type ExperienceRouter = ReturnType<typeof experienceRouter>;
 
@@ -35,7 +37,8 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   let experience: ExperienceRouter | undefined;
   app.use('/api/experience/v1', lazy(() => Promise.all([import('./experience/routes.js'), import('./openapi/experience.js')]), ([{ experienceRouter }, { experienceOpenApi }]) => {
     experience = experienceRouter(ctx, experienceOpenApi);
-    return series([recordCalls(ctx, plane), noOptions, keyBeforeBody(ctx), jsonBody, answerAfterCommit(ctx), experience.router, notFound], errorWriter(ctx.logger));
+    // An endpoint's request walks its row of the table (experience/routes.ts); any other path with a body shows a key first.
+    return oneLayer([recordCalls(ctx, plane), noOptions, experience.router, keyBeforeBody(ctx), jsonBody, notFound], errorWriter(ctx.logger));
   }));
   // Anything else first commits the experience API's turn transaction: it runs transactions of its own.
   app.use((_req, _res, next) => {
@@ -43,7 +46,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
     next();
   });
   app.use('/api/v1', lazy(() => Promise.all([import('./reporting/routes.js'), import('./reporting/errors.js'), import('./openapi/reporting.js')]), ([{ reportingRouter }, { reportingErrors }, { reportingOpenApi }]) =>
-    series([noOptions, reportingRouter(ctx, reportingOpenApi), notFound], reportingErrors(ctx.logger))));
+    oneLayer([noOptions, reportingRouter(ctx, reportingOpenApi), notFound], reportingErrors(ctx.logger))));
   app.use('/_emulator', controlPlane({ ...ctx, plane, resetLimits: () => experience?.resetLimits() }));
   app.use(noOptions, lazy(() => import('./journey/routes.js'), ({ journeyRouter }) => journeyRouter(ctx)), lazy(() => import('./console/dashboard-routes.js'), ({ dashboardRouter }) => dashboardRouter(ctx, (req) => trustedCaller(req, ctx.config.controlToken))));
   app.use(notFound, errorWriter(ctx.logger));
@@ -55,32 +58,6 @@ function keyBeforeBody(ctx: Context): express.RequestHandler {
   return (req, res, next) => {
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
     authenticateKey(ctx, req, res);
-    next();
-  };
-}
-
-/**
- * Joins the turn's shared transaction (store/turn-transaction.ts) and holds the answer until it is
- * committed; should the commit fail, the answer is a 500 instead. Experience handlers answer
- * synchronously, which the lint checks (eslint/synchronous.js, decisions/013).
- */
-function answerAfterCommit(ctx: Context): express.RequestHandler {
-  return (_req, res, next) => {
-    const end = res.end;
-    let held: unknown[] | undefined;
-    res.end = ((...args: unknown[]) => {
-      held = args;
-      return res;
-    }) as typeof res.end;
-    joinTurnTransaction(ctx.db, (error) => {
-      res.end = end;
-      if (!held) return;
-      if (!error) return void (end as (...args: unknown[]) => void).apply(res, held);
-      const full = storageFailure(error);
-      ctx.logger.error(full ? {} : { err: error }, full ? 'the disk is full: the turn transaction did not commit' : 'the turn transaction did not commit');
-      res.removeHeader('Content-Length');
-      writeError(res, full ?? new PlumbingError('internal_error'));
-    });
     next();
   };
 }

@@ -4,7 +4,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Db } from './store/db.js';
-import { whenCommitted } from './store/turn-transaction.js';
+import { whenCommitted } from './fast-path/turn-transaction.js';
 
 export interface DomainEvents {
   /** A scan row was recorded (journey or seeded history). */
@@ -33,7 +33,7 @@ export interface Announcing {
 
 /**
  * The one way to emit: an event tells of committed data, so inside the experience API's shared
- * transaction it waits for the COMMIT, and a rollback drops it (store/turn-transaction.ts).
+ * transaction it waits for the COMMIT, and a rollback drops it (fast-path/turn-transaction.ts).
  */
 export function announce<Name extends keyof DomainEvents>(ctx: Announcing, name: Name, ...payload: DomainEvents[Name]): void {
   whenCommitted(ctx.db, () => void ctx.events.emit(name, ...(payload as never)));

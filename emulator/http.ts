@@ -1,5 +1,5 @@
 /** HTTP plumbing shared by the APIs: body reading, JSON 404s, the request path's helpers. */
-import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler } from 'express';
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -151,29 +151,6 @@ export const notFound: RequestHandler = (req, _res, next) => {
  */
 export const noOptions: RequestHandler = (req, res, next) => (req.method === 'OPTIONS' ? notFound(req, res, next) : next());
 
-/**
- * Runs handlers one after another inside one router layer, handing what they pass on or throw to
- * `onError`. Express gives each handler of `app.use(path, ...handlers)` a layer of its own, whose
- * path matching and URL rewriting cost more than most handlers do. Synchronous handlers only
- * (eslint/synchronous.js).
- */
-export function series(handlers: RequestHandler[], onError: ErrorRequestHandler): RequestHandler {
-  return (req, res, done) => {
-    let at = 0;
-    const next = (error?: unknown): void => {
-      if (error) return void onError(error, req, res, done);
-      const handler = handlers[at++];
-      if (!handler) return done();
-      try {
-        void handler(req, res, next);
-      } catch (thrown) {
-        next(thrown ?? new Error('a handler threw nothing'));
-      }
-    };
-    next();
-  };
-}
-
 /** A handler built on its first request from what `load` gives (modules imported then); requests meanwhile wait for it. */
 export function lazy<Loaded>(load: () => Promise<Loaded>, build: (loaded: Loaded) => RequestHandler): RequestHandler {
   let handler: RequestHandler | undefined;
@@ -185,49 +162,7 @@ export function lazy<Loaded>(load: () => Promise<Loaded>, build: (loaded: Loaded
   };
 }
 
-type ExpressJson = Response['json'];
-
-/** Where `res.json` leaves the body it answered, for the call's record (control/recorder.ts). */
+/** Where `res.json` leaves the body it answered (fast-path/json.ts), for the call's record (control/recorder.ts). */
 export interface AnsweredLocals {
   answered?: unknown;
-}
-
-/** Statuses whose answer Express sends without content (RFC 9110 §15.3.5, §15.3.6, §15.4.5). */
-const NO_CONTENT = new Set([204, 205, 304]);
-
-/**
- * Express's `res.json` answers through `res.send`, which parses and formats the Content-Type it has
- * just set, on every answer, and checks freshness for an ETag the emulator never sends. This one
- * writes the same bytes and headers directly. Express's own still answers what it handles
- * differently: a type already set, a body JSON has no text for, a conditional request, a status
- * that carries no content. Kept for the bench's guards (decisions/013).
- */
-export function directJson(express: ExpressJson): ExpressJson {
-  return function json(this: Response, body: unknown) {
-    const text = JSON.stringify(body) as string | undefined;
-    if (text === undefined || !writesDirectly(this)) {
-      (this.locals as AnsweredLocals).answered = body;
-      return express.call(this, body);
-    }
-    return writeJson(this, body, text);
-  };
-}
-
-/** Answers `body` as `res.json` would, with `text`, its JSON made earlier (an answer kept in the cache). */
-export function sendJson(res: Response, body: unknown, text: string): Response {
-  return writesDirectly(res) ? writeJson(res, body, text) : res.json(body);
-}
-
-function writesDirectly(res: Response): boolean {
-  const { headers } = res.req;
-  return headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined && !res.hasHeader('Content-Type') && !NO_CONTENT.has(res.statusCode);
-}
-
-function writeJson(res: Response, body: unknown, text: string): Response {
-  (res.locals as AnsweredLocals).answered = body;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  if (res.req.method === 'HEAD') res.end();
-  else res.end(text);
-  return res;
 }

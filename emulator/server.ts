@@ -1,8 +1,7 @@
 /** Opens the world and serves it: what `emulator start --foreground` and the tests run. */
 import { mkdirSync } from 'node:fs';
-import { IncomingMessage, type Server, ServerResponse, createServer } from 'node:http';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
-import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { Clock, ClockState } from './clock.js';
@@ -13,7 +12,8 @@ import type { Fixture } from './fixture.js';
 import { type Db, getMeta, openDb } from './store/db.js';
 import { flushInteractions } from './store/interactions.js';
 import { restoreClock } from './store/saved-clock.js';
-import { commitTurnTransaction } from './store/turn-transaction.js';
+import { serveBornWithPrototypes } from './fast-path/serve.js';
+import { commitTurnTransaction } from './fast-path/turn-transaction.js';
 import { isSeeded, seedWorld } from './store/world.js';
 import { resumeBatchJobs } from './reporting/batch-job.js';
 import { startWebhooks } from './webhooks/dispatcher.js';
@@ -76,7 +76,7 @@ export interface Running {
 export function startServer(options: WorldOptions & { host: string; port: number }): Promise<Running> {
   const world = openWorld(options);
   return new Promise((resolve, reject) => {
-    const server = serve(createApp(world)).listen(options.port, options.host);
+    const server = serveBornWithPrototypes(createApp(world), RECEIVE_TIMEOUTS).listen(options.port, options.host);
     server.once('error', (error) => {
       world.db.close();
       reject(error);
@@ -104,30 +104,6 @@ export function startServer(options: WorldOptions & { host: string; port: number
       resolve({ server, baseUrl, localUrl: world.config.localUrl, world, close });
     });
   });
-}
-
-/**
- * An HTTP server whose requests and responses are born with the app's prototypes. Express gives
- * each of them its own with Object.setPrototypeOf, which then costs more than all the rest of
- * Express: V8 moves the objects to new shapes, and property accesses on them (Node's own included)
- * stop being fast. Born with those prototypes, that call changes nothing: about 80 µs less per
- * request. Node's IncomingMessage and ServerResponse are plain constructor functions, which these
- * call on the new object; were they ever classes, the server would be the usual one. Kept for
- * the bench's guards (decisions/013).
- */
-function serve(app: Express): Server {
-  const constructors = [IncomingMessage, ServerResponse] as unknown as Array<(this: object, ...args: unknown[]) => void>;
-  if (constructors.some((constructor) => Function.prototype.toString.call(constructor).startsWith('class'))) return createServer(RECEIVE_TIMEOUTS, app);
-  const [incoming, outgoing] = constructors as [(this: object, ...args: unknown[]) => void, (this: object, ...args: unknown[]) => void];
-  function Request(this: object, ...args: unknown[]): void {
-    incoming.apply(this, args);
-  }
-  Request.prototype = app.request;
-  function Response(this: object, ...args: unknown[]): void {
-    outgoing.apply(this, args);
-  }
-  Response.prototype = app.response;
-  return createServer({ ...RECEIVE_TIMEOUTS, IncomingMessage: Request as unknown as typeof IncomingMessage, ServerResponse: Response as unknown as typeof ServerResponse }, app);
 }
 
 /**

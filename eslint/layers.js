@@ -3,6 +3,7 @@
 // reads the emulator only through its wire contract. Checked by `npm run lint` and test/layers.test.ts.
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { existing } from './named-files.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -20,14 +21,16 @@ export const LAYERS = [
   ['emulator/experience/'],
   ['emulator/use-cases/'],
   ['emulator/context.ts', 'emulator/events.ts', 'emulator/pages/', 'emulator/request-log.ts'],
-  ['emulator/store/', 'emulator/logger.ts'],
+  // The request path's fast path (decisions/013): the store's layer, under the routes that use it.
+  ['emulator/store/', 'emulator/fast-path/', 'emulator/logger.ts'],
   ['emulator/domain/', 'emulator/http.ts', 'emulator/validation.ts', 'emulator/api-docs.ts'],
   ['emulator/json-keys.ts'],
   ['emulator/clock.ts', 'emulator/fixture.ts', 'emulator/errors.ts', 'emulator/sea.ts', 'emulator/cli-error.ts'],
 ];
+existing(LAYERS.flat().filter((entry) => entry !== 'BOTTOM'));
 
 /** What the harness may import of the emulator. */
-export const HARNESS_READS = 'emulator/control/contract.ts';
+export const [HARNESS_READS] = existing(['emulator/control/contract.ts']);
 
 /** The layer of a path from the root: 0 is the top; the contract is below every other; undefined outside emulator/. */
 export function layerOf(path) {

@@ -2,8 +2,13 @@
 // transaction and its answer waits for that commit, neither of which survives an `await`. So the
 // modules on its request path hold no async function and no `await`: `npm run lint` says so.
 
+import { existing } from './named-files.js';
+
 /** The modules of the experience API's request path, from the package root. */
-export const REQUEST_PATH_FILES = ['emulator/experience/**/*.ts', 'emulator/use-cases/**/*.ts', 'emulator/control/observer.ts', 'emulator/control/faults.ts', 'emulator/http.ts', 'emulator/store/**/*.ts', 'emulator/domain/**/*.ts'];
+export const REQUEST_PATH_FILES = existing([
+  'emulator/app.ts', 'emulator/http.ts', 'emulator/control/recorder.ts', 'emulator/control/observations.ts', 'emulator/control/faults.ts',
+  'emulator/experience/**/*.ts', 'emulator/use-cases/**/*.ts', 'emulator/fast-path/**/*.ts', 'emulator/store/**/*.ts', 'emulator/domain/**/*.ts',
+]);
 
 const MESSAGE = "The experience API's request path answers synchronously: its writes join the turn's shared transaction and its answer waits for the commit (decisions/013). Write this without async/await.";
 

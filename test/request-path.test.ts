@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 import { describe, expect, it, vi } from 'vitest';
 import { announce } from '../emulator/events.js';
 import { getMeta, setMeta } from '../emulator/store/db.js';
-import { commitTurnTransaction, joinTurnTransaction, ownTransaction } from '../emulator/store/turn-transaction.js';
+import { commitTurnTransaction, joinTurnTransaction, ownTransaction } from '../emulator/fast-path/turn-transaction.js';
 import { REQUEST_PATH_FILES, synchronousRequestPath } from '../eslint/synchronous.js';
 import { abortOpenTransaction } from './support/raw-storage.js';
 import { testWorld } from './world.js';

@@ -30,7 +30,7 @@ async function problems(body: string): Promise<string[]> {
   const code = `import type { Context } from './emulator/context.js';
 import { announce } from './emulator/events.js';
 import { setMeta } from './emulator/store/db.js';
-import { ownTransaction } from './emulator/store/turn-transaction.js';
+import { ownTransaction } from './emulator/fast-path/turn-transaction.js';
 ${body}
 `;
   const [result] = await eslint.lintText(code, { filePath: join(ROOT, SAMPLE) });

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { type Fixture, FixtureError, type PromotionContent, parseFixture, readFixtureText } from '../fixture.js';
 import { type Db, getMeta, setMeta } from '../store/db.js';
 import { defaultPromotionId, updatePromotionContent } from '../store/promotions.js';
-import { ownTransaction } from '../store/turn-transaction.js';
+import { ownTransaction } from '../fast-path/turn-transaction.js';
 import { CLI } from './paths.js';
 
 /** Promotion fields `updatePromotionContent` can change on a running world; any other field needs a reset. */

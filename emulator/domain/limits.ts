@@ -12,6 +12,17 @@ export const REQUEST_TOKEN_LIFETIME_MS = 5 * 60_000;
 export const CODE_LIFETIME_MS = 5 * 60_000;
 /** @see spec §8: agency key lifetime, 90 days */
 export const KEY_LIFETIME_MS = 90 * 86_400_000;
+/** How long a collector's sign-in lasts in the simulated browser, on the virtual clock; the spec leaves it open. */
+export const BROWSER_SESSION_LIFETIME_MS = 24 * 3_600_000;
+
+const UNITS: Array<[unit: string, ms: number]> = [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], ['second', 1000]];
+
+/** A lifetime in words, for messages and documents: `30 minutes`, `90 days`. */
+export function inWords(ms: number): string {
+  const [unit, size] = UNITS.find(([, size]) => ms % size === 0) ?? ['millisecond', 1];
+  const count = ms / size;
+  return `${count.toLocaleString('en')} ${unit}${count === 1 ? '' : 's'}`;
+}
 
 /** A lifetime that ends at `expiresAt` is over from that instant on. */
 export function expired(expiresAt: number, now: number): boolean {

@@ -1,6 +1,6 @@
 /**
  * Sliding-window rate limits: at most `limit` requests in any `windowMs`. Rejected requests do not
- * count. @see spec §8 (60 per minute per session, 3,000 per minute per key)
+ * count. The limits themselves are `SPEC_LIMITS` (limits.ts). @see spec §8
  */
 export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number };
 

@@ -60,7 +60,7 @@ export function authenticateKey(ctx: Context, req: Request, res: Response): Agen
   return (locals.key = key);
 }
 
-/** A session is valid for 30 minutes and only with the key that exchanged it. @see spec §5 rule 2, §4.1 rule 3 */
+/** A session is valid for its lifetime (domain/limits.ts) and only with the key that exchanged it. @see spec §5 rule 2, §4.1 rule 3 */
 function authenticateSession(ctx: Context, req: Request, res: Response, key: AgencyKey): Session {
   if (!req.get('x-service-session')) throw new ApiError('invalid_session', { message: 'Send the session token in the X-Service-Session header. Ask the customer to rescan.' });
   const session = namedSession(ctx, req, res);

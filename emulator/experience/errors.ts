@@ -2,14 +2,15 @@
  * The experience API's errors as data: spec §4.2's table and DESIGN.md's conventions, on top of
  * the plumbing's shared codes (errors.ts). Routes throw by code.
  */
+import { KEY_LIFETIME_MS, inWords } from '../domain/limits.js';
 import { type ErrorTable, HTTP_ERRORS, errorClass } from '../errors.js';
 
 export const EXPERIENCE_ERRORS = {
   ...HTTP_ERRORS,
   /** Missing or unknown agency key. DESIGN.md */
   invalid_key: { status: 401, message: 'The agency key is missing or unknown.' },
-  /** Key older than 90 days. @see spec §2.1 */
-  key_expired: { status: 401, message: 'The agency key has expired; keys last 90 days. Rotate to a new key.' },
+  /** Key past its lifetime. @see spec §2.1 */
+  key_expired: { status: 401, message: `The agency key has expired; keys last ${inWords(KEY_LIFETIME_MS)}. Rotate to a new key.` },
   /** Key revoked by the brand. */
   key_revoked: { status: 401, message: 'The agency key was revoked by the brand.' },
   /** Session missing, unknown, expired, revoked or exchanged by another key. @see spec §4.2 */

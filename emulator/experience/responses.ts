@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { PromotionSchema, TermsSchema } from '../fixture.js';
 import { apiDocs } from '../api-docs.js';
-import { SANDBOX_SCENARIOS } from './schemas.js';
+import { SESSION_LIFETIME_MS, inWords } from '../domain/limits.js';
+import { SANDBOX_SCENARIOS } from '../use-cases/sandbox.js';
 
 export const CampaignSchema = z
   .strictObject({
@@ -78,7 +79,7 @@ export const SessionReadSchema = z
 export const SessionCreatedSchema = z
   .strictObject({
     session_token: z.string().register(apiDocs, {
-      description: 'Secret; valid 30 minutes and only with the key that exchanged it. Keep it server-side: never in the browser, analytics or URLs.',
+      description: `Secret; valid ${inWords(SESSION_LIFETIME_MS)} and only with the key that exchanged it. Keep it server-side: never in the browser, analytics or URLs.`,
     }),
     ...sessionFields,
   })

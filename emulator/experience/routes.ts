@@ -1,69 +1,123 @@
 /**
- * The experience API route table. Routes stay thin: authenticate, validate, call a use case.
- * @see spec §4.1
+ * The experience API, one table: each endpoint with who may call it (a key, or the session a key
+ * exchanged), its body, its use case (use-cases/) and how its answer is written (serialize.ts).
+ * A request walks its endpoint once: the caller (auth.ts), then the body, read only for a caller
+ * that passed (http.ts), then the answer held until the turn's commit (fast-path/), the use case,
+ * and the answer or the refusal's error. @see spec §4.1
  */
-import { Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { Context } from '../context.js';
 import { OPENAPI_PATH } from '../api-docs.js';
-import { cached } from '../store/cache.js';
+import { holdAnswerUntilCommit } from '../fast-path/held-answer.js';
+import { cached } from '../fast-path/cache.js';
+import { sendJson } from '../fast-path/json.js';
+import { oneLayer } from '../fast-path/one-layer.js';
+import { jsonBody } from '../http.js';
 import type { AgencyKey } from '../store/keys.js';
-import { loadCampaign } from '../store/promotions.js';
-import { sendJson } from '../http.js';
-import type { CampaignReadJson } from './responses.js';
+import type { Session } from '../store/sessions.js';
+import { readCampaign } from '../use-cases/campaign-read.js';
+import { isRefused, type Refused } from '../use-cases/refused.js';
+import { enterSession } from '../use-cases/session-entry.js';
+import { type OpenSessionInput, openSession } from '../use-cases/session-open.js';
+import { readSession } from '../use-cases/session-read.js';
+import { validate } from '../validation.js';
 import { type CallerLocals, callerGate } from './auth.js';
-import { submitEntry } from './entry.js';
+import type { ApiError } from './errors.js';
+import { entryRefusal, exchangeRefusal } from './refusals.js';
+import type { CampaignReadJson } from './responses.js';
 import { EntryBody, ProductionSessionBody, SandboxSessionBody, entryDetailsOf } from './schemas.js';
 import { campaignJson, campaignReadJson, sessionJson } from './serialize.js';
-import { createSandboxSession, exchangeCode, sessionView } from './sessions.js';
-import { validate } from '../validation.js';
+
+interface Callers {
+  key: AgencyKey;
+  session: Session;
+}
+
+interface Endpoint<Caller extends keyof Callers, Input, Result extends object, Reason> {
+  method: 'get' | 'post';
+  path: string;
+  caller: Caller;
+  /** The body, validated; none when absent. */
+  input?: (body: unknown, caller: Callers[Caller]) => Input;
+  run: (ctx: Context, caller: Callers[Caller], input: Input) => Result | Refused<Reason>;
+  refusal?: (reason: Reason) => ApiError;
+  answer: (res: Response, result: Result, caller: Callers[Caller]) => void;
+}
+
+/** The table's rows, each typed by its own endpoint. */
+function endpoint<Caller extends keyof Callers, Input, Result extends object, Reason = never>(row: Endpoint<Caller, Input, Result, Reason>) {
+  return row as unknown as Endpoint<keyof Callers, unknown, object, unknown>;
+}
 
 /** `openApi` serves the API's own document (openapi/experience.ts): app.ts hands it in, as openapi/ stands above the API it describes. */
 export function experienceRouter(ctx: Context, openApi: () => object): { router: Router; resetLimits(): void } {
   const router = Router();
-  const caller = callerGate(ctx);
+  const gate = callerGate(ctx);
+
+  const ENDPOINTS = [
+    endpoint({
+      method: 'get', path: '/campaign', caller: 'key',
+      run: readCampaign,
+      answer: (res, campaign, key) => {
+        const { body, text } = campaignAnswer(ctx, key, () => campaignReadJson(ctx.config, key.environment, campaignJson(campaign)));
+        sendJson(res, body, text);
+      },
+    }),
+    endpoint({
+      method: 'post', path: '/sessions', caller: 'key',
+      input: (body, key): OpenSessionInput => (key.environment === 'sandbox' ? validate(SandboxSessionBody, body) : validate(ProductionSessionBody, body)),
+      run: openSession,
+      refusal: exchangeRefusal,
+      answer: (res, { view, token }) => {
+        (res.locals as CallerLocals).session = view.session;
+        res.status(201).json(sessionJson(view, token));
+      },
+    }),
+    endpoint({
+      method: 'post', path: '/session/entry', caller: 'session',
+      input: (body) => validate(EntryBody, body, { details: entryDetailsOf }).consent,
+      run: enterSession,
+      refusal: entryRefusal,
+      answer: (res, view) => res.json(sessionJson(view)),
+    }),
+    endpoint({
+      method: 'get', path: '/session', caller: 'session',
+      run: (ctx, session) => readSession(ctx, session),
+      answer: (res, view) => res.json(sessionJson(view)),
+    }),
+  ];
 
   // Public: the document holds no secrets, and tools fetch it without credentials.
   router.get(OPENAPI_PATH, (_req, res) => {
     res.json(openApi());
   });
 
-  router.get('/campaign', (req, res) => {
-    const { body, text } = campaignAnswer(ctx, caller.key(req, res));
-    sendJson(res, body, text);
-  });
+  const held = holdAnswerUntilCommit(ctx.db, ctx.logger);
+  for (const row of ENDPOINTS) {
+    const identify = (req: Request, res: Response, next: () => void) => {
+      (res.locals as { caller?: unknown }).caller = gate[row.caller](req, res);
+      next();
+    };
+    const run = (req: Request, res: Response) => {
+      const caller = (res.locals as { caller: Callers[keyof Callers] }).caller;
+      const outcome = row.run(ctx, caller, row.input?.(req.body, caller));
+      if (isRefused(outcome)) throw row.refusal!(outcome.refused);
+      row.answer(res, outcome, caller);
+    };
+    router[row.method](row.path, oneLayer([identify, jsonBody, held, run], (error, _req, _res, next) => next(error)));
+  }
 
-  router.post('/sessions', (req, res) => {
-    const agencyKey = caller.key(req, res);
-    const created =
-      agencyKey.environment === 'sandbox'
-        ? createSandboxSession(ctx, agencyKey, validate(SandboxSessionBody, req.body).scenario)
-        : exchangeCode(ctx, agencyKey, validate(ProductionSessionBody, req.body));
-    (res.locals as CallerLocals).session = created.view.session;
-    res.status(201).json(sessionJson(created.view, created.token));
-  });
-
-  router.post('/session/entry', (req, res) => {
-    const current = caller.session(req, res);
-    const { consent } = validate(EntryBody, req.body, { details: entryDetailsOf });
-    res.json(sessionJson(submitEntry(ctx, current, consent)));
-  });
-
-  router.get('/session', (req, res) => {
-    const current = caller.session(req, res);
-    res.json(sessionJson(sessionView(ctx, current, loadCampaign(ctx.db, current.promotion_id))));
-  });
-
-  return { router, resetLimits: caller.resetLimits };
+  return { router, resetLimits: gate.resetLimits };
 }
 
 /**
  * The campaign read is the same for every key of one environment on the promotion until its
  * catalog changes, so it is made and serialized once and kept with the catalog's copies
- * (store/cache.ts), which any write to the promotion, its prizes or its brand empties.
+ * (fast-path/cache.ts), which any write to the promotion, its prizes or its brand empties.
  */
-function campaignAnswer(ctx: Context, key: AgencyKey): { body: CampaignReadJson; text: string } {
+function campaignAnswer(ctx: Context, key: AgencyKey, make: () => CampaignReadJson): { body: CampaignReadJson; text: string } {
   return cached(ctx.db, 'catalog', `campaign-read:${key.promotion_id}:${key.environment}:${ctx.config.baseUrl}`, () => {
-    const body = campaignReadJson(ctx.config, key.environment, campaignJson(loadCampaign(ctx.db, key.promotion_id)));
+    const body = make();
     return { body, text: JSON.stringify(body) };
   });
 }

@@ -1,10 +1,12 @@
 /** Request bodies of the experience API. @see spec §4.1, §2.6 */
 import { z } from 'zod';
 import { apiDocs } from '../api-docs.js';
+import { CODE_LIFETIME_MS, inWords } from '../domain/limits.js';
+import { SANDBOX_SCENARIOS } from '../use-cases/sandbox.js';
 import { detailsOf } from '../validation.js';
 
-export const SANDBOX_SCENARIOS = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'] as const;
-export type Scenario = (typeof SANDBOX_SCENARIOS)[number];
+/** The scenarios are the sandbox use case's (use-cases/sandbox.ts); the API's other modules and its users read them here. */
+export { SANDBOX_SCENARIOS, type Scenario } from '../use-cases/sandbox.js';
 
 export const SandboxSessionBody = z
   .strictObject({ scenario: z.enum(SANDBOX_SCENARIOS) })
@@ -12,7 +14,7 @@ export const SandboxSessionBody = z
 
 export const ProductionSessionBody = z
   .strictObject({
-    authorization_code: z.string().min(1).max(512).register(apiDocs, { description: 'The `service_code` the callback received; single-use, 5 minutes.' }),
+    authorization_code: z.string().min(1).max(512).register(apiDocs, { description: `The \`service_code\` the callback received; single-use, ${inWords(CODE_LIFETIME_MS)}.` }),
     code_verifier: z.string().min(1).max(512).register(apiDocs, { description: 'The PKCE verifier stored server-side for this `state`.' }),
   })
   .register(apiDocs, { id: 'ProductionSessionBody', description: 'With a production key: the authorization-code exchange with PKCE. (spec §4.3 step 6, §5)' });

@@ -1,13 +1,12 @@
 /** JSON shapes of the experience API. @see spec §2.2 to §2.5 */
 import type { Config } from '../context.js';
 import type { Admission } from '../domain/admission.js';
-import type { Terms } from '../fixture.js';
 import type { Entry } from '../store/entries.js';
 import type { Campaign, Prize } from '../store/promotions.js';
-import type { Session } from '../store/sessions.js';
 import type { Environment } from '../store/keys.js';
+import type { SessionView } from '../use-cases/session-view.js';
 import type { CampaignJson, CampaignReadJson, EligibilityJson, EntryJson, SessionCreatedJson, SessionReadJson } from './responses.js';
-import { SANDBOX_SCENARIOS } from './schemas.js';
+import { SANDBOX_SCENARIOS } from '../use-cases/sandbox.js';
 
 export const REWARDS_PATH = '/rewards';
 
@@ -58,17 +57,6 @@ export function entryJson(entry: Entry, prize: Prize | undefined): EntryJson {
     redemption_url: delivered ? entry.redemption_url : null,
     created_at: new Date(entry.created_at).toISOString(),
   };
-}
-
-/** A session as its answers show it: sessionJson writes it. */
-export interface SessionView {
-  session: Session;
-  campaign: Campaign;
-  terms: Terms;
-  /** What an entry would answer now, before consent: the eligibility. */
-  admission: Admission;
-  /** The session's entry as it stands now. */
-  entry: Entry | undefined;
 }
 
 export function sessionJson(view: SessionView): SessionReadJson;

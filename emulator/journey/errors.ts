@@ -6,6 +6,7 @@
  */
 import type { ErrorRequestHandler } from 'express';
 import type { Context } from '../context.js';
+import { REQUEST_TOKEN_LIFETIME_MS, inWords } from '../domain/limits.js';
 import { type ErrorTable, errorClass, writeError } from '../errors.js';
 import { sendPage } from '../pages/http.js';
 import { pageContext } from './page-context.js';
@@ -19,7 +20,7 @@ export const JOURNEY_ERRORS = {
   unknown_request: { status: 400, message: 'This request is not known to the service. Scan the pack again.' },
   other_collector: { status: 403, message: 'This request was made for another account. Sign in with that account or scan the pack again.' },
   used_request: { status: 410, message: 'This request was already used. Scan the pack again to start over.' },
-  expired_request: { status: 410, message: 'This request has expired (they last 5 minutes). Scan the pack again to start over.' },
+  expired_request: { status: 410, message: `This request has expired (they last ${inWords(REQUEST_TOKEN_LIFETIME_MS)}). Scan the pack again to start over.` },
   voided_request: { status: 410, message: 'The brand changed where this promotion runs since this request was made. Scan the pack again to start over.' },
   /** A form whose CSRF value does not verify (pages/csrf.ts). */
   form_expired: { status: 403, message: 'Reload the page and send the form again.' },

@@ -14,7 +14,7 @@ import type { Campaign } from '../store/promotions.js';
 import { serviceKeyId } from '../store/keys.js';
 import { createSession } from '../store/sessions.js';
 import type { ScannedUnit } from '../store/units.js';
-import { type PackEntrant, type PackEntry, enterPack, packAdmission } from '../use-cases/entry.js';
+import { type PackEntrant, type PackOutcome, enterPack, packAdmission } from '../use-cases/pack-entry.js';
 
 /** What the hosted page shows before or instead of the form. */
 export type HostedState =
@@ -50,11 +50,11 @@ export function enterHosted(ctx: Context, entrant: HostedEntrant, consent: Conse
 }
 
 function packEntrant({ campaign, collector, unit }: HostedEntrant): PackEntrant {
-  return { campaign, channel: 'service', collectorId: collector.id, unitId: unit.id, country: collector.country };
+  return { campaign, channel: 'service', collectorId: collector.id, packId: unit.id, country: collector.country };
 }
 
 /** The pack's entry is the entrant's when it was found (`entered`) or drawn now (`open`). */
-function stateOf({ admission, entry }: PackEntry<Admission | EntryAdmission>): HostedOutcome {
+function stateOf({ admission, entry }: PackOutcome<Admission | EntryAdmission>): HostedOutcome {
   if (entry || admission.kind === 'entered') return { kind: 'entered', entry: entry! };
   switch (admission.kind) {
     case 'taken':

@@ -3,13 +3,15 @@
  * Rewards, Promotions. Forms work without JavaScript. @see spec §1 rules, §4.3
  */
 import { Router } from 'express';
+import { z } from 'zod';
 import type { Context } from '../context.js';
 import { csrfValid } from '../pages/csrf.js';
-import { field, formBody, pageErrors, sendPage } from '../pages/http.js';
+import { formBody, pageErrors, sendPage } from '../pages/http.js';
 import { html } from '../pages/html.js';
 import { layout } from '../pages/layout.js';
 import { findCollector, listCollectors } from '../store/collectors.js';
 import { findUnitByCode } from '../store/units.js';
+import { validate } from '../validation.js';
 import { authorizeRoutes } from './authorize-routes.js';
 import { collectorRoutes } from './collector-routes.js';
 import { hostedRoutes } from './hosted-routes.js';
@@ -19,6 +21,11 @@ import { pageContext, safeNext, signInFirst } from './page-context.js';
 import { registerCollector, scannedPack, signIn, signOut } from './sign-in.js';
 import { JOURNEY_NAV, messagePage } from './views/shell.js';
 import { signInPage } from './views/sign-in.js';
+
+/** A text field of a form or a query; absent, repeated or not text, it reads as absent. */
+const text = z.string().optional().catch(undefined);
+const SignInQuery = z.object({ next: text });
+const SignInForm = z.object({ next: text, collector_id: text, email: text, country: text, city: text });
 
 export function journeyRouter(ctx: Context): Router {
   const router = Router();
@@ -44,22 +51,23 @@ export function journeyRouter(ctx: Context): Router {
   });
 
   router.get('/sign-in', (req, res) => {
-    const next = safeNext(field(req.query, 'next'));
+    const next = safeNext(validate(SignInQuery, req.query).next);
     sendPage(res, 200, signInPage(pageContext(ctx, req, res), listCollectors(ctx.db), { next, scanned: scannedPack(ctx, next) }));
   });
 
   router.post('/sign-in', formBody, (req, res) => {
     const page = pageContext(ctx, req, res);
     if (!csrfValid(req)) throw new JourneyError('form_expired');
-    const next = safeNext(field(req.body, 'next'));
-    const chosen = field(req.body, 'collector_id');
+    const form = validate(SignInForm, req.body);
+    const next = safeNext(form.next);
+    const chosen = form.collector_id;
     if (chosen !== undefined) {
       const collector = findCollector(ctx.db, Number(chosen));
       if (!collector) return sendPage(res, 400, signInPage(page, listCollectors(ctx.db), { next, scanned: scannedPack(ctx, next) }));
       signIn(ctx, req, res, collector);
       return res.redirect(303, next);
     }
-    const input = { email: field(req.body, 'email')?.trim() ?? '', country: field(req.body, 'country') ?? '', city: field(req.body, 'city')?.trim() || null };
+    const input = { email: form.email?.trim() ?? '', country: form.country ?? '', city: form.city?.trim() || null };
     const registered = registerCollector(ctx, input);
     if ('problems' in registered) {
       return sendPage(res, 400, signInPage(page, listCollectors(ctx.db), { next, scanned: scannedPack(ctx, next), ...input, city: input.city ?? '', problems: registered.problems }));

@@ -1,5 +1,6 @@
 /** The experience API's route table for its OpenAPI document. @see spec §4.1, §4.2, §5 */
 import { z } from 'zod';
+import { KEY_LIFETIME_MS, SESSION_LIFETIME_MS, inWords } from '../domain/limits.js';
 import { statusesOf } from '../errors.js';
 import { EXPERIENCE_ERRORS, type ErrorCode } from '../experience/errors.js';
 import { CampaignReadSchema, SessionCreatedSchema, SessionReadSchema } from '../experience/responses.js';
@@ -34,11 +35,11 @@ export const EXPERIENCE_API: ApiDoc = {
   securitySchemes: {
     agencyKey: {
       type: 'http', scheme: 'bearer',
-      description: 'The agency key (`Authorization: Bearer <AGENCY_KEY>`): one promotion, sandbox or production, 90 days. Kept on the agency backend.',
+      description: `The agency key (\`Authorization: Bearer <AGENCY_KEY>\`): one promotion, sandbox or production, ${inWords(KEY_LIFETIME_MS)}. Kept on the agency backend.`,
     },
     serviceSession: {
       type: 'apiKey', in: 'header', name: 'X-Service-Session',
-      description: 'The `session_token` of POST /sessions: 30 minutes, and only with the key that exchanged it.',
+      description: `The \`session_token\` of POST /sessions: ${inWords(SESSION_LIFETIME_MS)}, and only with the key that exchanged it.`,
     },
   },
   routes: {

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Context } from '../context.js';
 import { type Announcing, announce } from '../events.js';
 import { type Batch, advanceBatch, batchesInState, generateLot, getBatch } from '../store/batches.js';
-import { ownTransaction } from '../store/turn-transaction.js';
+import { ownTransaction } from '../fast-path/turn-transaction.js';
 
 /** Runs until the batch is export-ready; a batch that vanished (reset) or a closed database ends it quietly. */
 export async function runBatchJob(ctx: Context, batchId: number): Promise<void> {

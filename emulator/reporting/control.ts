@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { Context } from '../context.js';
 import { storageFailure } from '../errors.js';
 import { announce } from '../events.js';
-import { ownTransaction } from '../store/turn-transaction.js';
+import { ownTransaction } from '../fast-path/turn-transaction.js';
 import { validate } from '../validation.js';
 import { historyRun } from '../store/history.js';
 

@@ -1,10 +1,8 @@
 /** Collectors' sign-ins in the simulated browser: a random cookie value, stored hashed. */
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../domain/secrets.js';
+import { BROWSER_SESSION_LIFETIME_MS } from '../domain/limits.js';
 import type { Db } from './db.js';
-
-/** How long a sign-in lasts on the virtual clock; the spec leaves it open. */
-export const BROWSER_SESSION_LIFETIME_MS = 24 * 3_600_000;
 
 export function createBrowserSession(db: Db, collectorId: number, now: number): string {
   const token = randomBytes(32).toString('base64url');

@@ -4,9 +4,10 @@
  * no module keeps state of its own (decisions/013).
  */
 import Database from 'better-sqlite3';
-import type { Cache } from './cache.js';
+import { type StoredDelivery, deliveryAsOf } from '../domain/delivery.js';
+import type { Cache } from '../fast-path/cache.js';
 import type { Row, Written } from './interactions.js';
-import type { Turn } from './turn-transaction.js';
+import type { Turn } from '../fast-path/turn-transaction.js';
 
 export interface ConnectionState {
   /** The event-loop turn's shared transaction, while it is open (turn-transaction.ts). */
@@ -21,7 +22,15 @@ export interface ConnectionState {
 
 export type Db = Database.Database & { readonly state: ConnectionState };
 
-/** Every connection to the emulator's database is made here, with its state; `openDb` (db.ts) also brings the schema up to date. */
+/**
+ * Every connection to the emulator's database is made here, with its state and its SQL function
+ * `delivery_state_as_of(delivery_state, delivery_due_at, delivery_outcome, now)`: where an entry's
+ * delivery stands at `now`, by the one rule (domain/delivery.ts), for a query that filters on it.
+ * `openDb` (db.ts) also brings the schema up to date.
+ */
 export function connect(path: string, options?: Database.Options): Db {
-  return Object.assign(new Database(path, options), { state: { turn: undefined, unwritten: undefined, written: undefined, cache: undefined } });
+  const db = new Database(path, options);
+  db.function('delivery_state_as_of', { deterministic: true }, (state, due, outcome, now) =>
+    deliveryAsOf({ state: 'won', delivery_state: state, delivery_due_at: due, delivery_outcome: outcome } as StoredDelivery, now as number).delivery_state);
+  return Object.assign(db, { state: { turn: undefined, unwritten: undefined, written: undefined, cache: undefined } });
 }

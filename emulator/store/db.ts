@@ -1,5 +1,5 @@
-import type { Statement, Transaction } from 'better-sqlite3';
-import { installCache } from './cache.js';
+import { installCache } from '../fast-path/cache.js';
+import { fastStatements } from '../fast-path/statements.js';
 import { connect, type Db } from './connection.js';
 import { MIGRATIONS } from './schema.js';
 
@@ -20,8 +20,7 @@ export function openDb(path: string, setUp?: (db: Db) => void): Db {
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  cacheStatements(db);
-  reuseTransactions(db);
+  fastStatements(db);
   for (let version = schemaVersion(db); version < MIGRATIONS.length; version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version]!);
@@ -58,44 +57,6 @@ function checkPages(db: Db): void {
 /** How many of MIGRATIONS the database has applied. */
 export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
-}
-
-/**
- * Compiling a statement costs 8 to 30 µs and a request runs ten or twenty of them, so each SQL text
- * is compiled once per connection. Store modules keep calling `db.prepare(sql)` as usual; every SQL
- * text they build interpolates constants only, so the cache stays small. Kept for the bench's
- * guards (decisions/013).
- */
-function cacheStatements(db: Db): void {
-  const compile = db.prepare.bind(db);
-  const compiled = new Map<string, Statement>();
-  db.prepare = ((sql: string) => {
-    let statement = compiled.get(sql);
-    if (!statement) compiled.set(sql, (statement = compile(sql)));
-    return statement;
-  }) as Db['prepare'];
-}
-
-type Write = (...args: unknown[]) => unknown;
-
-/**
- * better-sqlite3 builds four wrapper functions and defines twenty properties on them at every
- * `db.transaction(fn)`: about 6% of the instructions of a production entry (callgrind). Each
- * connection builds its wrappers once, around a runner that calls the function it is handed;
- * `db.transaction(fn)` answers a light function that runs `fn` through them: the same BEGIN
- * variants, the same savepoints when nested, the same rollback on a throw. Kept for the bench's
- * guards (decisions/013).
- */
-function reuseTransactions(db: Db): void {
-  const runner = db.transaction((write: Write, args: unknown[]) => write(...args));
-  db.transaction = (<F extends Write>(write: F) => {
-    const run = ((...args: unknown[]) => runner(write, args)) as unknown as Transaction<F>;
-    run.default = run;
-    run.deferred = (...args) => runner.deferred(write, args) as ReturnType<F>;
-    run.immediate = (...args) => runner.immediate(write, args) as ReturnType<F>;
-    run.exclusive = (...args) => runner.exclusive(write, args) as ReturnType<F>;
-    return run;
-  }) as Db['transaction'];
 }
 
 /** The next value of a named counter; serials for deterministic secrets come from here. */

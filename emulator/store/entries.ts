@@ -1,6 +1,10 @@
-/** Entries: one per pack and promotion in production, whoever enters it; sandbox entries are synthetic. @see spec §2.5, §3 */
-import type { DeliveryState, EntryState } from '../domain/delivery.js';
+/**
+ * Entries: one per pack and promotion in production, whoever enters it; sandbox entries are
+ * synthetic. `storeEntry` is the table's one writer. @see spec §2.5, §3
+ */
+import { type Delivery, type DeliveryState, type EntryState, deliveryAsOf, initialDelivery } from '../domain/delivery.js';
 import type { Db } from './db.js';
+import type { Campaign, Prize } from './promotions.js';
 
 export interface Entry {
   id: number;
@@ -30,8 +34,50 @@ const NEW_ENTRY_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof NewEntry>;
 const INSERT_ENTRY = `INSERT INTO entries (${NEW_ENTRY_COLUMNS.join(', ')}) VALUES (${NEW_ENTRY_COLUMNS.map(() => '?').join(', ')})`;
 
-/** Stores `entry` and answers it as an Entry: the object handed in, given its id rather than copied (hot path: every entry). */
-export function insertEntry(db: Db, entry: NewEntry): Entry {
+/** Who made an entry, on which pack, in which session and under which terms. */
+export interface EntryMaker {
+  campaign: Campaign;
+  sessionId: number;
+  sandbox: boolean;
+  collectorId: number | null;
+  /** The pack's id: its row in `units`, as the tables and the reporting API call a pack. */
+  packId: number | null;
+  country: string | null;
+  termsVersion: string | null;
+}
+
+/** What an entry won: the prize, how it is delivered, and its code (null: none). */
+export interface Won {
+  prize: Pick<Prize, 'id' | 'name' | 'redemption_url'>;
+  delivery: Delivery;
+  code: string | null;
+}
+
+/**
+ * Stores an entry made at `at`, won (its delivery in its first state, domain/delivery.ts) or lost
+ * when no prize is given. An entry stored later than it was made (the seeded history) names the
+ * time `asOf` it is stored at, and is stored as it stands then. One object literal, not a spread
+ * of shared fields: a spread's later fields each cost a runtime call (decisions/013).
+ */
+export function storeEntry(db: Db, maker: EntryMaker, at: number, won?: Won, asOf?: number): Entry {
+  const start = won ? initialDelivery(won.delivery) : undefined;
+  const entry: NewEntry = {
+    promotion_id: maker.campaign.promotion.id, session_id: maker.sessionId, sandbox: maker.sandbox ? 1 : 0,
+    collector_id: maker.collectorId, unit_id: maker.packId, country: maker.country, terms_version: maker.termsVersion, created_at: at,
+    state: start ? start.state : 'lost',
+    prize_id: won ? won.prize.id : null,
+    prize_name: won ? won.prize.name : null,
+    codes: won && won.code !== null ? JSON.stringify([won.code]) : '[]',
+    redemption_url: won ? won.prize.redemption_url : null,
+    delivery_state: start ? start.deliveryState : 'none',
+    delivery_outcome: start?.settlesAs ?? null,
+    delivery_due_at: start?.settlesAs ? at + maker.campaign.promotion.content.delivery_delay_seconds * 1000 : null,
+  };
+  return insertEntry(db, asOf === undefined ? entry : deliveryAsOf(entry, asOf));
+}
+
+/** Answers `entry` as an Entry: the object handed in, given its id rather than copied (hot path: every entry). */
+function insertEntry(db: Db, entry: NewEntry): Entry {
   const { lastInsertRowid } = db.prepare(INSERT_ENTRY).run(NEW_ENTRY_COLUMNS.map((column) => entry[column]));
   const stored = entry as Entry;
   stored.id = Number(lastInsertRowid);

@@ -8,19 +8,21 @@
  * entries hang on one session on the promotion's service key, as hosted-page entries do, and take
  * no stock or budget: the fixture's stock is what is left. Seeding raises no domain events;
  * webhooks announce history only when `emulator seed --scans N --webhooks` asks for it.
- * Rows go in through statements prepared once per run: the per-call helpers (insertScan,
- * insertEntry) would cost more than the inserts themselves at a million scans.
+ * Scans go in through a statement prepared once per run: the per-call helper (insertScan) would cost
+ * more than the inserts themselves at a million scans. Entries are drawn and stored as every entry
+ * is (domain/draw.ts, store/entries.ts), as they stand at seeding.
  */
 import type { Statement } from 'better-sqlite3';
 import { admit } from '../domain/admission.js';
-import { drawNumber, prizeForNumber } from '../domain/draw.js';
+import { canAward, drawNumber, prizeForNumber } from '../domain/draw.js';
 import { DELIVERED_CODE } from '../domain/mechanics.js';
 import { deriveBytes } from '../domain/secrets.js';
 import { countScansInAudience } from './audience.js';
 import { advanceBatch, createBatch, generateLot } from './batches.js';
 import { poolCode, prizeCode } from './code-text.js';
 import { type Db, nextSerial } from './db.js';
-import { type Campaign, loadCampaign } from './promotions.js';
+import { storeEntry } from './entries.js';
+import { type Campaign, type Prize, awardState, loadCampaign } from './promotions.js';
 import { serviceKeyId } from './keys.js';
 import { createSession } from './sessions.js';
 
@@ -82,13 +84,20 @@ export function historyRun(db: Db, seed: string, now: number, total: number): Hi
   const shoppers = collectors.filter((collector) => !collector.tester);
   const testers = collectors.filter((collector) => collector.tester);
   const promotions = historyPromotions(db, seed, now);
+  /** Whether a drawn prize can be awarded (domain/draw.ts), by its stock and budget as they stand: history takes none. */
+  const awardStates = new Map<number, boolean>();
+  const awardable = ({ promotion }: Campaign, prize: Prize) => {
+    let can = awardStates.get(prize.id);
+    if (can === undefined) {
+      const { stock, budgetLeft } = awardState(db, promotion, prize);
+      awardStates.set(prize.id, (can = canAward(prize, stock, budgetLeft)));
+    }
+    return can;
+  };
   /** Pack → the collector who entered it in this run. */
   const entered = new Map<number, number>();
   const insertScan: Statement = db.prepare(`INSERT INTO scans (unit_id, brand_id, collector_id, tester, country, city, device_type, scanned_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insertEntry: Statement = db.prepare(`INSERT INTO entries (promotion_id, session_id, sandbox, collector_id, unit_id, country, state,
-      prize_id, prize_name, codes, redemption_url, delivery_state, terms_version, created_at)
-    VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertRedemption: Statement = db.prepare('INSERT INTO redemptions (entry_id, redeemed_at, channel) VALUES (?, ?, ?)');
   const start = now - SPAN_MS;
   let done = 0;
@@ -96,7 +105,8 @@ export function historyRun(db: Db, seed: string, now: number, total: number): Hi
   const enter = (pack: Pack, collector: Shopper, country: string | null, scannedAt: number) => {
     const applies = pack.promotionId === null ? undefined : promotions.get(pack.promotionId);
     if (!applies || random() >= SHARE.enters) return;
-    const { campaign: { promotion, prizes }, sessionId } = applies;
+    const { campaign, sessionId } = applies;
+    const { promotion, prizes } = campaign;
     const enteredBy = entered.get(pack.id);
     const admission = admit({
       promotion, channel: 'service', now: scannedAt, collectorId: collector.id, country,
@@ -105,16 +115,13 @@ export function historyRun(db: Db, seed: string, now: number, total: number): Hi
     if (admission.kind !== 'open') return;
     entered.set(pack.id, collector.id);
     const at = scannedAt + ENTRY_AFTER_MS;
-    const prize = prizeForNumber(drawNumber(seed, promotion.id, pack.id), prizes);
-    const delivered = prize?.delivery === 'instant' || prize?.delivery === 'delayed';
-    const [state, deliveryState] = !prize ? ['lost', 'none'] : delivered ? ['won', 'delivered'] : ['failed', 'failed'];
-    const code = JSON.stringify(prize ? historyCodes(seed, applies.campaign, pack.id) : []);
-    const entryId = insertEntry.run(
-      promotion.id, sessionId, collector.id, pack.id, country, state, prize?.id ?? null, prize?.name ?? null, code,
-      prize?.redemption_url ?? null, deliveryState, admission.terms.version, at,
-    ).lastInsertRowid;
+    const drawn = prizeForNumber(drawNumber(seed, promotion.id, pack.id), prizes);
+    const prize = drawn && awardable(campaign, drawn) ? drawn : undefined;
+    const maker = { campaign, sessionId, sandbox: false, collectorId: collector.id, packId: pack.id, country, termsVersion: admission.terms.version };
+    const entry = storeEntry(db, maker, at, prize && { prize, delivery: prize.delivery, code: historyCode(seed, campaign, pack.id) }, now);
+    const delivered = entry.delivery_state === 'delivered';
     const redeemedAt = at + Math.floor(random() * 10 * DAY_MS);
-    if (prize && delivered && random() < SHARE.redeems && redeemedAt < now) insertRedemption.run(entryId, redeemedAt, prize.redemption_url ? 'online' : 'in_store');
+    if (prize && delivered && random() < SHARE.redeems && redeemedAt < now) insertRedemption.run(entry.id, redeemedAt, prize.redemption_url ? 'online' : 'in_store');
   };
 
   return {
@@ -166,17 +173,17 @@ function historyPromotions(db: Db, seed: string, now: number): Map<number, Histo
 }
 
 /**
- * The codes a history win delivered. A code unlock's were handed out before the pool the fixture
- * describes, which is what is left: they read like pool codes but are not taken from it.
+ * The code a history win delivered (null: none). A code unlock's were handed out before the pool
+ * the fixture describes, which is what is left: they read like pool codes but are not taken from it.
  */
-function historyCodes(seed: string, { promotion, brand }: Campaign, unitId: number): string[] {
+function historyCode(seed: string, { promotion, brand }: Campaign, unitId: number): string | null {
   switch (DELIVERED_CODE[promotion.content.mechanic]) {
     case 'pack':
-      return [prizeCode(seed, brand.prefix, unitId)];
+      return prizeCode(seed, brand.prefix, unitId);
     case 'pool':
-      return [poolCode(seed, promotion.content.code_pool!.prefix, `history:${unitId}`)];
+      return poolCode(seed, promotion.content.code_pool!.prefix, `history:${unitId}`);
     case 'none':
-      return [];
+      return null;
   }
 }
 

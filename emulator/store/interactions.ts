@@ -3,7 +3,7 @@
  * dashboard and the harness.
  *
  * Rows wait in memory and are written together: with the next turn transaction of the experience
- * API (store/turn-transaction.ts), else at the end of the event-loop turn, in one transaction. A
+ * API (fast-path/turn-transaction.ts), else at the end of the event-loop turn, in one transaction. A
  * commit of its own per call cost as much as the rest of a GET /campaign. Every read here writes
  * the waiting rows first, so a reader (the control plane, the dashboard) never misses one.
  */

@@ -5,7 +5,7 @@
 import { KEY_LIFETIME_MS, expired } from '../domain/limits.js';
 import { randomBytes } from 'node:crypto';
 import { hashSecret, issueSecret, maskSecret } from '../domain/secrets.js';
-import { cached } from './cache.js';
+import { cached } from '../fast-path/cache.js';
 import { type Db, nextSerial } from './db.js';
 
 export type Environment = 'sandbox' | 'production';

@@ -1,7 +1,7 @@
 /** Promotions, their prizes and their campaign content. */
 import type { PromotionContent } from '../fixture.js';
 import type { Delivery } from '../domain/delivery.js';
-import { cached } from './cache.js';
+import { cached } from '../fast-path/cache.js';
 import type { Db } from './db.js';
 
 /** A promotion as requests read it (cached); what its budget has paid out, `awardState` reads. */
@@ -44,9 +44,12 @@ export interface Campaign {
   brand: Brand;
 }
 
+/** Frozen, of frozen parts: the same campaign serves every request until its promotion, a prize or its brand is edited. */
 export function loadCampaign(db: Db, promotionId: number): Campaign {
-  const promotion = getPromotion(db, promotionId);
-  return { promotion, prizes: listPrizes(db, promotionId), brand: getBrand(db, promotion.brand_id) };
+  return cached(db, 'catalog', `campaign:${promotionId}`, () => {
+    const promotion = getPromotion(db, promotionId);
+    return Object.freeze({ promotion, prizes: listPrizes(db, promotionId), brand: getBrand(db, promotion.brand_id) });
+  });
 }
 
 interface PromotionRow extends Omit<Promotion, 'content' | 'routing_paused'> {

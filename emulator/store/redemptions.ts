@@ -30,7 +30,7 @@ export interface RedemptionPage {
 
 /**
  * A reward is claimed once delivered: at entry for instant prizes, when the delay has passed for
- * delayed ones (settled here as the session read would). Failed deliveries are not claimed.
+ * delayed ones (settled by the one rule, store/connection.ts). Failed deliveries are not claimed.
  */
 export function listRedemptions(db: Db, brandId: number, page: RedemptionPage, now: number): RedemptionRow[] {
   const status = page.status === undefined ? '' : page.status === 'redeemed' ? 'AND r.entry_id IS NOT NULL' : 'AND r.entry_id IS NULL';
@@ -40,8 +40,7 @@ export function listRedemptions(db: Db, brandId: number, page: RedemptionPage, n
           coalesce(e.delivery_due_at, e.created_at) AS claimed_at, r.redeemed_at, r.channel
         FROM entries e JOIN promotions p ON p.id = e.promotion_id LEFT JOIN redemptions r ON r.entry_id = e.id
         WHERE p.brand_id = ? AND e.sandbox = 0 AND e.prize_id IS NOT NULL ${status}
-          AND (e.delivery_state = 'delivered'
-            OR (e.delivery_state = 'processing' AND e.delivery_outcome = 'delivered' AND e.delivery_due_at <= ?)))
+          AND delivery_state_as_of(e.delivery_state, e.delivery_due_at, e.delivery_outcome, ?) = 'delivered')
       WHERE claimed_at BETWEEN ? AND ? ORDER BY claimed_at DESC, entry_id DESC LIMIT ? OFFSET ?`)
     .all(brandId, now, page.since ?? Number.MIN_SAFE_INTEGER, page.until ?? Number.MAX_SAFE_INTEGER, page.limit, page.offset) as RedemptionRow[];
 }

@@ -3,7 +3,7 @@
  * with its response. An endpoint's signing secret is never stored, only its serial: the secret
  * derives from the seed and the serial, like agency keys.
  */
-import { cached } from './cache.js';
+import { cached } from '../fast-path/cache.js';
 import type { Db } from './db.js';
 
 export const WEBHOOK_EVENTS = ['scan.processed', 'activation.entered', 'batch.generated', 'batch.export_ready'] as const;

@@ -5,7 +5,7 @@
  * @see public reference §4.1 (headers), §4.3 (retries)
  */
 import type { Context } from '../context.js';
-import { ownTransaction } from '../store/turn-transaction.js';
+import { ownTransaction } from '../fast-path/turn-transaction.js';
 import { type Delivery, type DeliveryState, recordAttempt } from '../store/webhooks.js';
 import { resolvedLinkLocalProblem } from './link-local.js';
 import { endpointSecret, signatureHeader } from './signing.js';

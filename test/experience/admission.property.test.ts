@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostedState } from '../../emulator/journey/hosted-entry.js';
 import { findCollectorByEmail } from '../../emulator/store/collectors.js';
-import { storeOutcome } from '../../emulator/use-cases/entry.js';
+import { storeEntry } from '../../emulator/store/entries.js';
 import { loadCampaign, setRoutingPaused, updatePromotionContent } from '../../emulator/store/promotions.js';
 import { serviceKeyId } from '../../emulator/store/keys.js';
 import { createSession } from '../../emulator/store/sessions.js';
@@ -95,7 +95,7 @@ describe('one admission rule (issue 13)', () => {
           const enteredBy = findCollectorByEmail(db, r.earlier === 'same_collector' ? r.collector : OTHER_COLLECTOR)!;
           const now = t.world.clock.now();
           const { session } = createSession(db, seed, { keyId: serviceKeyId(db, promotionId, now), promotionId, sandbox: false, collectorId: enteredBy.id, unitId: unit.id, country: enteredBy.country, now });
-          storeOutcome({ db, seed, now }, { campaign: loadCampaign(db, promotionId), sessionId: session.id, sandbox: false, collectorId: enteredBy.id, unitId: unit.id, country: enteredBy.country, termsVersion: null });
+          storeEntry(db, { campaign: loadCampaign(db, promotionId), sessionId: session.id, sandbox: false, collectorId: enteredBy.id, packId: unit.id, country: enteredBy.country, termsVersion: null }, now);
         }
 
         const code = issueCodeFor(t, { packCode, collectorEmail: r.collector });

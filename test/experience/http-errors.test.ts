@@ -60,6 +60,14 @@ describe('HTTP errors of the experience API (DESIGN.md errors)', () => {
     expect(res.status).toBe(401);
   });
 
+  it('checks the caller before the body: an entry with malformed JSON and no valid session is 401, on a key or a path without an endpoint alike', async () => {
+    const t = testWorld();
+    const entry = await t.experience('post', '/session/entry', t.env.sandbox_key, 'no-such-session').set('Content-Type', 'application/json').send('{"consent": ');
+    expect([entry.status, entry.body.error]).toEqual([401, 'invalid_session']);
+    const unknown = await t.experience('post', '/prizes', null).set('Content-Type', 'application/json').send('{"a": ');
+    expect([unknown.status, unknown.body.error]).toEqual([401, 'invalid_key']);
+  });
+
   it('never echoes a presented secret in an error', async () => {
     const t = testWorld();
     const res = await t.experience('post', '/sessions', t.env.production_key).send({ authorization_code: 'sc_leak-me-not', code_verifier: 'verifier-leak-me-not-0123456789012345678901' });

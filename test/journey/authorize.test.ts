@@ -73,6 +73,13 @@ describe('authorize page', () => {
     expect(res.text).toContain(detail);
   });
 
+  it('answers a parameter given twice as one of the wrong shape, with a 400 page', async () => {
+    const { browser, requestToken } = await routedScan();
+    const res = await browser.get(`/authorize?${authorizeQuery(requestToken)}&state=${STATE}`);
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('state must be 32 to 128 base64url characters');
+  });
+
   it.each([
     [31, 400],
     [129, 400],

@@ -36,6 +36,7 @@ describe('collector sign-in', () => {
     ['a malformed email', { email: 'not-an-email', country: 'DE' }, 'Enter an email address'],
     ['an email that exists', { email: 'ANNA.WEBER@example.test', country: 'DE' }, 'An account with this email exists'],
     ['no country', { email: 'x@example.test', country: '' }, 'Choose the country'],
+    ['an email given twice', { email: ['x@example.test', 'y@example.test'], country: 'DE' }, 'Enter an email address'],
   ])('refuses %s with the reason next to the field (400)', async (_name, fields, reason) => {
     const t = testWorld();
     const browser = request.agent(t.app);

@@ -15,8 +15,9 @@
  * rollback; `ownTransaction` gives a write from a timer or an I/O callback (a webhook attempt, a
  * batch lot) a transaction of its own, committing the turn's first instead of silently joining it.
  */
-import type { Db } from './connection.js';
-import { flushInteractions } from './interactions.js';
+import type { Db } from '../store/connection.js';
+import { beginImmediate, commit, rollback } from '../store/fast-path-sql.js';
+import { flushInteractions } from '../store/interactions.js';
 
 /** Called once the turn's transaction is committed, or with the error that rolled it back. */
 export type Settled = (error?: unknown) => void;
@@ -31,7 +32,7 @@ export interface Turn {
 export function joinTurnTransaction(db: Db, settled: Settled): void {
   let turn = db.state.turn;
   if (!turn) {
-    db.prepare('BEGIN IMMEDIATE').run();
+    beginImmediate(db);
     db.state.turn = turn = { waiting: [], committed: [] };
     setImmediate(commitTurnTransaction, db);
   }
@@ -62,10 +63,10 @@ export function commitTurnTransaction(db: Db): void {
   let failure: unknown;
   try {
     flushInteractions(db);
-    db.prepare('COMMIT').run();
+    commit(db);
   } catch (error) {
     failure = error;
-    if (db.inTransaction) db.prepare('ROLLBACK').run();
+    if (db.inTransaction) rollback(db);
   }
   for (const settled of turn.waiting) settled(failure);
   if (failure === undefined) for (const announce of turn.committed) announce();

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadFixture } from '../fixture.js';
-import { type Db, openDb } from './db.js';
-import { findKeyBySecret, keySecret, revokeKey } from './keys.js';
-import { awardPrize, awardState, getBrand, getPromotion, listPrizes } from './promotions.js';
-import { createEndpoint, listEndpoints, removeEndpoint } from './webhooks.js';
+import { type Db, openDb } from '../store/db.js';
+import { findKeyBySecret, keySecret, revokeKey } from '../store/keys.js';
+import { awardPrize, awardState, getBrand, getPromotion, listPrizes, loadCampaign } from '../store/promotions.js';
+import { createEndpoint, listEndpoints, removeEndpoint } from '../store/webhooks.js';
 import { commitTurnTransaction, joinTurnTransaction } from './turn-transaction.js';
-import { seedWorld } from './world.js';
+import { seedWorld } from '../store/world.js';
 
 const DEFAULT_FIXTURE = loadFixture(new URL('../../fixtures/default.json', import.meta.url).pathname);
 const NOW = Date.parse('2026-11-21T10:00:00.000Z');
@@ -35,12 +35,16 @@ describe('the cache of keys, promotions, prizes, brands and webhook endpoints', 
     const db = openDb(':memory:', seeded);
     const promotion = getPromotion(db, 1);
     expect(getPromotion(db, 1)).toBe(promotion);
+    expect(loadCampaign(db, 1)).toBe(loadCampaign(db, 1));
     db.prepare("UPDATE promotions SET content = json_set(content, '$.name', 'Edited') WHERE id = 1").run();
     expect(getPromotion(db, 1).content.name).toBe('Edited');
+    expect(loadCampaign(db, 1).promotion.content.name).toBe('Edited');
     db.prepare("UPDATE prizes SET name = 'Renamed' WHERE position = 0").run();
     expect(listPrizes(db, 1)[0]!.name).toBe('Renamed');
+    expect(loadCampaign(db, 1).prizes[0]!.name).toBe('Renamed');
     db.prepare("UPDATE brands SET name = 'Renamed brand' WHERE id = ?").run(promotion.brand_id);
     expect(getBrand(db, promotion.brand_id).name).toBe('Renamed brand');
+    expect(loadCampaign(db, 1).brand.name).toBe('Renamed brand');
   });
 
   it('sees an endpoint added or removed at once', () => {

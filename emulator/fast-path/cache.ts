@@ -9,14 +9,15 @@
  * Copies are made only from committed rows: no copy is kept while the transaction that wrote to the
  * area may still be open, since a rollback would leave it describing rows that never were. That
  * transaction has ended once none is open, or once a turn's shared transaction other than the
- * writer is (a turn's transaction begins only when no other is open: store/turn-transaction.ts).
+ * writer is (a turn's transaction begins only when no other is open: turn-transaction.ts).
  *
  * Triggers see this connection's writes only. Another process serving the same data folder (the
  * concurrency tests run two) commits unseen, so once per event-loop turn `PRAGMA data_version`,
  * which changes with every commit of another connection, says whether to drop every copy.
  * Kept for the bench's guards (decisions/013).
  */
-import type { Db } from './connection.js';
+import type { Db } from '../store/connection.js';
+import { dataVersion, watchWrites } from '../store/fast-path-sql.js';
 import type { Turn } from './turn-transaction.js';
 
 export type CacheArea = 'keys' | 'catalog' | 'webhooks';
@@ -50,15 +51,7 @@ export function installCache(db: Db): void {
     if (db.inTransaction) area.writtenIn = db.state.turn ?? OTHER;
     return null;
   });
-  for (const [area, tables] of Object.entries(WATCHED)) {
-    for (const { table, ignore } of tables) {
-      const columns = (db.pragma(`table_info(${table})`) as Array<{ name: string }>).map((column) => column.name).filter((name) => name !== ignore);
-      const body = `BEGIN SELECT emulator_cache_written('${area}'); END`;
-      db.exec(`CREATE TEMP TRIGGER ${table}_insert_cache AFTER INSERT ON ${table} ${body};
-        CREATE TEMP TRIGGER ${table}_update_cache AFTER UPDATE OF ${columns.join(', ')} ON ${table} ${body};
-        CREATE TEMP TRIGGER ${table}_delete_cache AFTER DELETE ON ${table} ${body};`);
-    }
-  }
+  for (const [area, tables] of Object.entries(WATCHED)) watchWrites(db, area, tables, 'emulator_cache_written');
   db.state.cache = { areas, dataVersion: dataVersion(db), checked: false };
 }
 
@@ -90,8 +83,4 @@ function checkOtherWriters(db: Db, cache: Cache): void {
   if (version === cache.dataVersion) return;
   cache.dataVersion = version;
   for (const area of Object.values(cache.areas)) area.values.clear();
-}
-
-function dataVersion(db: Db): number {
-  return db.prepare('PRAGMA data_version').pluck().get() as number;
 }

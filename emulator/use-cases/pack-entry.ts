@@ -1,0 +1,113 @@
+/**
+ * A pack's production entry: whether this collector may enter this pack now (the admission rule,
+ * evaluated once per entry), the draw with stock, budget and a code unlock's pool, the stored
+ * entry, and the event that tells of it. An agency's production entry (session-entry.ts) and the
+ * service's own hosted page (journey/hosted-entry.ts) both enter through here; each turns the
+ * answer into its own response.
+ * @see spec §1 (the service alone decides the outcome), §2.4 to §2.6, §3, §4.1 rules 2 and 5
+ */
+import type { Context } from '../context.js';
+import { announce } from '../events.js';
+import { type Admission, type Channel, type EntryAdmission, admit, admitEntry } from '../domain/admission.js';
+import type { ConsentInput } from '../domain/consent.js';
+import { canAward, drawNumber, prizeForNumber } from '../domain/draw.js';
+import { DELIVERED_CODE } from '../domain/mechanics.js';
+import { claimPoolCode } from '../store/code-pool.js';
+import { prizeCode } from '../store/code-text.js';
+import type { Db } from '../store/db.js';
+import { type Entry, type EntryMaker, type Won, findProductionEntryForPack, storeEntry } from '../store/entries.js';
+import { type Campaign, awardPrize, awardState } from '../store/promotions.js';
+
+/** Who enters which pack, through which channel (an agency's experience, or the service's own page). */
+export interface PackEntrant {
+  campaign: Campaign;
+  channel: Channel;
+  collectorId: number | null;
+  /** The pack's id: its row in `units`. */
+  packId: number;
+  country: string | null;
+}
+
+/** The admission's answer, with the pack's entry when it is the entrant's: found (`entered`) or drawn now (`open`). */
+export interface PackOutcome<A extends Admission | EntryAdmission = EntryAdmission> {
+  admission: A;
+  entry?: Entry;
+}
+
+/** May the entrant enter now, before consent: the session read's eligibility and the hosted page's form. `existing` is the pack's entry when the caller has it. */
+export function packAdmission(ctx: Context, entrant: PackEntrant, existing = packEntryOf(ctx.db, entrant)): PackOutcome<Admission> {
+  const admission = admit(admissionInput(ctx, entrant, existing));
+  return { admission, entry: admission.kind === 'entered' ? existing : undefined };
+}
+
+/**
+ * The production entry: admission with the consent sent, then the draw when open. `sessionId`
+ * names the session the new entry belongs to; the hosted page opens one only when the draw runs.
+ */
+export function enterPack(ctx: Context, entrant: PackEntrant, consent: ConsentInput | undefined, sessionId: () => number): PackOutcome {
+  const entered = ctx.db
+    .transaction((): PackOutcome & { created?: Entry } => {
+      const existing = packEntryOf(ctx.db, entrant);
+      const admission = admitEntry(admissionInput(ctx, entrant, existing), consent);
+      if (admission.kind === 'entered') return { admission, entry: existing };
+      if (admission.kind !== 'open') return { admission };
+      const { campaign, collectorId, packId, country } = entrant;
+      const entry = drawEntry(writerOf(ctx), { campaign, collectorId, packId, country, sessionId: sessionId(), sandbox: false, termsVersion: consent?.terms_version ?? null });
+      return { admission, entry, created: entry };
+    })
+    .immediate();
+  if (entered.created) announce(ctx, 'entry.created', { entryId: entered.created.id });
+  return { admission: entered.admission, entry: entered.entry };
+}
+
+/** Where and when a pack is drawn: the seed makes its draw, the clock its times. */
+interface Drawing {
+  db: Db;
+  seed: string;
+  now: number;
+}
+
+/**
+ * The production draw for a pack: its seeded number picks a prize (a code-unlock or content
+ * promotion's odds add up to 1, so one is always drawn), awarded while stock, budget and, for a
+ * code unlock, the pool last.
+ */
+function drawEntry(writer: Drawing, subject: EntryMaker & { packId: number }): Entry {
+  const { campaign, packId } = subject;
+  const { promotion, prizes } = campaign;
+  const drawn = prizeForNumber(drawNumber(writer.seed, promotion.id, packId), prizes);
+  if (!drawn) return storeOutcome(writer, subject);
+  const { stock, budgetLeft } = awardState(writer.db, promotion, drawn);
+  if (!canAward(drawn, stock, budgetLeft)) return storeOutcome(writer, subject);
+  const code = deliveredCode(writer, campaign, packId);
+  if (code === undefined || !awardPrize(writer.db, promotion.id, drawn)) return storeOutcome(writer, subject);
+  return storeOutcome(writer, subject, { prize: drawn, delivery: drawn.delivery, code });
+}
+
+/** The code a won entry delivers (null: none, for content); undefined when a code unlock's pool is empty. */
+function deliveredCode(writer: Drawing, { promotion, brand }: Campaign, packId: number): string | null | undefined {
+  switch (DELIVERED_CODE[promotion.content.mechanic]) {
+    case 'pack':
+      return prizeCode(writer.seed, brand.prefix, packId);
+    case 'pool':
+      return claimPoolCode(writer.db, promotion.id, packId);
+    case 'none':
+      return null;
+  }
+}
+
+function storeOutcome(writer: Drawing, subject: EntryMaker, won?: Won): Entry {
+  return storeEntry(writer.db, subject, writer.now, won);
+}
+
+function writerOf(ctx: Context): Drawing {
+  return { db: ctx.db, seed: ctx.seed, now: ctx.clock.now() };
+}
+
+function packEntryOf(db: Db, { campaign, packId }: PackEntrant): Entry | undefined {
+  return findProductionEntryForPack(db, campaign.promotion.id, packId);
+}
+
+function admissionInput(ctx: Context, entrant: PackEntrant, existing: Entry | undefined) {
+  return { promotion: entrant.campaign.promotion, channel: entrant.channel, now: ctx.clock.now(), collectorId: entrant.collectorId, country: entrant.country, existing };
+}

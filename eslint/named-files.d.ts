@@ -1,0 +1,1 @@
+export function existing<Names extends readonly string[]>(names: Names, root?: string): Names;
