@@ -1,5 +1,5 @@
 /**
- * One error base for every area, and the one writer that answers with it (DESIGN.md, errors).
+ * One error base for every area, and the one writer that answers with it.
  *
  * Each area keeps its codes as data: a table of code → status and message (`HTTP_ERRORS` below
  * for the plumbing every area shares, then experience/errors.ts, reporting/errors.ts,
@@ -71,7 +71,7 @@ export function errorClass<Table extends ErrorTable>(table: Table) {
 
 /** The codes of the HTTP plumbing every area shares: body reading, unknown routes, the unexpected. */
 export const HTTP_ERRORS = {
-  /** Malformed request: bad JSON, wrong types, forbidden or unknown fields. DESIGN.md */
+  /** Malformed request: bad JSON, wrong types, forbidden or unknown fields. */
   invalid_request: { status: 400, message: 'The request is malformed; see details.' },
   payload_too_large: { status: 413, message: 'The request body is larger than 100 KB.' },
   /** The body did not arrive in time after the headers. */

@@ -6,7 +6,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { PlumbingError } from './errors.js';
 import { duplicateKey } from './json-keys.js';
 
-/** Bodies over 100 KB are 413 (DESIGN.md, errors). */
+/** Bodies over 100 KB are 413. */
 export const MAX_BODY_BYTES = 100 * 1024;
 
 /** How long a body may take to arrive after its headers, unless `app.locals.bodyTimeoutMs` says otherwise: 100 KB needs far less on any link. */

@@ -2,7 +2,7 @@
  * What never leaves the emulator in clear: values under the names of secrets, and our own secrets
  * found by their shape (`SECRET_SHAPE`). The log file (logger.ts) redacts the same names; the
  * interaction log redacts whole bodies with `redactSecrets`.
- * @see DESIGN.md conventions (secrets), spec §4.3 (callback page rules)
+ * @see spec §4.3 (callback page rules); the README's security section
  */
 import { SECRET_PREFIXES, SECRET_SHAPE } from './secrets.js';
 

@@ -1,6 +1,6 @@
 /**
  * Secrets the emulator issues: keys, tokens, codes. They derive from the seed so that the same
- * fixture and seed give the same values on every run (DESIGN.md, determinism); only their
+ * fixture and seed give the same values on every run; only their
  * SHA-256 is stored, and every comparison is constant-time.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * The experience API's errors as data: spec §4.2's table and DESIGN.md's conventions, on top of
+ * The experience API's errors as data: spec §4.2's table and the API reference's key errors, on top of
  * the plumbing's shared codes (errors.ts). Routes throw by code.
  */
 import { KEY_LIFETIME_MS, inWords } from '../domain/limits.js';
@@ -7,7 +7,7 @@ import { type ErrorTable, HTTP_ERRORS, errorClass } from '../errors.js';
 
 export const EXPERIENCE_ERRORS = {
   ...HTTP_ERRORS,
-  /** Missing or unknown agency key. DESIGN.md */
+  /** Missing or unknown agency key. */
   invalid_key: { status: 401, message: 'The agency key is missing or unknown.' },
   /** Key past its lifetime. @see spec §2.1 */
   key_expired: { status: 401, message: `The agency key has expired; keys last ${inWords(KEY_LIFETIME_MS)}. Rotate to a new key.` },
