@@ -13,7 +13,7 @@ export const LAYERS = [
   ['emulator/server.ts'],
   ['emulator/app.ts'],
   // The wire contract imports nothing, so every layer may import it.
-  ['emulator/control/contract.ts', 'BOTTOM'],
+  ['emulator/wire-contract.ts', 'BOTTOM'],
   ['emulator/control/'],
   ['emulator/openapi/'],
   ['emulator/console/', 'emulator/webhooks/'],
@@ -30,7 +30,7 @@ export const LAYERS = [
 existing(LAYERS.flat().filter((entry) => entry !== 'BOTTOM'));
 
 /** What the harness may import of the emulator. */
-export const [HARNESS_READS] = existing(['emulator/control/contract.ts']);
+export const [HARNESS_READS] = existing(['emulator/wire-contract.ts']);
 
 /** The layer of a path from the root: 0 is the top; the contract is below every other; undefined outside emulator/. */
 export function layerOf(path) {
@@ -50,7 +50,7 @@ function describe(path) {
 }
 
 export const layersRule = {
-  meta: { type: 'problem', schema: [], messages: { climbs: '{{from}} imports {{to}}, a layer above it: layers point down only (eslint/layers.js).', harness: 'The harness reads the emulator only through emulator/control/contract.ts; {{to}} is not it.', unknown: '{{to}} is in no layer of eslint/layers.js: add it there.' } },
+  meta: { type: 'problem', schema: [], messages: { climbs: '{{from}} imports {{to}}, a layer above it: layers point down only (eslint/layers.js).', harness: 'The harness reads the emulator only through emulator/wire-contract.ts; {{to}} is not it.', unknown: '{{to}} is in no layer of eslint/layers.js: add it there.' } },
   create(context) {
     const from = relative(ROOT, context.filename);
     const inHarness = from.startsWith('harness/');

@@ -14,7 +14,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join, relative, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { checkCallbackUrl } from '../emulator/control/contract.js';
+import { checkCallbackUrl } from '../emulator/wire-contract.js';
 import { type InstallPolicy, launchChromium } from './browser/chromium.js';
 import { allowancesOf } from './checks/allowances.js';
 import { type CheckReport, evaluateChecks } from './checks/evaluate.js';

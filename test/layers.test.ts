@@ -36,7 +36,7 @@ describe('layers', () => {
     ['the console importing the control plane', 'emulator/console/dashboard-routes.ts', "import { trustedCaller } from '../control/guard.js';"],
     ['the store importing a use case', 'emulator/store/entries.ts', "import { enterPack } from '../use-cases/entry.js';"],
     ['a root module importing the CLI', 'emulator/sea.ts', "import { CliError } from './cli/program.js';"],
-    ['the wire contract importing anything of the emulator', 'emulator/control/contract.ts', "import type { Clock } from '../clock.js';"],
+    ['the wire contract importing anything of the emulator', 'emulator/wire-contract.ts', "import type { Clock } from './clock.js';"],
   ])('refuses %s', async (_name, filePath, code) => {
     expect(await problems(code, filePath)).toEqual([expect.stringMatching(/a layer above it/)]);
   });
@@ -45,11 +45,11 @@ describe('layers', () => {
     ['emulator/cli/paths.ts', "import { packageRoot } from '../emulator/cli/paths.js';"],
     ['emulator/console/callback-url.ts', "import { checkCallbackUrl } from '../emulator/console/callback-url.js';"],
   ])('refuses the harness importing %s', async (_name, code) => {
-    expect(await problems(code, 'harness/verify.ts')).toEqual([expect.stringMatching(/only through emulator\/control\/contract\.ts/)]);
+    expect(await problems(code, 'harness/verify.ts')).toEqual([expect.stringMatching(/only through emulator\/wire-contract\.ts/)]);
   });
 
   it('lets a module import its own layer or a lower one, and the harness the contract', async () => {
     expect(await problems("import { admit } from '../domain/admission.js';\nimport { enterPack } from '../use-cases/entry.js';", 'emulator/experience/entry.ts')).toEqual([]);
-    expect(await problems("import { checkCallbackUrl } from '../emulator/control/contract.js';", 'harness/verify.ts')).toEqual([]);
+    expect(await problems("import { checkCallbackUrl } from '../emulator/wire-contract.js';", 'harness/verify.ts')).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ import { voidJourneys } from '../store/journeys.js';
 import { type AgencyKey, type Environment, createAgencyKey, revokeKey as revokeStoredKey } from '../store/keys.js';
 import { hasActiveKey, keyStatus, listPromotionKeys } from '../store/keys.js';
 import { type Promotion, defaultPromotionId, getBrand, getPromotion, listPromotions, setApprovedAt, setCallbackUrls, setRoutingPaused } from '../store/promotions.js';
-import { type CallbackCheck, checkCallbackUrl } from '../control/contract.js';
+import { type CallbackCheck, checkCallbackUrl } from '../wire-contract.js';
 import { type Checklist, checklistOf } from './checklist.js';
 
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());

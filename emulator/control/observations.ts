@@ -13,7 +13,7 @@ import type { CallerLocals } from '../experience/auth.js';
 import type { AnsweredLocals } from '../http.js';
 import { unitOfAuthCode } from '../store/codes.js';
 import { packCodeOfUnit } from '../store/units.js';
-import type { CallAnswer, ObservedCall } from './contract.js';
+import type { CallAnswer, ObservedCall } from '../wire-contract.js';
 
 /** As kept: the pack may still be a unit id to look up, or to be found from the code's hash. */
 export type StoredCall = ObservedCall & { unit?: number | null };

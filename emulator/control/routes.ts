@@ -9,7 +9,7 @@ import { ControlError } from './errors.js';
 import { lazy } from '../http.js';
 import { validate } from '../validation.js';
 import { promotionParam } from '../console/promotion-param.js';
-import { checkCallbackUrl } from './contract.js';
+import { checkCallbackUrl } from '../wire-contract.js';
 import { databaseProblem } from '../store/health.js';
 import { listInteractions } from '../store/interactions.js';
 import { resetWorld } from '../store/reset.js';

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Context } from '../context.js';
 import { issueSecret } from '../domain/secrets.js';
 import { validate } from '../validation.js';
-import type { Secrets } from './contract.js';
+import type { Secrets } from '../wire-contract.js';
 import { listCounters } from '../store/db.js';
 import { type Environment, findKeyBySecret, keySecret } from '../store/keys.js';
 

@@ -6,10 +6,10 @@
  * another container), the control token goes with every control call as the guard expects it:
  * `Authorization: Bearer <token>` (emulator/control/guard.ts).
  */
-import type { Checklist, Env, FaultSpec, ObservedCall, Pack, PackKind, Promotion, Secrets, Terms } from '../../emulator/control/contract.js';
+import type { Checklist, Env, FaultSpec, ObservedCall, Pack, PackKind, Promotion, Secrets, Terms } from '../../emulator/wire-contract.js';
 import { HarnessError } from '../errors.js';
 
-export type { Checklist, Env, FaultSpec, ObservedCall, Pack, PackKind, Promotion, Secrets, Terms, VerifierVerdict } from '../../emulator/control/contract.js';
+export type { Checklist, Env, FaultSpec, ObservedCall, Pack, PackKind, Promotion, Secrets, Terms, VerifierVerdict } from '../../emulator/wire-contract.js';
 
 const TIMEOUT_MS = 10_000;
 

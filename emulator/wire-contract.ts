@@ -3,7 +3,7 @@
  * plane and the console, and the callback-URL rule they both apply. The emulator answers with
  * these and the harness reads them; this file is the one both import, and the only one of the
  * emulator the harness imports (test/layers.test.ts). It imports nothing, so every layer may import
- * it; test/control-contract.test.ts holds the emulator's answers to these types.
+ * it; test/wire-contract.test.ts holds the emulator's answers to these types.
  */
 
 /**

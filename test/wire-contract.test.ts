@@ -1,5 +1,5 @@
 /**
- * The control plane's wire contract (emulator/control/contract.ts) against what the emulator
+ * The control plane's wire contract (emulator/wire-contract.ts) against what the emulator
  * answers and accepts: the harness reads only the contract's types, so a field renamed on either
  * side must fail here. These are type assertions: `npm run typecheck` (tsc over test/) is what
  * fails on a drift; the run below only records that they were compiled.
@@ -8,7 +8,7 @@ import { expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type { Checklist as ConsoleChecklist } from '../emulator/console/checklist.js';
 import type { promotionSummaries } from '../emulator/console/lifecycle.js';
-import type { Checklist, Env, FaultSpec, Pack, PackKind, Promotion, SandboxScenario, Terms } from '../emulator/control/contract.js';
+import type { Checklist, Env, FaultSpec, Pack, PackKind, Promotion, SandboxScenario, Terms } from '../emulator/wire-contract.js';
 import type { EnvValues } from '../emulator/control/env.js';
 import type { FaultBody } from '../emulator/control/faults.js';
 import type { Terms as FixtureTerms } from '../emulator/fixture.js';
