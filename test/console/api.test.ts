@@ -184,7 +184,7 @@ describe('console: access', () => {
   });
 
   it('answers loopback callers, or others presenting the control token', () => {
-    const caller = (remoteAddress: string, authorization?: string) => ({ socket: { remoteAddress }, get: () => authorization }) as unknown as Request;
+    const caller = (remoteAddress: string, authorization?: string) => ({ socket: { remoteAddress }, headers: {}, get: (name: string) => (name === 'authorization' ? authorization : undefined) }) as unknown as Request;
     expect(trustedCaller(caller('127.0.0.1'), undefined)).toBe(true);
     expect(trustedCaller(caller('10.0.0.5'), undefined)).toBe(false);
     expect(trustedCaller(caller('10.0.0.5', 'Bearer wrong'), 'secret-token')).toBe(false);

@@ -226,6 +226,8 @@ describe('against the reference agency', () => {
         '',
         '3 checks: 2 pass, 0 fail, 1 warn, 0 manual, 0 inconclusive · <t> s',
         'exit 0: every check passed on positive evidence (warnings and manual reviews are for the brand to read)',
+        // As root Chromium cannot sandbox the agency's pages, and the report says so.
+        ...(process.getuid?.() === 0 ? ["Note: the agency's pages ran without Chromium's sandbox: the harness runs as root, where Chromium cannot sandbox the pages it runs"] : []),
         'Report folder: <tmp>/report',
         '',
       ].join('\n'),
