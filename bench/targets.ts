@@ -166,7 +166,7 @@ export function verifyTargets(run: VerifyMeasurement, machine: Machine): TargetR
     run.stopped.length === 0 ? target : { ...target, pass: false, figures: `${target.figures}; ${run.stopped.length} scenario(s) stopped early: not comparable` };
   const cpu = withinTime(`harness verify, ${run.scenarios} scenarios, CPU time of its processes`, run.cpu.totalMs / 1000, LIMITS.verifyCpuSeconds, 'CPU-s', machine);
   return [
-    stopped(withinTime(`harness verify, ${run.scenarios} scenarios, wall time`, run.wallMs / 1000, LIMITS.verifySeconds, 's', machine)),
+    stopped(withinTime(`harness verify, ${run.scenarios} scenarios, wall time (its bound: ${run.boundSeconds} s)`, run.wallMs / 1000, LIMITS.verifySeconds, 's', machine)),
     stopped({ ...cpu, figures: `${cpu.figures}; ${cpuSplit(run.cpu)}` }),
   ];
 }

@@ -31,6 +31,8 @@ export interface VerifyMeasurement {
   /** Each check's status: the verdict compared between a quiet and a loaded run. */
   statuses: Record<string, Status>;
   scenarios: number;
+  /** The run's own upper bound (`--max-seconds`'s default), which no verify may outlive. */
+  boundSeconds: number;
   /** Scenarios that stopped early, with why: a measurement of a broken run is not comparable. */
   stopped: Array<{ id: string; error?: string }>;
 }
@@ -61,7 +63,7 @@ export async function measureVerify(busyCores = 0): Promise<VerifyMeasurement> {
     const wallMs = performance.now() - started;
     return {
       wallMs, cpu: meter.stop(), summary: report.summary, statuses: Object.fromEntries(report.checks.map((check) => [check.id, check.status])),
-      scenarios: report.scenarios.length, stopped: report.scenarios.filter((scenario) => scenario.status !== 'passed').map(({ id, error }) => ({ id, error })),
+      scenarios: report.scenarios.length, boundSeconds: report.run.max_seconds, stopped: report.scenarios.filter((scenario) => scenario.status !== 'passed').map(({ id, error }) => ({ id, error })),
     };
   } finally {
     for (const spinner of spinners) spinner.kill();

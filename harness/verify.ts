@@ -145,6 +145,7 @@ async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Rep
     promotion: { id: ready.promotion.id, slug: ready.promotion.slug, name: ready.promotion.name, mechanic: ready.promotion.mechanic },
     only: only ?? null, out_dir: folder.final, notes: [...ready.notes, ...loaded.notes],
     allowances: allowancesOf(config, CHECKS.filter((check) => selectedChecks.has(check.id))),
+    max_seconds: options.maxSeconds ?? defaultRunSeconds(scenarios.filter((scenario) => scenario.phase === 'sandbox' || selected.includes(scenario)), config.concurrency),
   };
 
   const browser = options.browser ?? (await unlessInterrupted(signal, launchChromium({ install: options.install ?? 'never', log: (line) => stderr.write(`${line}\n`) })));
@@ -153,7 +154,7 @@ async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Rep
   try {
     await unlessInterrupted(signal, (async () => {
       const env = await prepareEnv(browser, facts, client, config, selectedChecks, `${ready.promotion.slug} (${ready.promotion.mechanic})`);
-      env.maxSeconds = options.maxSeconds ?? defaultRunSeconds(scenarios.filter((scenario) => scenario.phase === 'sandbox' || selected.includes(scenario)), config.concurrency);
+      env.maxSeconds = meta.max_seconds;
       env.deadline = started + env.maxSeconds * 1000;
       const callbacks = await client.setCallbacks({ production: callback, ...(preview ? { preview } : {}) });
       const needsApproval = callbacks.changed || !(await client.overview()).experience.approved_at;

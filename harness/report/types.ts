@@ -19,6 +19,8 @@ export interface RunMeta {
   notes: string[];
   /** What the config asks the brand to accept, each with the checks it can change (checks/allowances.ts). */
   allowances: Allowance[];
+  /** The run's upper bound in seconds (`--max-seconds`, or what its scenarios' own schedule needs). */
+  max_seconds: number;
 }
 
 export interface Report {

@@ -76,7 +76,7 @@ describe('bench targets are ratios measured in the same run', () => {
   const cpu = (nodeMs: number, chromiumMs: number) => ({ nodeMs, chromiumMs, chromiumByType: { renderer: chromiumMs }, machineMs: nodeMs + chromiumMs, totalMs: nodeMs + chromiumMs });
   const verifyRun = {
     wallMs: 14_000, cpu: cpu(3_000, 21_000), summary: { pass: 2, fail: 0, warn: 0, manual: 0, inconclusive: 0 },
-    statuses: { 'a.b': 'pass', 'c.d': 'pass' } as const, scenarios: 19, stopped: [],
+    statuses: { 'a.b': 'pass', 'c.d': 'pass' } as const, scenarios: 19, boundSeconds: 600, stopped: [],
   };
 
   it('judges harness verify at 20 s of wall time and 25 CPU-seconds of its processes, scaled, and does not count a run with a stopped scenario', () => {

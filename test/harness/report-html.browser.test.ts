@@ -52,7 +52,7 @@ beforeAll(async () => {
     run: {
       harness_version: '0.1.0', started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:00:30.000Z', duration_ms: 30_000, chromium: 'test',
       emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback', preview: null, promotion: { id: 1, slug: 'spring', name: 'Spring', mechanic: 'instant_win' },
-      only: null, out_dir: folder, notes: [], allowances: [],
+      only: null, out_dir: folder, notes: [], allowances: [], max_seconds: 600,
     },
     summary: { pass: 1, fail: 1, warn: 0, manual: 1, inconclusive: 1 },
     checks,

@@ -73,7 +73,7 @@ function reportOf(facts: RunFacts, outDir: string, ids: readonly string[]): Repo
   return {
     run: {
       harness_version: '0', started_at: '', finished_at: '', duration_ms: 1, chromium: '', emulator: 'http://127.0.0.1:4010', callback: `${AGENCY}/callback`, preview: null,
-      promotion: { id: 1, slug: 'spring', name: `Spring${TITLE}`, mechanic: 'instant_win' }, only: null, out_dir: outDir, notes: [`the agency answered ${CLIPBOARD}`], allowances: [],
+      promotion: { id: 1, slug: 'spring', name: `Spring${TITLE}`, mechanic: 'instant_win' }, only: null, out_dir: outDir, notes: [`the agency answered ${CLIPBOARD}`], allowances: [], max_seconds: 600,
     },
     summary, checks, scenarios: [...facts.outcomes.values()],
   };
