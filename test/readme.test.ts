@@ -14,7 +14,6 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { freePort } from './hardening/processes.js';
@@ -33,7 +32,6 @@ const data = join(scratch, 'data');
 
 afterAll(() => {
   stopEmulatorOf(data);
-  stopEmulatorOf(join(scratch, 'ci-data'));
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -89,37 +87,6 @@ test('every shell block of the README runs as written, in order, against a fresh
   expect(code, `the block at ${failedIn} failed:\n${output.slice(-4000)}`).toBe(0);
   expect([...output.matchAll(/::block (\S+)::/g)].length).toBe(run.length);
 });
-
-test('the CI section, run as written in a fresh folder, starts the emulator and the reference agency with its keys and log, verifies, stops both and exits 0 (issue 40 item 2)', { timeout: 900_000 }, async () => {
-  const text = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = text.slice(text.indexOf('## For agencies and CI'), text.indexOf('## Security'));
-  const blocks = codeBlocks('README.md', section, SHELL).filter((block) => block.skipped?.includes('test/readme.test.ts runs it on its own'));
-  expect(blocks.length).toBe(1);
-  const work = join(scratch, 'ci');
-  // The project's own bin folder, as an install of the package makes it: the reference agency's bin.
-  mkdirSync(join(work, 'node_modules', '.bin'), { recursive: true });
-  const agencyBin = join(work, 'node_modules', '.bin', 'promo-agency');
-  writeFileSync(agencyBin, `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'dist/fixtures/agency-reference/cli.js')}" "$@"\n`);
-  chmodSync(agencyBin, 0o755);
-  const port = await freePort();
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PROMO_|EMULATOR_|HARNESS_CONTROL)/.test(name)));
-  const env = { ...inherited, PATH: `${npxShim()}:${process.env.PATH}`, PORT: String(port), EMULATOR_PORT: String(await freePort()), EMULATOR_DATA: join(scratch, 'ci-data'), NO_COLOR: '1' };
-  const { code, output } = await runBash(PRELUDE + blocks[0]!.text, env, work);
-  expect(code, output.slice(-4000)).toBe(0);
-  expect(output).toMatch(/exit 0: every check passed/);
-  expect(existsSync(join(work, 'harness-report', 'junit.xml'))).toBe(true);
-  expect(readFileSync(join(work, 'agency.log'), 'utf8')).toMatch(/"msg":"request"/);
-  // Both stopped: the agency's port refuses once the signal has ended it, the emulator's folder has no instance.
-  expect(await refusedWithin(`http://127.0.0.1:${port}/callback`, 10_000)).toBe(true);
-  expect(existsSync(join(scratch, 'ci-data', 'instance.json'))).toBe(false);
-});
-
-async function refusedWithin(url: string, ms: number): Promise<boolean> {
-  for (const deadline = performance.now() + ms; performance.now() < deadline; await sleep(100)) {
-    if (await fetch(url).then(() => false, () => true)) return true;
-  }
-  return false;
-}
 
 test('a block is skipped only by a marker that says why', () => {
   const blocks = codeBlocks('example.md', ['```sh', 'echo run', '```', '', '<!-- not run: starts a server in the foreground -->', '', '```bash', 'npm start', '```', '  ```shell', '  echo indented', '  ```', '```ts', 'let x = 1;', '```'].join('\n'), SHELL);

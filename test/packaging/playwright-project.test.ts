@@ -15,9 +15,10 @@
  * under `--strict-allow-scripts`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createAgencyLogger } from '../../fixtures/agency-reference/logger.js';
 import { type RunningAgency, startAgency } from '../../fixtures/agency-reference/server.js';
@@ -128,11 +129,24 @@ for (const type of ['commonjs', 'module'] as const) {
     // The same install, in CI: the README's CI section as written, its agency the package's own `promo-agency` (issue 40 item 3).
     const ciData = tempFolder('promo-project-ci-data-');
     stops.push(async () => stopEmulatorOf(ciData));
+    const agencyPort = await freePort();
     const ci = await run('bash', ['-e', '-c', CI_BLOCK.text], {
       cwd: project,
-      env: { ...inherited, HOME: home, npm_config_userconfig: join(homedir(), '.npmrc'), npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'), PORT: String(await freePort()), EMULATOR_PORT: String(await freePort()), EMULATOR_DATA: ciData, CI: '1', NO_COLOR: '1' },
+      env: { ...inherited, HOME: home, npm_config_userconfig: join(homedir(), '.npmrc'), npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'), PORT: String(agencyPort), EMULATOR_PORT: String(await freePort()), EMULATOR_DATA: ciData, CI: '1', NO_COLOR: '1' },
     });
     expect(ci.code, `${ci.stdout}\n${ci.stderr}`.slice(-6000)).toBe(0);
     expect(ci.stdout).toMatch(/exit 0: every check passed/);
+    expect(existsSync(join(project, 'harness-report', 'junit.xml'))).toBe(true);
+    expect(readFileSync(join(project, 'agency.log'), 'utf8')).toMatch(/"msg":"request"/);
+    // Both stopped: the agency's port refuses once the signal has ended it, the emulator's folder has no instance.
+    expect(await refusedWithin(`http://127.0.0.1:${agencyPort}/callback`, 10_000)).toBe(true);
+    expect(existsSync(join(ciData, 'instance.json'))).toBe(false);
   }, 1_500_000);
+}
+
+async function refusedWithin(url: string, ms: number): Promise<boolean> {
+  for (const deadline = performance.now() + ms; performance.now() < deadline; await sleep(100)) {
+    if (await fetch(url).then(() => false, () => true)) return true;
+  }
+  return false;
 }
