@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { HarnessError } from './errors.js';
-import { PAGES, STATES } from './intents.js';
+import { PAGES, STATES } from './journey-states.js';
 import { CATEGORIES, type Category } from './vocabulary.js';
 
 export const DEFAULT_EMULATOR = 'http://127.0.0.1:4010';

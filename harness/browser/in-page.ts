@@ -3,7 +3,6 @@
  * project compiles without the DOM library, so the page's globals are declared loosely here, for
  * these functions only.
  */
-import type { ConsentBox } from '../run/browser-seen.js';
 
 declare const document: any;
 declare const window: any;
@@ -113,6 +112,16 @@ export function recognise(input: { selectors: string[] }): { matches: Array<bool
     }
   });
   return { matches };
+}
+
+/** A consent box as the page shows it, and the role the harness gave it. */
+export interface ConsentBox {
+  role: 'terms' | 'age' | 'marketing' | 'other';
+  /** How the role was found (readConsent below): config, structure, behaviour, or words. */
+  by: 'marker' | 'words' | 'age' | 'required' | 'optional' | 'structure';
+  label: string;
+  checked: boolean;
+  required: boolean;
 }
 
 /** What the harness reads a consent form by: its markers (all optional), the vocabulary's patterns, the minimum age the terms set. */

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { ConfigSchema } from '../config.js';
 import type { ObservedCall } from '../emulator-client/client.js';
-import type { Shown } from '../intents.js';
+import type { Shown } from '../journey-states.js';
 import type { PageSeen } from '../run/browser-seen.js';
 import { RunFacts } from '../run/facts.js';
 import type { Scenario } from '../scenarios/schema.js';

@@ -1,6 +1,6 @@
 /** How the agency behaves over time and under failure. @see spec §4.2, §4.3, §7, §8 */
 import type { ObservedCall } from '../emulator-client/client.js';
-import { type StateName, showsState, statesShown } from '../intents.js';
+import { type StateName, showsState, statesShown } from '../journey-states.js';
 import type { JourneyFacts, PollWatch, RunFacts } from '../run/facts.js';
 import type { PageSeen, RequestSeen } from '../run/browser-seen.js';
 import { BACKEND_LATENCY_MS, LATE_POLL_MS, POLLING_TYPES, POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, nextPollDue, pageDecided, scheduleViolation } from '../run/polling.js';

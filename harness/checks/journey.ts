@@ -1,5 +1,5 @@
 /** API coverage and the journey's pages. @see spec §1 lifecycle and rules, §4.2 */
-import { INFERRED_STATES, RESULT_STATES, type ResultState, STATE_ANSWERS, statesShown } from '../intents.js';
+import { INFERRED_STATES, RESULT_STATES, type ResultState, STATE_ANSWERS, statesShown } from '../journey-states.js';
 import { samePage } from '../pages/states.js';
 import { type Expectation, type RunFacts, redactUrl } from '../run/facts.js';
 import type { PageSeen } from '../run/browser-seen.js';
@@ -90,7 +90,7 @@ export const JOURNEY_CHECKS: Check[] = [
       const rows = SANDBOX_SCENARIOS.map((scenario) => {
         const sessions = sandbox.filter((call) => call.method === 'POST' && call.path === '/sessions' && call.status === 201 && (call.body as { scenario?: string })?.scenario === scenario);
         const ids = new Set(sessions.map((call) => call.session_id));
-        // A fault the harness armed (the preview's failure page, harness/run/results.ts) is not the agency's doing.
+        // A fault the harness armed (the preview's failure page, harness/run/state-steps.ts) is not the agency's doing.
         const entries = sandbox.filter((call) => isEntry(call) && ids.has(call.session_id) && call.fault === undefined);
         return { scenario, session_created: sessions.length > 0, entry_submitted: entries.some((call) => accepted(call, scenario)), entries_refused: entries.filter((call) => !accepted(call, scenario)).map((call) => `${call.status} ${call.answer?.error ?? ''}`.trim()) };
       });

@@ -4,11 +4,11 @@
  * that state's signature, and a production page is recognised as a state when it carries that
  * state's signature and no other's. A page that matches two states is not recognised; one that
  * matches none is distinct from every learned state, which is how the states the preview cannot
- * show are inferred (harness/run/results.ts). Nothing here knows a word of any language.
+ * show are inferred (harness/run/state-steps.ts). Nothing here knows a word of any language.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { fingerprint } from '../browser/in-page.js';
-import type { StateName } from '../intents.js';
+import type { StateName } from '../journey-states.js';
 
 export type Fingerprint = ReturnType<typeof fingerprint>;
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { CheckReport } from '../checks/evaluate.js';
-import { PAGES, STATES } from '../intents.js';
+import { PAGES, STATES } from '../journey-states.js';
 import { escapeHtml } from './escape.js';
 
 const SIZES = ['mobile', 'desktop'] as const;

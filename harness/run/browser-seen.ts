@@ -3,7 +3,8 @@
  * every request, and the consent form as read and sent. The browser session and the steps record
  * them; checks read them through RunFacts (harness/run/facts.ts).
  */
-import type { Shown, StateName } from '../intents.js';
+import type { ConsentBox } from '../browser/in-page.js';
+import type { Shown, StateName } from '../journey-states.js';
 import type { Fingerprint } from '../pages/states.js';
 
 export type Environment = 'sandbox' | 'production';
@@ -52,15 +53,6 @@ export interface RequestSeen {
   from: string;
   /** What it carried (a form, JSON), for the secrets search. */
   body?: string;
-}
-
-export interface ConsentBox {
-  role: 'terms' | 'age' | 'marketing' | 'other';
-  /** How the role was found (harness/browser/in-page.ts, readConsent): config, structure, behaviour, or words. */
-  by: 'marker' | 'words' | 'age' | 'required' | 'optional' | 'structure';
-  label: string;
-  checked: boolean;
-  required: boolean;
 }
 
 export interface ConsentView {

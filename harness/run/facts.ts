@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator-client/client.js';
-import type { Shown, StateName } from '../intents.js';
+import type { ServiceAnswer, Shown, StateName } from '../journey-states.js';
 import { StateBook } from '../pages/states.js';
 import type { AgencyResponse, ConsentView, Environment, PageSeen, RequestSeen, Submission } from './browser-seen.js';
 
@@ -87,13 +87,6 @@ export interface Capture {
   /** Why axe-core could not analyse the state (the page went away mid-analysis), while it has not. */
   axeError?: string;
   screenshots: { mobile?: string; desktop?: string };
-}
-
-/** What the service answered, as the emulator observed it: the thing a page's state is about. */
-export interface ServiceAnswer {
-  status: number;
-  error?: string;
-  entryState?: string | null;
 }
 
 /** An `expect` step or a preview scenario: what the page should show, and what it showed. */

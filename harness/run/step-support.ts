@@ -6,7 +6,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
 import type { ObservedCall } from '../emulator-client/client.js';
-import { type JourneyFacts, type ServiceAnswer, sha256 } from './facts.js';
+import type { ServiceAnswer } from '../journey-states.js';
+import { type JourneyFacts, sha256 } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 
 const isEntryCall = (call: ObservedCall) => call.method === 'POST' && call.path === '/session/entry';

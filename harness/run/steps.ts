@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
 import type { ObservedCall } from '../emulator-client/client.js';
-import { type Shown, showsState } from '../intents.js';
+import { type Shown, showsState } from '../journey-states.js';
 import { consentPageOf } from '../pages/agency.js';
 import type { Step } from '../scenarios/schema.js';
 import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
@@ -15,7 +15,7 @@ import { LONGEST_POLL_WAIT_MS, finalState, isTerminalPoll, nextPollDue, pageDeci
 import { probeEntryEndpoint } from './endpoint-probe.js';
 import { continueOnAuthorize, scanPack } from './journey-start.js';
 import { callbackStep } from './probes.js';
-import { SETTLED_GRACE_MS, expectStep, openPreviews, settledElsewhere } from './results.js';
+import { SETTLED_GRACE_MS, expectStep, openPreviews, settledElsewhere } from './state-steps.js';
 import type { ScenarioRun } from './scenario-run.js';
 import { entryCall, waitForCall } from './step-support.js';
 

@@ -4,7 +4,7 @@
  * half-way through a run. The step vocabulary is harness/run/steps.ts; harness/README.md explains it.
  */
 import { z } from 'zod';
-import { STATES } from '../intents.js';
+import { STATES } from '../journey-states.js';
 
 export const SANDBOX_SCENARIOS = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'] as const;
 

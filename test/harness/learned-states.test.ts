@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { fingerprint } from '../../harness/browser/in-page.js';
 import { CHECKS } from '../../harness/checks/registry.js';
 import { ConfigSchema } from '../../harness/config.js';
-import type { ResultState, StateName } from '../../harness/intents.js';
+import type { ResultState, StateName } from '../../harness/journey-states.js';
 import { AgencyPage } from '../../harness/pages/agency.js';
 import { type Fingerprint, StateBook, learn, samePage, statesCarried } from '../../harness/pages/states.js';
 import { type Expectation, RunFacts } from '../../harness/run/facts.js';

@@ -13,7 +13,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { LOCALES, type Locale } from '../../fixtures/locales.js';
-import { INFERRED_STATES } from '../../harness/intents.js';
+import { INFERRED_STATES } from '../../harness/journey-states.js';
 import { SANDBOX_SCENARIOS } from '../../harness/scenarios/schema.js';
 import { useChromium } from '../support/chromium.js';
 import { hasRecording, liveTurn } from './recorded.js';

@@ -24,7 +24,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { type CheckReport, evaluateChecks } from '../../harness/checks/evaluate.js';
 import { CHECKS, CHECK_IDS } from '../../harness/checks/registry.js';
 import { STATUSES } from '../../harness/checks/types.js';
-import type { StateName } from '../../harness/intents.js';
+import type { StateName } from '../../harness/journey-states.js';
 import type { Fingerprint } from '../../harness/pages/states.js';
 import type { Report } from '../../harness/report/types.js';
 import { RunFacts } from '../../harness/run/facts.js';

@@ -9,7 +9,7 @@ import { CHECKS } from '../../harness/checks/registry.js';
 import { CONSENT_CHECKS } from '../../harness/checks/consent.js';
 import { ConfigSchema } from '../../harness/config.js';
 import type { ObservedCall } from '../../harness/emulator-client/client.js';
-import type { Shown } from '../../harness/intents.js';
+import type { Shown } from '../../harness/journey-states.js';
 import { type JourneyFacts, RunFacts } from '../../harness/run/facts.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from '../../harness/scenarios/load.js';
 

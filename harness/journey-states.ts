@@ -4,8 +4,6 @@
  * taught (harness/pages/states.ts), and by the markers harness.config.json maps them to
  * (`markers.pages`, `markers.states`): never by our page names alone.
  */
-import type { ServiceAnswer } from './run/facts.js';
-
 /** The kinds of page a journey passes through. */
 export const PAGES = ['landing', 'consent', 'result', 'error'] as const;
 export type PageName = (typeof PAGES)[number];
@@ -17,6 +15,13 @@ export type StateName = (typeof STATES)[number];
 /** The §4.2 states, each judged by its own check (`journey.state.<name>`). */
 export const RESULT_STATES = STATES.filter((state): state is Exclude<StateName, 'error'> => state !== 'error');
 export type ResultState = (typeof RESULT_STATES)[number];
+
+/** What the service answered, as the emulator observed it: the thing a page's state is about. */
+export interface ServiceAnswer {
+  status: number;
+  error?: string;
+  entryState?: string | null;
+}
 
 /** The service's answer each state shows, as spec §4.2 lists it. */
 export const STATE_ANSWERS: Record<ResultState, { label: string; is: (answer: ServiceAnswer) => boolean }> = {

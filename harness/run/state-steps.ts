@@ -7,12 +7,12 @@
  * page is distinct from every learned state and from the page the journey showed before its entry.
  */
 import type { BrowserSession } from '../browser/session.js';
-import { INFERRED_STATES, STATE_ANSWERS, type ResultState, type Shown, type StateName, showsState, statesShown } from '../intents.js';
+import { INFERRED_STATES, STATE_ANSWERS, type ResultState, type ServiceAnswer, type Shown, type StateName, showsState, statesShown } from '../journey-states.js';
 import type { AgencyPage, PageReading } from '../pages/agency.js';
 import { PreviewPage } from '../pages/preview.js';
 import { type Fingerprint, samePage } from '../pages/states.js';
 import type { Step } from '../scenarios/schema.js';
-import { type Expectation, type JourneyFacts, type ServiceAnswer, redactUrl } from './facts.js';
+import { type Expectation, type JourneyFacts, redactUrl } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 import { answerOf, lastEntryAnswer, sandboxEntry, waitForCall } from './step-support.js';
 
