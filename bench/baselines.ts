@@ -41,7 +41,7 @@ export function expressApp(answers: Answer[]): express.Express {
 
 /** A plain Express app that inserts one row per POST into SQLite (WAL, synchronous NORMAL). */
 export function expressSqliteApp(answers: Answer[], dataDir: string): express.Express {
-  const insert = openDatabase(dataDir).prepare('INSERT INTO entries (session, body, created_at) VALUES (?, ?, ?)');
+  const insert = openDatabase(dataDir).prepare('INSERT INTO baseline_entries (session, body, created_at) VALUES (?, ?, ?)');
   return expressWith(answers, (req, res, answer) => {
     if (answer.method === 'POST') insert.run(req.get('x-service-session') ?? null, JSON.stringify(req.body ?? null), Date.now());
     res.status(answer.status).json(answer.json);
@@ -68,9 +68,9 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS brands (id INTEGER PRIMARY KEY, slug TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
   CREATE TABLE IF NOT EXISTS promotions (id INTEGER PRIMARY KEY, brand_id INTEGER NOT NULL REFERENCES brands (id), title TEXT NOT NULL, content TEXT NOT NULL);
   CREATE TABLE IF NOT EXISTS prizes (id INTEGER PRIMARY KEY, promotion_id INTEGER NOT NULL REFERENCES promotions (id), name TEXT NOT NULL, stock INTEGER NOT NULL);
-  CREATE TABLE IF NOT EXISTS entries (id INTEGER PRIMARY KEY, session TEXT, body TEXT NOT NULL, created_at INTEGER NOT NULL);
+  CREATE TABLE IF NOT EXISTS baseline_entries (id INTEGER PRIMARY KEY, session TEXT, body TEXT NOT NULL, created_at INTEGER NOT NULL);
   CREATE INDEX IF NOT EXISTS prizes_by_promotion ON prizes (promotion_id);
-  CREATE INDEX IF NOT EXISTS entries_by_session ON entries (session);
+  CREATE INDEX IF NOT EXISTS baseline_entries_by_session ON baseline_entries (session);
 `;
 
 /** The baseline's database in `dataDir` (created if missing), as a plain app opens it: WAL, synchronous NORMAL, its schema. */
