@@ -98,6 +98,10 @@ describe('behaviour.polling_stops: a page that polls for ever', () => {
     const seen = asksForEver();
     seen.polls[0]!.until = 6000;
     expect(stops.evaluate(seen)).toMatchObject({ status: 'inconclusive', configure: expect.stringContaining('settle_delivery') });
+    // The harness ended the delivery, but no poll was due yet: nothing proves the agency would not have asked.
+    const early = asksForEver({ at: 1500, by: 'the harness settled the delivery as delivered' });
+    early.polls[0]!.until = 6000;
+    expect(stops.evaluate(early)).toMatchObject({ status: 'inconclusive', reason: expect.not.stringContaining('for ever') });
   });
 
   test("a server that polls the service on its own timer after the end, past the watch's quiet time but within its step: fail", () => {

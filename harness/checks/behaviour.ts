@@ -40,6 +40,9 @@ function carriesNoResult(facts: RunFacts, page: PageSeen | undefined): boolean {
   return !facts.states.carried(page.features).some((state) => GUESSABLE.has(state));
 }
 
+/** When a stops watch's step ended: its virtual minutes and final page included (the window's end, for a watch recorded without it). */
+const watchEnd = (watch: PollWatch) => Math.max(watch.until, watch.ended ?? 0);
+
 /** What a terminal answer says, in a few words. */
 function endOf(terminal: ObservedCall): string {
   if (isEntry(terminal)) return terminal.answer?.entry_state ?? '?';
@@ -53,7 +56,7 @@ function endOf(terminal: ObservedCall): string {
  * read it made answer 401), that is what proved polling had to stop, and the page's requests to the
  * agency since then show it going on for ever without learning the end.
  */
-function neverLearned(facts: RunFacts, watch: PollWatch, polls: readonly ObservedCall[]): Evidence {
+function neverLearned(facts: RunFacts, watch: PollWatch, polls: readonly ObservedCall[], overdue: boolean): Evidence {
   const due = Math.round((nextPollDue(watch.from, polls) - watch.from) / 1000);
   const window = `${polls.length} poll(s) in ${Math.round((watch.until - watch.from) / 1000)} s; the next was due ${due} s after the entry, ${LATE_POLL_MS / 1000} s late included`;
   const ended = facts.journey(watch.scenario, watch.journey)?.pollingEnded;
@@ -61,7 +64,7 @@ function neverLearned(facts: RunFacts, watch: PollWatch, polls: readonly Observe
   const at = facts.onEmulatorClock(ended.at);
   const asked = pagePolls(facts, watch, at + LEARN_MS);
   return {
-    label: `${watch.scenario}: ${ended.by} ${Math.max(0, Math.round((at - watch.from) / 1000))} s after the entry, and no poll reached the service after it (${window}); the page asked the agency ${asked.length} time(s) since${asked.length ? ', so it polls for ever without learning the end' : ''}`,
+    label: `${watch.scenario}: ${ended.by} ${Math.max(0, Math.round((at - watch.from) / 1000))} s after the entry, and no poll reached the service after it (${window}); the page asked the agency ${asked.length} time(s) since${asked.length && overdue ? ', so it polls for ever without learning the end' : ''}`,
     data: { page_requests: asked.slice(0, 20).map((request) => `${request.method} ${request.url.split('?')[0]} (${request.resourceType})`) },
   };
 }
@@ -132,12 +135,13 @@ export const BEHAVIOUR_CHECKS: Check[] = [
         const entry = facts.callsOf(watch.pack).filter((call) => isEntry(call) && call.status === 200 && call.at <= watch.from).at(-1);
         const terminal = [...(entry ? [entry] : []), ...polls].find(isTerminalAnswer);
         if (!terminal) {
-          (watch.until >= nextPollDue(watch.from, polls) ? problems : unwatched).push(neverLearned(facts, watch, polls));
+          const overdue = watch.until >= nextPollDue(watch.from, polls);
+          (overdue ? problems : unwatched).push(neverLearned(facts, watch, polls, overdue));
           continue;
         }
         const why = endOf(terminal);
         // Every poll of the service after the end counts, up to the end of the watch step (its virtual minutes included).
-        const later = facts.callsOf(watch.pack).filter((call) => isSessionRead(call) && call.seq > terminal.seq && call.at <= Math.max(watch.until, watch.ended ?? 0));
+        const later = facts.callsOf(watch.pack).filter((call) => isSessionRead(call) && call.seq > terminal.seq && call.at <= watchEnd(watch));
         // The page hears of the end with its next request to the agency (or with the one that made the poll); what follows that is polling.
         const learned = pagePolls(facts, watch, terminal.at)[0]?.on ?? terminal.at;
         const pageLater = pagePolls(facts, watch, learned + LEARN_MS);
@@ -145,7 +149,7 @@ export const BEHAVIOUR_CHECKS: Check[] = [
         const page = watch.finalPage;
         const seen = terminal === entry ? 'the entry was answered' : `poll ${polls.indexOf(terminal) + 1} saw`;
         const item = {
-          label: `${watch.scenario}: ${seen} ${why}; then ${later.length} poll(s) of the service and ${pageLater.length} request(s) of the page to the agency, in ${Math.round((Math.max(watch.until, watch.ended ?? 0) - terminal.at) / 1000)} s and ${Math.round((watch.virtualMs ?? 0) / 60_000)} min of the page's timers; the page ends showing ${page?.shows.join(', ') || 'nothing recognised'}`,
+          label: `${watch.scenario}: ${seen} ${why}; then ${later.length} poll(s) of the service and ${pageLater.length} request(s) of the page to the agency, in ${Math.round((watchEnd(watch) - terminal.at) / 1000)} s and ${Math.round((watch.virtualMs ?? 0) / 60_000)} min of the page's timers; the page ends showing ${page?.shows.join(', ') || 'nothing recognised'}`,
           data: { page_requests: pageLater.map((request) => `${request.method} ${request.url.split('?')[0]} (${request.resourceType})`) },
         };
         evidence.push(item);
