@@ -4,7 +4,7 @@ import { ConfigSchema } from '../config.js';
 import type { ObservedCall } from '../emulator-client/client.js';
 import type { Shown } from '../journey-states.js';
 import type { PageSeen } from '../run/browser-seen.js';
-import { RunFacts } from '../run/facts.js';
+import { type JourneyFacts, RunFacts } from '../run/facts.js';
 import type { Scenario } from '../scenarios/schema.js';
 import { BEHAVIOUR_CHECKS } from './behaviour.js';
 import { evaluateChecks } from './evaluate.js';
@@ -65,6 +65,69 @@ describe('behaviour.polling_stops', () => {
   test('a page still showing pending after delivered: fail; one the harness cannot recognise: inconclusive, naming the markers', () => {
     expect(stops.evaluate(deliveredWatch(['page:result', 'state:pending']))).toMatchObject({ status: 'fail', reason: expect.stringContaining('the page still shows page:result, state:pending, not won') });
     expect(stops.evaluate(deliveredWatch(['page:result']))).toMatchObject({ status: 'inconclusive', configure: expect.stringContaining('markers.states.won') });
+  });
+});
+
+/**
+ * A page that polls for ever fails within its watch wherever the harness has evidence that polling
+ * had to stop (issue 42, item 2): each path on made-up facts, and inconclusive only without such evidence.
+ */
+describe('behaviour.polling_stops: a page that polls for ever', () => {
+  const stops = check('behaviour.polling_stops');
+  const entry = (answer: Partial<NonNullable<ObservedCall['answer']>>) => call({ method: 'POST', path: '/session/entry', at: 0, answer: answer as ObservedCall['answer'] });
+  /** The pending entry at t = 0, watched for 60 s and five minutes of the page's timers, the step ending at 80 s; the page asks the agency every 5 s throughout. */
+  function asksForEver(pollingEnded?: { at: number; by: string }): RunFacts {
+    const seen = facts();
+    seen.polls.push({ scenario: SCENARIO, journey: 'main', pack: 'P1', mode: 'stops', from: 0, until: 60_000, finalPage: page(['page:result', 'state:pending']), virtualMs: 300_000, ended: 80_000 });
+    seen.calls.push(entry({ entry_state: 'pending', delivery_state: 'processing' }));
+    seen.requests.push(...Array.from({ length: 16 }, (_, index) => pageRequest(1000 + index * 5000)));
+    seen.journeys.push({ scenario: SCENARIO, journey: 'main', ...(pollingEnded ? { pollingEnded } : {}) } as JourneyFacts);
+    return seen;
+  }
+
+  test('the service never polled after the harness settled the delivery, the page asking its server for ever: fail, naming the settle and the requests', () => {
+    const verdict = stops.evaluate(asksForEver({ at: 1500, by: 'the harness settled the delivery as delivered, which the emulator then answers to every read' }));
+    expect(verdict).toMatchObject({ status: 'fail', reason: expect.stringMatching(/^polling-stops-delivered: the harness settled the delivery as delivered, .* 2 s after the entry, and no poll reached the service after it \(0 poll\(s\) in 60 s; the next was due 7 s after the entry, 5 s late included\); the page asked the agency 15 time\(s\) since, so it polls for ever without learning the end$/) });
+  });
+
+  test('the same after the harness made the session read answer 401: fail, naming the 401', () => {
+    expect(stops.evaluate(asksForEver({ at: 1500, by: 'the harness made the session read answer 401 invalid_session' }))).toMatchObject({ status: 'fail', reason: expect.stringContaining('the harness made the session read answer 401 invalid_session 2 s after the entry, and no poll reached the service after it') });
+  });
+
+  test('without anything that ended polling, and a watch that ended before the next poll was due: inconclusive, saying what to configure', () => {
+    const seen = asksForEver();
+    seen.polls[0]!.until = 6000;
+    expect(stops.evaluate(seen)).toMatchObject({ status: 'inconclusive', configure: expect.stringContaining('settle_delivery') });
+    // The harness ended the delivery, but no poll was due yet: nothing proves the agency would not have asked.
+    const early = asksForEver({ at: 1500, by: 'the harness settled the delivery as delivered' });
+    early.polls[0]!.until = 6000;
+    expect(stops.evaluate(early)).toMatchObject({ status: 'inconclusive', reason: expect.not.stringContaining('for ever') });
+  });
+
+  test("a server that polls the service on its own timer after the end, past the watch's quiet time but within its step: fail", () => {
+    const seen = deliveredWatch();
+    seen.polls[0]!.until = 16_000;
+    seen.polls[0]!.ended = 40_000;
+    seen.calls.push(call({ at: 37_000, answer: { delivery_state: 'delivered' } as ObservedCall['answer'] }));
+    expect(stops.evaluate(seen)).toMatchObject({ status: 'fail', reason: `${SCENARIO}: the service was polled again after delivery delivered (1 more poll(s))` });
+  });
+
+  test('a read that says the integration is unavailable ends polling: an agency that stops passes, one that polls on fails', () => {
+    const seen = facts();
+    seen.polls.push({ scenario: SCENARIO, journey: 'main', pack: 'P1', mode: 'stops', from: 0, until: 60_000, finalPage: page(['page:result']), virtualMs: 300_000, ended: 80_000 });
+    seen.calls.push(call({ at: 2000, answer: { delivery_state: 'processing', eligibility: 'unavailable' } as ObservedCall['answer'] }));
+    expect(stops.evaluate(seen)).toMatchObject({ status: 'pass' });
+    seen.calls.push(call({ at: 7000, answer: { delivery_state: 'processing', eligibility: 'unavailable' } as ObservedCall['answer'] }));
+    expect(stops.evaluate(seen)).toMatchObject({ status: 'fail', reason: `${SCENARIO}: the service was polled again after eligibility unavailable (1 more poll(s))` });
+  });
+
+  test('an entry the service answered won at once needs no polling: none passes, a session read after it fails', () => {
+    const seen = facts();
+    seen.polls.push({ scenario: SCENARIO, journey: 'main', pack: 'P1', mode: 'stops', from: 0, until: 60_000, finalPage: page(['page:result', 'state:won']), virtualMs: 300_000, ended: 80_000 });
+    seen.calls.push(entry({ entry_state: 'won', delivery_state: 'delivered' }));
+    expect(stops.evaluate(seen)).toMatchObject({ status: 'pass' });
+    seen.calls.push(call({ at: 2000, answer: { delivery_state: 'delivered' } as ObservedCall['answer'] }));
+    expect(stops.evaluate(seen)).toMatchObject({ status: 'fail', reason: `${SCENARIO}: the service was polled again after won (1 more poll(s))` });
   });
 });
 

@@ -3,7 +3,7 @@ import type { ObservedCall } from '../emulator-client/client.js';
 import { type StateName, showsState, statesShown } from '../journey-states.js';
 import type { JourneyFacts, PollWatch, RunFacts } from '../run/facts.js';
 import type { PageSeen, RequestSeen } from '../run/browser-seen.js';
-import { BACKEND_LATENCY_MS, LATE_POLL_MS, POLLING_TYPES, POLL_SCHEDULE_S, finalState, intervals, isTerminalPoll, nextPollDue, pageDecided, scheduleViolation } from '../run/polling.js';
+import { BACKEND_LATENCY_MS, LATE_POLL_MS, POLLING_TYPES, POLL_SCHEDULE_S, finalState, intervals, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from '../run/polling.js';
 import { SANDBOX_SCENARIOS } from '../scenarios/schema.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
@@ -38,6 +38,35 @@ function carriesNoResult(facts: RunFacts, page: PageSeen | undefined): boolean {
   const { learned } = facts.states;
   if (!page?.features || !learned || ![...GUESSABLE].every((state) => learned.signatures.some((signature) => signature.state === state))) return false;
   return !facts.states.carried(page.features).some((state) => GUESSABLE.has(state));
+}
+
+/** When a stops watch's step ended: its virtual minutes and final page included (the window's end, for a watch recorded without it). */
+const watchEnd = (watch: PollWatch) => Math.max(watch.until, watch.ended ?? 0);
+
+/** What a terminal answer says, in a few words. */
+function endOf(terminal: ObservedCall): string {
+  if (isEntry(terminal)) return terminal.answer?.entry_state ?? '?';
+  if (terminal.status !== 200) return `HTTP ${terminal.status} ${terminal.answer?.error ?? ''}`.trim();
+  return terminal.answer?.eligibility === 'unavailable' && !['delivered', 'failed'].includes(terminal.answer.delivery_state ?? '') ? 'eligibility unavailable' : `delivery ${terminal.answer?.delivery_state}`;
+}
+
+/**
+ * A watch in which no answer of the service ended polling: the agency never asked after the end.
+ * When the harness ended it itself (by the emulator's own record: a delivery it settled, a session
+ * read it made answer 401), that is what proved polling had to stop, and the page's requests to the
+ * agency since then show it going on for ever without learning the end.
+ */
+function neverLearned(facts: RunFacts, watch: PollWatch, polls: readonly ObservedCall[], overdue: boolean): Evidence {
+  const due = Math.round((nextPollDue(watch.from, polls) - watch.from) / 1000);
+  const window = `${polls.length} poll(s) in ${Math.round((watch.until - watch.from) / 1000)} s; the next was due ${due} s after the entry, ${LATE_POLL_MS / 1000} s late included`;
+  const ended = facts.journey(watch.scenario, watch.journey)?.pollingEnded;
+  if (!ended) return { label: `${watch.scenario}: no poll reached the service after the delivery settled or the session ended (${window})` };
+  const at = facts.onEmulatorClock(ended.at);
+  const asked = pagePolls(facts, watch, at + LEARN_MS);
+  return {
+    label: `${watch.scenario}: ${ended.by} ${Math.max(0, Math.round((at - watch.from) / 1000))} s after the entry, and no poll reached the service after it (${window}); the page asked the agency ${asked.length} time(s) since${asked.length && overdue ? ', so it polls for ever without learning the end' : ''}`,
+    data: { page_requests: asked.slice(0, 20).map((request) => `${request.method} ${request.url.split('?')[0]} (${request.resourceType})`) },
+  };
 }
 
 /** How long after the journey's last page the agency may still be acting on its last request. */
@@ -102,22 +131,25 @@ export const BEHAVIOUR_CHECKS: Check[] = [
       const unwatched: Evidence[] = [];
       let judged = 0;
       for (const { watch, polls } of watches) {
-        const terminal = polls.find(isTerminalPoll);
+        // The entry's own answer may be final already (won at once): then every poll is one too many.
+        const entry = facts.callsOf(watch.pack).filter((call) => isEntry(call) && call.status === 200 && call.at <= watch.from).at(-1);
+        const terminal = [...(entry ? [entry] : []), ...polls].find(isTerminalAnswer);
         if (!terminal) {
-          const due = nextPollDue(watch.from, polls);
-          const item = { label: `${watch.scenario}: no poll reached the service after the delivery settled or the session ended (${polls.length} poll(s) in ${Math.round((watch.until - watch.from) / 1000)} s; the next was due ${Math.round((due - watch.from) / 1000)} s after the entry, ${LATE_POLL_MS / 1000} s late included)` };
-          (watch.until >= due ? problems : unwatched).push(item);
+          const overdue = watch.until >= nextPollDue(watch.from, polls);
+          (overdue ? problems : unwatched).push(neverLearned(facts, watch, polls, overdue));
           continue;
         }
-        const why = terminal.status === 200 ? `delivery ${terminal.answer?.delivery_state}` : `HTTP ${terminal.status} ${terminal.answer?.error ?? ''}`.trim();
-        const later = polls.filter((call) => call.seq > terminal.seq);
+        const why = endOf(terminal);
+        // Every poll of the service after the end counts, up to the end of the watch step (its virtual minutes included).
+        const later = facts.callsOf(watch.pack).filter((call) => isSessionRead(call) && call.seq > terminal.seq && call.at <= watchEnd(watch));
         // The page hears of the end with its next request to the agency (or with the one that made the poll); what follows that is polling.
         const learned = pagePolls(facts, watch, terminal.at)[0]?.on ?? terminal.at;
         const pageLater = pagePolls(facts, watch, learned + LEARN_MS);
         const state = finalState(terminal);
         const page = watch.finalPage;
+        const seen = terminal === entry ? 'the entry was answered' : `poll ${polls.indexOf(terminal) + 1} saw`;
         const item = {
-          label: `${watch.scenario}: poll ${polls.indexOf(terminal) + 1} saw ${why}; then ${later.length} poll(s) of the service and ${pageLater.length} request(s) of the page to the agency, in ${Math.round((watch.until - terminal.at) / 1000)} s and ${Math.round((watch.virtualMs ?? 0) / 60_000)} min of the page's timers; the page ends showing ${page?.shows.join(', ') || 'nothing recognised'}`,
+          label: `${watch.scenario}: ${seen} ${why}; then ${later.length} poll(s) of the service and ${pageLater.length} request(s) of the page to the agency, in ${Math.round((watchEnd(watch) - terminal.at) / 1000)} s and ${Math.round((watch.virtualMs ?? 0) / 60_000)} min of the page's timers; the page ends showing ${page?.shows.join(', ') || 'nothing recognised'}`,
           data: { page_requests: pageLater.map((request) => `${request.method} ${request.url.split('?')[0]} (${request.resourceType})`) },
         };
         evidence.push(item);
@@ -128,7 +160,7 @@ export const BEHAVIOUR_CHECKS: Check[] = [
         else judged += 1;
       }
       if (problems.length) return fail(problems[0]!.label, [problems[0]!, ...evidence]);
-      if (unwatched.length) return inconclusive(`the watch ended before the next poll was due, so it cannot tell whether polling stopped: ${unwatched[0]!.label}`, "a longer watch: the scenario's watch_polling seconds", [...unwatched, ...evidence]);
+      if (unwatched.length) return inconclusive(`the watch ended before the next poll was due, so it cannot tell whether polling stopped: ${unwatched[0]!.label}`, "a longer watch (the scenario's watch_polling seconds), or a step before it that ends the delivery (settle_delivery, or a fault on the session read answering 401)", [...unwatched, ...evidence]);
       if (unrecognised.length) return inconclusive(`polling stopped, but the harness cannot tell whether the page ends on the final state: ${unrecognised[0]!.label}`, FINAL_STATE, evidence);
       return pass(judged, `stopped every time (${judged} endings watched), in the service and in the page`, evidence);
     },

@@ -148,7 +148,7 @@ export class StateBook {
     const shown = words.filter((word) => page.text.includes(word));
     const parts = [
       ...(features.length && signature.tier !== 'text' ? [`${signature.tier} ${list(features)} (${features.length} of ${signature.features.length} only its page carries)`] : []),
-      ...(words.length ? [`text ${list(shown)} (${shown.length} of ${words.length} words only its page shows)`] : []),
+      ...(words.length ? [`text ${shown.length ? `${list(shown)} ` : ''}(${shown.length} of ${words.length} words only its page shows)`] : []),
     ];
     return parts.join('; ') || 'nothing';
   }

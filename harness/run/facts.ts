@@ -29,6 +29,8 @@ export interface JourneyFacts {
   submissions: Submission[];
   /** When a step last changed the journey's world (a fault armed, a delivery settled): watches run from then. */
   changedAt?: number;
+  /** What the harness did that ends polling, by the emulator's own record (a delivery settled, the session read made to answer 401), and when. */
+  pollingEnded?: { at: number; by: string };
 }
 
 export type ProbeKind = 'tampered_state' | 'other_browser' | 'unsolicited' | 'replay';
@@ -59,6 +61,8 @@ export interface PollWatch {
   /** `stops`: the page when the watch ended, after its timers ran `virtualMs` more in virtual time. */
   finalPage?: PageSeen;
   virtualMs?: number;
+  /** `stops`: when the watch step ended, its virtual minutes and the page they end on included (the emulator's clock). */
+  ended?: number;
 }
 
 /** The agency's own entry endpoint, found by catching the request its consent form sends. */

@@ -107,7 +107,13 @@ export function nextPollDue(entryAt: number, polls: readonly ObservedCall[]): nu
 /** The longest a watch waits for a poll once its window is over: the schedule's longest interval, late. */
 export const LONGEST_POLL_WAIT_MS = POLL_SCHEDULE_S.at(-1)! * 1000 + LATE_POLL_MS;
 
-/** A poll whose answer ends polling: delivery settled, session gone, integration unavailable. */
-export function isTerminalPoll(call: ObservedCall): boolean {
-  return ['delivered', 'failed'].includes(call.answer?.delivery_state ?? '') || [401, 409, 410].includes(call.status);
+/**
+ * An answer after which there is nothing to poll (spec §8, §3): to a session read, the delivery
+ * settled, the session gone (401, a key refused included), the integration unavailable (409/410, or
+ * a read that says so); to the entry, a result other than pending (the service answered the final
+ * state at once).
+ */
+export function isTerminalAnswer(call: ObservedCall): boolean {
+  if (call.method === 'POST' && call.path === '/session/entry') return call.status === 200 && call.answer?.entry_state !== 'pending';
+  return ['delivered', 'failed'].includes(call.answer?.delivery_state ?? '') || call.answer?.eligibility === 'unavailable' || [401, 409, 410].includes(call.status);
 }

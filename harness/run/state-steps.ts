@@ -10,7 +10,7 @@ import type { BrowserSession } from '../browser/session.js';
 import { INFERRED_STATES, STATE_ANSWERS, type ResultState, type ServiceAnswer, type Shown, type StateName, showsState, statesShown } from '../journey-states.js';
 import type { AgencyPage, PageReading } from '../pages/agency.js';
 import { PreviewPage } from '../pages/preview.js';
-import { type Fingerprint, samePage } from '../pages/states.js';
+import { type Fingerprint, samePage, statesCarried } from '../pages/states.js';
 import type { Step } from '../scenarios/schema.js';
 import { type Expectation, type JourneyFacts, redactUrl } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
@@ -172,14 +172,14 @@ export async function showsResult(
       how = howShown(run, reading, state);
       return true;
     }
-    if (inferred && (await inferred(shown, reading))) how = inferredHow(state as ResultState);
+    if (inferred && (await inferred(shown, reading))) how = inferredHow(run, state as ResultState, reading.features);
     return how !== undefined;
   }, { timeoutMs, other: settledElsewhere(state), graceMs: 3000, withFeatures: inferred !== undefined });
   if (met) return { met, how };
   // A state the page showed only for a while since the last action (a wait page that retried by itself) counts too.
   if (showsState(await view.shownSince(session.lastMark), state)) return { met: true, how: 'marker, shown since the last action' };
   const shownBefore = inferred ? await inferredAfterEntry(run, journey, state as ResultState) : undefined;
-  if (shownBefore) return { met: true, how: `${inferredHow(state as ResultState)}, on the page shown right after the entry`, shownBefore };
+  if (shownBefore) return { met: true, how: `${inferredHow(run, state as ResultState, shownBefore.page?.features)}; on the page shown right after the entry`, shownBefore };
   // A won page also shows itself by the codes the service delivered, whatever its markers.
   const text = codes.length > 0 ? await view.text() : '';
   return codes.length > 0 && text.includes(codes[0]!) ? { met: true, how: 'the delivered code is on the page' } : { met: false };
@@ -219,7 +219,16 @@ function inference(run: ScenarioRun, journey: JourneyFacts, state: ResultState):
   };
 }
 
-const inferredHow = (state: ResultState) => `inferred: the service answered ${STATE_ANSWERS[state].label} and the page is none of the states learned from the preview, nor the page before the entry`;
+/**
+ * How a state was inferred, naming what the page shares with a learned state whose signature it
+ * carries (a `role="status"` paragraph) and what of that state's own words it lacks.
+ */
+function inferredHow(run: ScenarioRun, state: ResultState, features: Fingerprint | undefined): string {
+  const { states } = run.facts;
+  const how = `inferred: the service answered ${STATE_ANSWERS[state].label} and the page is none of the states learned from the preview, nor the page before the entry`;
+  const near = features && states.learned ? statesCarried(states.learned, features) : [];
+  return near.reduce((text, other) => `${text}; it shares ${other}'s ${states.matched(features!, other)}, not that page as a whole`, how);
+}
 
 /**
  * A state the page showed only for a while (a wait page that sent the entry again by itself): the

@@ -11,7 +11,7 @@ import { type Shown, showsState } from '../journey-states.js';
 import { consentPageOf } from '../pages/agency.js';
 import type { Step } from '../scenarios/schema.js';
 import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
-import { LONGEST_POLL_WAIT_MS, finalState, isTerminalPoll, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
+import { LONGEST_POLL_WAIT_MS, finalState, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
 import { continueOnAuthorize, scanPack } from './journey-start.js';
 import { callbackStep } from './probes.js';
@@ -114,6 +114,9 @@ export const STEPS: Steps = {
       ...target, status: step.status, error: step.error, retry_after: step.retry_after, drop: step.drop, times: step.times, match: { pack: journey.pack.code },
     });
     journey.changedAt = Date.now();
+    if (step.on === 'session_read' && step.status !== undefined && [401, 409, 410].includes(step.status)) {
+      journey.pollingEnded = { at: journey.changedAt, by: `the harness made the session read answer ${step.status}${step.error ? ` ${step.error}` : ''}` };
+    }
     run.facts.faults.push({
       scenario: run.scenario.id, journey: step.journey, pack: journey.pack.code, on: step.on, at: journey.changedAt, status: step.status, error: step.error, retryAfter: step.retry_after, drop: step.drop,
     });
@@ -132,6 +135,7 @@ export const STEPS: Steps = {
     await entryCall(run, journey);
     await run.env.client.settle(journey.pack.code, step.outcome);
     journey.changedAt = Date.now();
+    journey.pollingEnded = { at: journey.changedAt, by: `the harness settled the delivery as ${step.outcome}, which the emulator then answers to every read` };
   },
 
   async watch_polling(run, step) {
@@ -151,7 +155,8 @@ export const STEPS: Steps = {
         if (scheduleViolation(entry.at, polls, pageDecided(run.facts, run.scenario.id, step.journey, [entry.at, ...polls.map((poll) => poll.at)]))) until = Math.min(until, now);
         if (polls.length >= step.polls) until = Math.min(until, polls[step.polls - 1]!.at);
       } else {
-        terminal = polls.find(isTerminalPoll);
+        // The entry's own answer may already be final (won at once): then there is nothing to poll.
+        terminal = [entry, ...polls].find(isTerminalAnswer);
         // On a busy machine the delivery may settle just after a poll, and the next is due up to 30 s later: the watch waits for it.
         if (terminal) until = Math.min(until, terminal.at + step.quiet_seconds * 1000);
         else until = Math.min(latest, Math.max(until, nextPollDue(entry.at, polls)));
@@ -174,7 +179,7 @@ export const STEPS: Steps = {
       // A page that draws the settled state after one more fetch of its own gets the time to.
       const settled = terminal && finalState(terminal);
       if (settled) await run.view(session).waitFor((shown) => showsState(shown, settled), { timeoutMs: PAGE_WAIT_MS, other: settledElsewhere(settled), graceMs: SETTLED_GRACE_MS });
-      Object.assign(watch, { finalPage: await run.observe(session), virtualMs: VIRTUAL_AFTER_END_MS });
+      Object.assign(watch, { finalPage: await run.observe(session), virtualMs: VIRTUAL_AFTER_END_MS, ended: (await run.env.client.observed(Number.MAX_SAFE_INTEGER, { limit: 1 })).now });
     }
     run.facts.polls.push(watch);
   },

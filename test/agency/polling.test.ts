@@ -120,6 +120,19 @@ describe('a pending entry', () => {
   });
 
   rule({
+    defect: 'polls-own-server-only',
+    title: 'asks the service when the page asks and a poll is due, so a settled delivery ends polling',
+    observe: async (w) => {
+      const { reload } = await pendingPreview(w);
+      w.advance(30_000);
+      const page = await reload();
+      return { state: marker(page, 'entry-state'), polling: marker(page, 'polling'), polls: polls(w) };
+    },
+    holds: { state: 'won', polling: 'stopped', polls: 1 },
+    broken: { state: 'pending', polling: 'active', polls: 0 },
+  });
+
+  rule({
     defect: 'page-polls-forever',
     title: "the page's script is gone once polling stopped, and asks nothing more",
     observe: async (w) => {

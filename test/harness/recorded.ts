@@ -42,8 +42,8 @@ const FOLDER = new URL('./recorded/', import.meta.url);
 /** The built-in scenarios as they stand: what a recording's scenarios are compared with. */
 const SCENARIOS = loadScenarios([BUILT_IN_SCENARIOS], CHECK_IDS).scenarios;
 
-/** What a test reads of a run, live (its Report) or recorded: the checks' verdicts and their count by status. */
-export type Verdicts = Pick<Report, 'checks' | 'summary'>;
+/** What a test reads of a run, live (its Report) or recorded: the checks' verdicts, their count by status, and how each scenario ended. */
+export type Verdicts = Pick<Report, 'checks' | 'summary' | 'scenarios'>;
 
 /** A run of a recorded matrix: its recording's name, the checks it is for (`--only`; none: every check), and whether verdicts are what its test asserts. */
 export interface RecordedRun {
@@ -63,7 +63,9 @@ interface Recording {
 const fileOf = (matrix: string, name: string) => new URL(`${matrix}/${name.replaceAll(':', '@')}.json.gz`, FOLDER);
 const digest = (scenario: Scenario) => createHash('sha256').update(JSON.stringify(scenario)).digest('hex').slice(0, 16);
 const checksOf = (only: readonly string[]) => CHECKS.filter((check) => only.length === 0 || only.includes(check.id));
-const verdictsOf = (checks: CheckReport[]): Verdicts => ({ checks, summary: Object.fromEntries(STATUSES.map((status) => [status, checks.filter((check) => check.status === status).length])) as Verdicts['summary'] });
+const verdictsOf = (checks: CheckReport[], facts: RunFacts): Verdicts => ({
+  checks, summary: Object.fromEntries(STATUSES.map((status) => [status, checks.filter((check) => check.status === status).length])) as Verdicts['summary'], scenarios: [...facts.outcomes.values()],
+});
 
 export const hasRecording = (matrix: string, name: string) => existsSync(fileOf(matrix, name));
 
@@ -77,7 +79,7 @@ export function liveTurn(names: readonly string[], count = LIVE_ROTATION, day = 
 
 /** Writes a live run's facts as the recording of a matrix's run, when its checks' verdicts on them are what its test asserts. */
 export function record(matrix: string, run: RecordedRun, facts: RunFacts, scenarios: readonly Scenario[]): void {
-  if (!run.keeps(verdictsOf(evaluateChecks(facts, checksOf(run.only), scenarios)))) return;
+  if (!run.keeps(verdictsOf(evaluateChecks(facts, checksOf(run.only), scenarios), facts))) return;
   const plain: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(facts)) {
     if (key === 'states') plain.states = { learned: facts.states.learned, pages: SANDBOX_SCENARIOS.map((state) => [state, facts.states.pageOf(state)]) };
@@ -100,7 +102,8 @@ export function judgeRecording(matrix: string, name: string, only: readonly stri
   if (stale.length) throw new Error(`recording ${matrix}/${name} is stale: scenario ${stale.join(', ')} changed or was not run; ${RECORD_AGAIN}`);
   const folder = mkdtempSync(join(tmpdir(), 'recorded-'));
   try {
-    return verdictsOf(evaluateChecks(factsOf(recording, join(folder, 'agency.log')), checks, ran));
+    const facts = factsOf(recording, join(folder, 'agency.log'));
+    return verdictsOf(evaluateChecks(facts, checks, ran), facts);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -42,7 +42,7 @@ export interface HarnessWorldOptions {
   /** Changes to the default world, e.g. a promotion that is not live. */
   fixture?: (fixture: Fixture) => Fixture;
   /** How the reference agency is built where the spec leaves it open, e.g. what it offers after a 429. */
-  agency?: Pick<AgencyOptions, 'afterRateLimit' | 'hostile'>;
+  agency?: Pick<AgencyOptions, 'afterRateLimit' | 'hostile' | 'unmarkedStates'>;
   /** How the single-page agency draws, e.g. as slowly as on an old phone. */
   spa?: Pick<SpaAgencyOptions, 'renderDelayMs'>;
   /** The promotion (slug) whose keys the agency holds and which `approved` approves; default: the default one. */
@@ -188,13 +188,17 @@ export interface DefectCase {
   options: HarnessWorldOptions & { defects: string[] };
 }
 
-/** A defect matrix: the verdict on each case's check with its defect switched on, on an approved world, recorded (useRecordedMatrix). */
+/**
+ * A defect matrix: the verdict on each case's check with its defect switched on, on an approved world,
+ * recorded (useRecordedMatrix); `.scenarios(name)` tells how each scenario of that run ended.
+ */
 export function useDefectMatrix(browser: () => Browser, matrix: string, cases: DefectCase[]) {
   const verdictsOf = useRecordedMatrix(browser, matrix, cases.map(({ name, check, options }) => ({
     name, only: [check], options: { ...options, approved: true }, keeps: ({ checks: [verdict] }) => verdict?.status === 'fail',
   })));
-  return (name: string): CheckReport | undefined => {
+  const verdictOf = (name: string): CheckReport | undefined => {
     const check = cases.find((candidate) => candidate.name === name)?.check;
     return verdictsOf(name).checks.find((candidate) => candidate.id === check);
   };
+  return Object.assign(verdictOf, { scenarios: (name: string) => verdictsOf(name).scenarios });
 }
