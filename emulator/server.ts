@@ -76,7 +76,9 @@ export interface Running {
 export function startServer(options: WorldOptions & { host: string; port: number }): Promise<Running> {
   const world = openWorld(options);
   return new Promise((resolve, reject) => {
-    const server = serveBornWithPrototypes(createApp(world), RECEIVE_TIMEOUTS).listen(options.port, options.host);
+    const server = serveBornWithPrototypes(createApp(world), RECEIVE_TIMEOUTS);
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.listen(options.port, options.host);
     server.once('error', (error) => {
       world.db.close();
       reject(error);
@@ -112,3 +114,10 @@ export function startServer(options: WorldOptions & { host: string; port: number
  * closes. The APIs refuse a stalled body sooner, with their own JSON 408 (http.ts).
  */
 const RECEIVE_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000 };
+/**
+ * How long an idle kept-alive connection stays open (Node's default is 5 s). A client reuses one
+ * until shortly before the time the server announces; on a busy machine its timer runs late, and a
+ * request sent as the server closes the connection fails with ECONNRESET. Clients here (the harness,
+ * tests, an agency's backend) pause between calls for seconds, rarely for a minute.
+ */
+const KEEP_ALIVE_MS = 65_000;
