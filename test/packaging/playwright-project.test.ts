@@ -1,13 +1,10 @@
 /**
  * The package as `npm pack` makes it (issue 26 items 1 and 9): it ships what a user runs and nothing
  * else, and the README's Playwright steps, run as written in a fresh CommonJS project (what `npm init -y`
- * makes), install it and pass the README's example test against the reference agency; a fresh ES
- * module project with the same install (npm installs alike whatever the project's module type: the
- * CommonJS project's install is copied, not made twice) passes it too; in the CommonJS project, the
- * README's CI section runs as written, with the package's `promo-agency` bin as the agency, and
- * `harness verify` exits 0. The three runs go side by side, each with its own emulator, agency and
- * ports. The install enforces `allowScripts` (`--strict-allow-scripts`): an install script the
- * README's `allowScripts` line does not cover fails it, as npm 12 will skip it.
+ * makes) and a fresh ES module project, install it and pass the README's example test against the
+ * reference agency; in the CommonJS project, the README's CI section then runs as written, with the
+ * package's `promo-agency` bin as the agency, and `harness verify` exits 0. The installs enforce `allowScripts` (`--strict-allow-scripts`): an install script
+ * the README's `allowScripts` line does not cover fails them, as npm 12 will skip it.
  *
  * The checkout is packed with `--ignore-scripts`: `prepack` would rebuild dist/ under the other test
  * files, and the suite's `pretest` built it. npm needs its registry for the dependencies (its cache is
@@ -31,9 +28,8 @@ import { freePort, removeTempFolders, ROOT, run, stopEmulatorOf, tempFolder } fr
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const SECTION = README.slice(README.indexOf('### Test your site with Playwright Test'), README.indexOf('`journey.settleDelivery()`'));
-/** The section's shell blocks this test runs (the others pack the checkout, which beforeAll does): the install, then the run. */
+/** The section's shell blocks this test runs (the others pack the checkout, which beforeAll does). */
 const STEPS = codeBlocks('README.md', SECTION, SHELL).filter((block) => block.skipped?.includes('playwright-project.test.ts runs it'));
-const [INSTALL, RUN] = STEPS;
 /** Its TypeScript blocks that name their file on their first line. */
 const FILES = codeBlocks('README.md', SECTION, ['ts']).flatMap((block: Block) => {
   const name = /^\/\/ (\S+\.ts)$/.exec(block.text.split('\n')[0]!)?.[1];
@@ -45,56 +41,26 @@ const TARBALL = /~\/(promo-emulator-[\d.]+\.tgz)/.exec(SECTION)?.[1];
 
 let home: string;
 let tarball: string;
-/** The CommonJS project, once the README's install step has run in it. */
-let installed: string;
+/** A folder holding the checkout's better-sqlite3 binary under the name prebuild-install looks for. */
+let prebuilds: string;
 const stops: Array<() => Promise<void>> = [];
-/** The variables every step gets: this process's, but none that would point a step at another emulator. */
-const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PROMO_|EMULATOR_|HARNESS_CONTROL|npm_)/.test(name)));
-/** HOME holds the tarball (the README's `~`); npm keeps this machine's settings and cache. */
-const npmEnv = () => ({ ...inherited, HOME: home, npm_config_userconfig: join(homedir(), '.npmrc'), npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm') });
 
 beforeAll(async () => {
   home = tempFolder('promo-pack-home-');
   const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', home], { cwd: ROOT });
   expect(packed.code, packed.stderr).toBe(0);
   tarball = join(home, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
-  /** A folder holding the checkout's better-sqlite3 binary under the name prebuild-install looks for. */
-  const prebuilds = tempFolder('promo-prebuilds-');
+  prebuilds = tempFolder('promo-prebuilds-');
   const sqlite = join(ROOT, 'node_modules', 'better-sqlite3');
   const { version } = JSON.parse(readFileSync(join(sqlite, 'package.json'), 'utf8')) as { version: string };
   const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
   execFileSync('tar', ['-czf', join(prebuilds, name), '-C', sqlite, 'build/Release/better_sqlite3.node']);
-
-  // The README's install step, as written, in a fresh CommonJS project with the README's files.
-  expect(STEPS).toHaveLength(2);
-  expect(INSTALL!.text).toMatch(/^npm install /m);
-  expect(FILES.map((file) => file.name)).toEqual(['playwright.config.ts', 'tests/prize.spec.ts']);
-  installed = await freshProject('commonjs');
-  const install = await run('bash', ['-c', `set -euo pipefail\n${INSTALL!.text}\n`], {
-    cwd: installed,
-    env: { ...npmEnv(), npm_config_strict_allow_scripts: 'true', npm_config_better_sqlite3_local_prebuilds: prebuilds, CI: '1', NO_COLOR: '1' },
-  });
-  expect(install.code, `${install.stdout}\n${install.stderr}`.slice(-6000)).toBe(0);
-}, 300_000);
+}, 120_000);
 
 afterAll(async () => {
   for (const stop of stops.splice(0)) await stop();
   removeTempFolders();
 });
-
-/** `npm init -y`, the module type set, and the README's files written. */
-async function freshProject(type: 'commonjs' | 'module'): Promise<string> {
-  const project = tempFolder(`promo-${type}-project-`);
-  const init = await run('npm', ['init', '-y'], { cwd: project });
-  expect(init.code, init.stderr).toBe(0);
-  const types = await run('npm', ['pkg', 'set', `type=${type}`], { cwd: project });
-  expect(types.code, types.stderr).toBe(0);
-  for (const file of FILES) {
-    mkdirSync(dirname(join(project, file.name)), { recursive: true });
-    writeFileSync(join(project, file.name), file.text);
-  }
-  return project;
-}
 
 test('the package holds the programs, the reference agency\'s, their runtime files, the Playwright fixtures in both module systems with their declarations alone, LICENSE, and none of the checkout\'s tests, benchmarks or sources', () => {
   const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((name) => name.replace(/^package\//, ''));
@@ -124,52 +90,59 @@ test("the checkout's own install scripts are all reviewed in allowScripts", asyn
 });
 
 for (const type of ['commonjs', 'module'] as const) {
-  test.concurrent(`in a fresh ${type} project with the package installed, the README's run step passes its example test`, async () => {
-    let project = installed;
-    if (type === 'module') {
-      project = await freshProject('module');
-      // The install's result, copied (hard links): the package.json it changed keeps this project's module type.
-      const { dependencies, devDependencies, allowScripts } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
-      const own = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
-      writeFileSync(join(project, 'package.json'), JSON.stringify({ ...own, dependencies, devDependencies, allowScripts }, null, 2));
-      execFileSync('cp', ['-al', join(installed, 'node_modules'), join(project, 'node_modules')]);
+  test.concurrent(`in a fresh ${type} project, the README's Playwright steps install the package and its example test passes`, async () => {
+    expect(STEPS.length).toBeGreaterThanOrEqual(2);
+    expect(FILES.map((file) => file.name)).toEqual(['playwright.config.ts', 'tests/prize.spec.ts']);
+    const project = tempFolder(`promo-${type}-project-`);
+    const data = tempFolder('promo-project-data-');
+    const init = await run('npm', ['init', '-y'], { cwd: project });
+    expect(init.code, init.stderr).toBe(0);
+    const types = await run('npm', ['pkg', 'set', `type=${type}`], { cwd: project });
+    expect(types.code, types.stderr).toBe(0);
+    for (const file of FILES) {
+      mkdirSync(dirname(join(project, file.name)), { recursive: true });
+      writeFileSync(join(project, file.name), file.text);
     }
-    expect((JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { type: string }).type).toBe(type);
 
     // "Your site": the reference agency, with the keys the emulator the steps start will have.
     const port = await freePort();
-    const data = tempFolder('promo-project-data-');
     const { env } = testWorld();
     const agency: RunningAgency = await startAgency({ port: 0, emulatorUrl: `http://127.0.0.1:${port}`, keys: { sandbox: env.sandbox_key, production: env.production_key }, logger: createAgencyLogger(undefined, 'silent') });
     stops.push(() => agency.close());
     stops.push(async () => stopEmulatorOf(data));
 
-    const result = await run('bash', ['-c', `set -euo pipefail\n${RUN!.text}\n`], {
+    const script = `set -euo pipefail\n${STEPS.map((block) => block.text).join('\n')}\n`;
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PROMO_|EMULATOR_|HARNESS_CONTROL|npm_)/.test(name)));
+    const result = await run('bash', ['-c', script], {
       cwd: project,
-      env: { ...npmEnv(), EMULATOR_PORT: String(port), EMULATOR_DATA: data, CALLBACK_URL: agency.callbackUrl, PREVIEW_URL: agency.previewUrl, CI: '1', NO_COLOR: '1' },
+      env: {
+        // HOME holds the tarball (the README's `~`); npm keeps this machine's settings and cache.
+        ...inherited, HOME: home, npm_config_userconfig: join(homedir(), '.npmrc'), npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'), npm_config_strict_allow_scripts: 'true',
+        npm_config_better_sqlite3_local_prebuilds: prebuilds,
+        EMULATOR_PORT: String(port), EMULATOR_DATA: data, CALLBACK_URL: agency.callbackUrl, PREVIEW_URL: agency.previewUrl, CI: '1', NO_COLOR: '1',
+      },
     });
     expect(result.code, `${result.stdout}\n${result.stderr}`.slice(-6000)).toBe(0);
     expect(result.stdout).toMatch(/\b1 passed\b/);
-  }, 600_000);
-}
+    if (type !== 'commonjs') return;
 
-// The same install, in CI: the README's CI section as written, its agency the package's own `promo-agency` (issue 40 item 3).
-test.concurrent("in the CommonJS project that installed the package, the README's CI section runs as written: harness verify exits 0, the report and the agency's log are written, both are stopped", async () => {
-  const ciData = tempFolder('promo-project-ci-data-');
-  stops.push(async () => stopEmulatorOf(ciData));
-  const agencyPort = await freePort();
-  const ci = await run('bash', ['-e', '-c', CI_BLOCK.text], {
-    cwd: installed,
-    env: { ...npmEnv(), PORT: String(agencyPort), EMULATOR_PORT: String(await freePort()), EMULATOR_DATA: ciData, CI: '1', NO_COLOR: '1' },
-  });
-  expect(ci.code, `${ci.stdout}\n${ci.stderr}`.slice(-6000)).toBe(0);
-  expect(ci.stdout).toMatch(/exit 0: every check passed/);
-  expect(existsSync(join(installed, 'harness-report', 'junit.xml'))).toBe(true);
-  expect(readFileSync(join(installed, 'agency.log'), 'utf8')).toMatch(/"msg":"request"/);
-  // Both stopped: the agency's port refuses once the signal has ended it, the emulator's folder has no instance.
-  expect(await refusedWithin(`http://127.0.0.1:${agencyPort}/callback`, 10_000)).toBe(true);
-  expect(existsSync(join(ciData, 'instance.json'))).toBe(false);
-}, 600_000);
+    // The same install, in CI: the README's CI section as written, its agency the package's own `promo-agency` (issue 40 item 3).
+    const ciData = tempFolder('promo-project-ci-data-');
+    stops.push(async () => stopEmulatorOf(ciData));
+    const agencyPort = await freePort();
+    const ci = await run('bash', ['-e', '-c', CI_BLOCK.text], {
+      cwd: project,
+      env: { ...inherited, HOME: home, npm_config_userconfig: join(homedir(), '.npmrc'), npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'), PORT: String(agencyPort), EMULATOR_PORT: String(await freePort()), EMULATOR_DATA: ciData, CI: '1', NO_COLOR: '1' },
+    });
+    expect(ci.code, `${ci.stdout}\n${ci.stderr}`.slice(-6000)).toBe(0);
+    expect(ci.stdout).toMatch(/exit 0: every check passed/);
+    expect(existsSync(join(project, 'harness-report', 'junit.xml'))).toBe(true);
+    expect(readFileSync(join(project, 'agency.log'), 'utf8')).toMatch(/"msg":"request"/);
+    // Both stopped: the agency's port refuses once the signal has ended it, the emulator's folder has no instance.
+    expect(await refusedWithin(`http://127.0.0.1:${agencyPort}/callback`, 10_000)).toBe(true);
+    expect(existsSync(join(ciData, 'instance.json'))).toBe(false);
+  }, 1_500_000);
+}
 
 async function refusedWithin(url: string, ms: number): Promise<boolean> {
   for (const deadline = performance.now() + ms; performance.now() < deadline; await sleep(100)) {
