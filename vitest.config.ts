@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Files that drive Chromium, spawn the built CLI against a live agency, or time real seconds: they
@@ -20,10 +21,36 @@ const LIVE = [
 
 const INCLUDE = ['emulator/**/*.test.ts', 'harness/**/*.test.ts', 'test/**/*.test.ts'];
 
+/**
+ * The files that hold a worker longest (in CI's timeline, their tests and hooks), longest first:
+ * each group starts them first, and the short files then fill both workers up to the group's end.
+ * Without it a fresh checkout (no results cached) starts the largest files first, and the unit
+ * group's longest file (bounds, 54 s) started last: its other worker idled 39 s.
+ */
+const SLOWEST = [
+  'test/harness/bounds.test.ts', 'test/cli.test.ts', 'test/experience/admission.property.test.ts',
+  'test/packaging/playwright-project.test.ts', 'test/harness/spa.test.ts', 'test/harness/locales.test.ts', 'test/harness/cli.test.ts', 'test/playwright/examples.test.ts',
+  'test/demo.test.ts', 'test/journey/accessibility.browser.test.ts', 'test/hardening/folder-lock.test.ts', 'test/harness/defects-locales.test.ts', 'test/agency/journey.browser.test.ts',
+];
+
+/** Vitest's order (by group, then its cache or the files' sizes), with the slowest files moved to the front of their group. */
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const index = SLOWEST.findIndex((name) => file.moduleId.endsWith(`/${name}`));
+      return index === -1 ? SLOWEST.length : index;
+    };
+    const group = (file: TestSpecification) => file.project.config.sequence.groupOrder;
+    return sorted.map((file, order) => ({ file, order })).sort((a, b) => group(a.file) - group(b.file) || rank(a.file) - rank(b.file) || a.order - b.order).map(({ file }) => file);
+  }
+}
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    sequence: { sequencer: SlowestFirst },
     projects: [
       // In-process tests of the emulator, the agencies and the harness's rules: two files at a time,
       // each worker keeping the modules it imported for its next file (isolate: false): on 2 cores the

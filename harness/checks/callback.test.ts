@@ -1,5 +1,5 @@
 /** The callback checks on built facts: nothing observed, a violation, and a clean run, for each. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -132,7 +132,11 @@ describe('logs.params_redacted', () => {
     const seen = facts({ agency_log: file });
     seen.journeys.push(journeyWith());
     seen.pages.push({ scenario: 'production-won', journey: 'main', environment: 'production', at: AT, url: `${AGENCY}/entry`, status: 200, shows: [], links: [], title: '', text: '' });
-    return check('logs.params_redacted').evaluate(seen)!;
+    try {
+      return check('logs.params_redacted').evaluate(seen)!;
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   };
   test('no journey values: no verdict; no readable log: inconclusive, naming agency_log', () => {
     expect(check('logs.params_redacted').evaluate(facts())).toBeUndefined();

@@ -3,6 +3,7 @@
  * main thread on a synchronous request never answered, one that spins for ever, one whose body
  * trickles a byte every 5 s. Each scenario that meets one ends within its step's bound, saying what
  * the page was doing; its check is inconclusive (exit 3), never passed; the run ends and reports.
+ * The four runs wait out their bounds side by side: each has a world and a browser context of its own.
  */
 import { expect, test } from 'vitest';
 import { HOSTILE_PAGES } from '../../fixtures/agency-reference/hostile.js';
@@ -30,8 +31,9 @@ test.concurrent.for(HOSTILE_PAGES)('a landing page that holds the browser (%s) e
   expect(scenario!.error).toMatch(DOING[kind]);
 });
 
-test('a run that reaches --max-seconds ends its scenarios with the bound as their reason, and still reports', { timeout: 180_000 }, async ({ onTestFinished }) => {
-  const world = await harnessWorld({ approved: true, agency: { hostile: 'busy' }, config: { trace: 'off' } });
+// The page blocks on a request never answered, which holds the step past the run's bound without spinning a core.
+test.concurrent('a run that reaches --max-seconds ends its scenarios with the bound as their reason, and still reports', { timeout: 180_000 }, async ({ onTestFinished }) => {
+  const world = await harnessWorld({ approved: true, agency: { hostile: 'sync-xhr' }, config: { trace: 'off' } });
   onTestFinished(() => world.close());
   const report = await world.verify({ only: ['journey.landing_page'], browser: browser(), maxSeconds: 10 });
   expect(report.checks.map((check) => check.status)).toEqual(['inconclusive']);
