@@ -11,7 +11,7 @@ import { validate } from '../validation.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { checkCallbackUrl } from '../wire-contract.js';
 import { databaseProblem } from '../store/health.js';
-import { listInteractions } from '../store/interactions.js';
+import { listInteractions } from '../store/interaction-reads.js';
 import { resetWorld } from '../store/reset.js';
 import { announceReset } from '../events.js';
 import { ClockTime } from './clock-time.js';
