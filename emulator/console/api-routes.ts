@@ -8,7 +8,7 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { ConsoleError } from './errors.js';
-import { listInteractions } from '../store/interactions.js';
+import { listInteractions } from '../store/interaction-reads.js';
 import { getPromotion } from '../store/promotions.js';
 import { IdText, validate } from '../validation.js';
 import { type KeyChange, type PromotionRef, approve, checklist, createKey, keys, logRows, overview, promotionRef, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';

@@ -12,7 +12,7 @@ import { csrfValid } from '../pages/csrf.js';
 import { formBody, pageErrors, sendPage } from '../pages/http.js';
 import { html } from '../pages/html.js';
 import { layout } from '../pages/layout.js';
-import { latestInteractions } from '../store/interactions.js';
+import { latestInteractions } from '../store/interaction-reads.js';
 import { knownOutcomePacks } from '../store/known-packs.js';
 import { type Promotion, defaultPromotionId, findPromotion, loadCampaign } from '../store/promotions.js';
 import { listSinks } from '../store/sinks.js';

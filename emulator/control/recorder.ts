@@ -10,33 +10,32 @@ import type { Context } from '../context.js';
 import type { CallerLocals } from '../experience/auth.js';
 import type { ErrorCodeLocals } from '../errors.js';
 import type { AnsweredLocals } from '../http.js';
-import { recordInteraction } from '../store/interactions.js';
+import { recordInteraction } from '../fast-path/interaction-rows.js';
+import { whenClosed } from '../fast-path/when-closed.js';
 import { applyFaults } from './faults.js';
 import { type StoredCall, arriving, complete } from './observations.js';
-import { type PlaneState, keepCall } from './plane-state.js';
+import { type Instruments, keepCall } from './instruments.js';
 
 /** Where a request's observed call waits for its answer. */
 const CALL = Symbol('observed call');
 type RecordedLocals = CallerLocals & ErrorCodeLocals & AnsweredLocals & { [CALL]?: StoredCall };
 
-export function recordCalls(ctx: Context, state: PlaneState): RequestHandler {
-  // One listener per app, not per request: it finds the call's record in res.locals. 'close' follows the answer, or a connection lost before it.
-  function recorded(this: Response): void {
-    const locals = this.locals as RecordedLocals;
-    const call = locals[CALL];
-    if (this.writableFinished) recordInteraction(ctx.db, interactionOf(ctx, this, call));
+export function recordCalls(ctx: Context, instruments: Instruments): RequestHandler {
+  const watch = whenClosed((res) => {
+    const call = (res.locals as RecordedLocals)[CALL];
+    if (res.writableFinished) recordInteraction(ctx.db, interactionOf(ctx, res, call));
     if (!call) return;
-    complete(call, this);
-    keepCall(state, call);
-  }
+    complete(call, res);
+    keepCall(instruments, call);
+  });
 
   return (req, res, next) => {
-    res.on('close', recorded);
-    if (!state.observing) return next();
+    watch(res);
+    if (!instruments.observing) return next();
     const call = arriving(req);
     (res.locals as RecordedLocals)[CALL] = call;
-    if (state.faults.length === 0) return next();
-    applyFaults(ctx, state, call, req, res, next);
+    if (instruments.faults.length === 0) return next();
+    applyFaults(ctx, instruments, call, req, res, next);
   };
 }
 

@@ -11,12 +11,12 @@ import { validate } from '../validation.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { checkCallbackUrl } from '../wire-contract.js';
 import { databaseProblem } from '../store/health.js';
-import { listInteractions } from '../store/interactions.js';
+import { listInteractions } from '../store/interaction-reads.js';
 import { resetWorld } from '../store/reset.js';
 import { announceReset } from '../events.js';
 import { ClockTime } from './clock-time.js';
 import { envValues } from './env.js';
-import { type ControlContext, resetObservations } from './plane-state.js';
+import { type ControlContext, resetObservations } from './instruments.js';
 
 const ClockBody = z.union([
   z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
@@ -82,7 +82,7 @@ export function controlRouter(ctx: ControlContext): Router {
     announceReset(ctx);
     resetWorld(ctx.db, ctx.fixture, ctx.seed, ctx.clock.now());
     ctx.resetLimits();
-    resetObservations(ctx.plane);
+    resetObservations(ctx.instruments);
     ctx.logger.info('world reset to the fixture');
     res.json({ status: 'reset' });
   });

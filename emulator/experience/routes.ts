@@ -11,7 +11,6 @@ import { OPENAPI_PATH } from '../api-docs.js';
 import { holdAnswerUntilCommit } from '../fast-path/held-answer.js';
 import { cached } from '../fast-path/cache.js';
 import { sendJson } from '../fast-path/json.js';
-import { oneLayer } from '../fast-path/one-layer.js';
 import { jsonBody } from '../http.js';
 import type { AgencyKey } from '../store/keys.js';
 import type { Session } from '../store/sessions.js';
@@ -104,7 +103,7 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
       if (isRefused(outcome)) throw row.refusal!(outcome.refused);
       row.answer(res, outcome, caller);
     };
-    router[row.method](row.path, oneLayer([identify, jsonBody, held, run], (error, _req, _res, next) => next(error)));
+    router[row.method](row.path, identify, jsonBody, held, run);
   }
 
   return { router, resetLimits: gate.resetLimits };

@@ -17,7 +17,7 @@
  */
 import type { Db } from '../store/connection.js';
 import { beginImmediate, commit, rollback } from '../store/fast-path-sql.js';
-import { flushInteractions } from '../store/interactions.js';
+import { flushInteractions } from './interaction-rows.js';
 
 /** Called once the turn's transaction is committed, or with the error that rolled it back. */
 export type Settled = (error?: unknown) => void;

@@ -1,7 +1,6 @@
 /** The hosted fallback page, after a scan that stayed with the service. @see spec §1 rules */
 import { Router, type Request, type Response } from 'express';
 import type { Context } from '../context.js';
-import { deliveryAsOf } from '../domain/delivery.js';
 import { entryJson } from '../experience/serialize.js';
 import { csrfValid } from '../pages/csrf.js';
 import { field, formBody, sendPage } from '../pages/http.js';
@@ -40,7 +39,7 @@ export function hostedRoutes(ctx: Context): Router {
   };
 
   const show = (page: PageContext, who: Entrant, outcome: HostedOutcome) => {
-    const { status, view } = viewOf(ctx, who.campaign, outcome);
+    const { status, view } = viewOf(who.campaign, outcome);
     sendPage(page.res, status, hostedPage(page, { promotion: who.campaign.promotion, brand: who.campaign.brand, packCode: who.unit.code, reasons: who.reasons, view }));
   };
 
@@ -68,14 +67,14 @@ export function hostedRoutes(ctx: Context): Router {
   return router;
 }
 
-function viewOf(ctx: Context, campaign: Campaign, outcome: HostedOutcome): { status: number; view: HostedView } {
+function viewOf(campaign: Campaign, outcome: HostedOutcome): { status: number; view: HostedView } {
   switch (outcome.kind) {
     case 'open':
       return { status: 200, view: { kind: 'open', terms: outcome.terms } };
     case 'consent_required':
       return { status: 422, view: { kind: 'open', terms: outcome.terms, problem: `${outcome.problem} Accept the terms to enter.` } };
     case 'entered': {
-      const entry = deliveryAsOf(outcome.entry, ctx.clock.now());
+      const { entry } = outcome;
       const prize = campaign.prizes.find((candidate) => candidate.id === entry.prize_id);
       return { status: 200, view: { kind: 'entered', entry: entryJson(entry, prize) } };
     }

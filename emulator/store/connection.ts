@@ -6,17 +6,17 @@
 import Database from 'better-sqlite3';
 import { type StoredDelivery, deliveryAsOf } from '../domain/delivery.js';
 import type { Cache } from '../fast-path/cache.js';
-import type { Row, Written } from './interactions.js';
 import type { Turn } from '../fast-path/turn-transaction.js';
+import type { Row, Written } from './interactions.js';
 
 export interface ConnectionState {
-  /** The event-loop turn's shared transaction, while it is open (turn-transaction.ts). */
+  /** The event-loop turn's shared transaction, while it is open (fast-path/turn-transaction.ts). */
   turn: Turn | undefined;
-  /** Interaction rows recorded and not yet written (interactions.ts). */
+  /** Interaction rows recorded and not yet written (fast-path/interaction-rows.ts). */
   unwritten: Row[] | undefined;
   /** Interaction rows written since the log was last trimmed (interactions.ts). */
   written: Written | undefined;
-  /** The copies of rows every request reads, once installed (cache.ts). */
+  /** The copies of rows every request reads, once installed (fast-path/cache.ts). */
   cache: Cache | undefined;
 }
 

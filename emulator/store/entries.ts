@@ -84,12 +84,16 @@ function insertEntry(db: Db, entry: NewEntry): Entry {
   return stored;
 }
 
-export function findProductionEntryForPack(db: Db, promotionId: number, unitId: number): Entry | undefined {
-  return db.prepare('SELECT * FROM entries WHERE promotion_id = ? AND unit_id = ? AND sandbox = 0').get(promotionId, unitId) as Entry | undefined;
+/** The pack's production entry on the promotion, as it stands at `now` (a read never writes: domain/delivery.ts). */
+export function findProductionEntryForPack(db: Db, promotionId: number, unitId: number, now: number): Entry | undefined {
+  const stored = db.prepare('SELECT * FROM entries WHERE promotion_id = ? AND unit_id = ? AND sandbox = 0').get(promotionId, unitId) as Entry | undefined;
+  return stored && deliveryAsOf(stored, now);
 }
 
-export function findEntryForSession(db: Db, sessionId: number): Entry | undefined {
-  return db.prepare('SELECT * FROM entries WHERE session_id = ? ORDER BY id DESC LIMIT 1').get(sessionId) as Entry | undefined;
+/** The session's entry, as it stands at `now`. */
+export function findEntryForSession(db: Db, sessionId: number, now: number): Entry | undefined {
+  const stored = db.prepare('SELECT * FROM entries WHERE session_id = ? ORDER BY id DESC LIMIT 1').get(sessionId) as Entry | undefined;
+  return stored && deliveryAsOf(stored, now);
 }
 
 /**

@@ -22,7 +22,8 @@ import { advanceBatch, createBatch, generateLot } from './batches.js';
 import { poolCode, prizeCode } from './code-text.js';
 import { type Db, nextSerial } from './db.js';
 import { storeEntry } from './entries.js';
-import { type Campaign, type Prize, awardState, loadCampaign } from './promotions.js';
+import { awardState } from './awards.js';
+import { type Campaign, type Prize, loadCampaign } from './promotions.js';
 import { serviceKeyId } from './keys.js';
 import { createSession } from './sessions.js';
 

@@ -1,14 +1,8 @@
 /**
  * The interaction log: every experience API call, its body redacted (domain/redaction.ts), for the
- * dashboard and the harness.
- *
- * Rows wait in memory and are written together: with the next turn transaction of the experience
- * API (fast-path/turn-transaction.ts), else at the end of the event-loop turn, in one transaction. A
- * commit of its own per call cost as much as the rest of a GET /campaign. Every read here writes
- * the waiting rows first, so a reader (the control plane, the dashboard) never misses one.
+ * dashboard and the harness. Its one writer; the reads are in interaction-reads.ts.
  */
 import { redactSecrets } from '../domain/redaction.js';
-import { storageFailure } from '../errors.js';
 import type { Db } from './connection.js';
 
 export interface Interaction {
@@ -35,13 +29,9 @@ const TRIM_EVERY = 500;
 
 export type Row = [at: number, keyId: number | null, sessionId: number | null, method: string, path: string, status: number, error: string | null, body: string | null];
 
-export function recordInteraction(db: Db, row: Omit<Interaction, 'id'>): void {
-  let rows = db.state.unwritten;
-  if (!rows) {
-    db.state.unwritten = rows = [];
-    setImmediate(flushInteractions, db);
-  }
-  rows.push([row.at, row.key_id, row.session_id, row.method, row.path, row.status, row.error, bodyText(redactSecrets(row.body))]);
+/** The row the log stores for a call: its body redacted and cut to size. */
+export function interactionRow(row: Omit<Interaction, 'id'>): Row {
+  return [row.at, row.key_id, row.session_id, row.method, row.path, row.status, row.error, bodyText(redactSecrets(row.body))];
 }
 
 /** JSON.stringify recurses: a hostile body nested some thousands deep is recorded as a note instead. A long one is cut, its size noted. */
@@ -74,51 +64,11 @@ function trim(db: Db, rows: Row[]): void {
   db.state.written = undefined;
 }
 
-/**
- * Writes the rows recorded since the last flush (a no-op when there are none or the database is
- * closed). Rows the disk has no room for are dropped: the log of calls never fails the calls, nor
- * (from the end of a turn, where nothing would catch it) the process.
- */
-export function flushInteractions(db: Db): void {
-  const rows = db.state.unwritten;
-  if (!rows) return;
-  db.state.unwritten = undefined;
-  if (!db.open) return;
+/** Writes rows of the log in one transaction (a savepoint within the turn's), trimming it once in a while. */
+export function writeInteractions(db: Db, rows: Row[]): void {
   const insert = db.prepare('INSERT INTO interactions (at, key_id, session_id, method, path, status, error, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  const inTurn = db.inTransaction;
-  try {
-    db.transaction(() => {
-      for (const row of rows) insert.run(row);
-      trim(db, rows);
-    })();
-  } catch (error) {
-    // SQLite may roll back the turn's whole transaction on a full disk: its requests must hear of it.
-    if (!storageFailure(error) || (inTurn && !db.inTransaction)) throw error;
-  }
-}
-
-/** Drops rows not yet written: a reset replaces the world, its log included. */
-export function discardInteractions(db: Db): void {
-  db.state.unwritten = undefined;
-}
-
-/** Up to `limit` rows after `afterId`, fewer once PAGE_BODY_CHARS of bodies are read: the next page starts after the last row. */
-export function listInteractions(db: Db, { afterId = 0, limit = 100 }: { afterId?: number; limit?: number }): Interaction[] {
-  flushInteractions(db);
-  const rows: Interaction[] = [];
-  let chars = 0;
-  for (const row of db.prepare('SELECT * FROM interactions WHERE id > ? ORDER BY id LIMIT ?').iterate(afterId, limit) as IterableIterator<Omit<Interaction, 'body'> & { body: string | null }>) {
-    // Redacted again as read: data folders of older versions hold bodies redacted by top-level names only.
-    rows.push({ ...row, body: row.body === null ? null : redactSecrets(JSON.parse(row.body)) });
-    chars += row.body?.length ?? 0;
-    if (chars >= PAGE_BODY_CHARS) break;
-  }
-  return rows;
-}
-
-/** The newest entries of the interaction log, oldest first, for the dashboard. */
-export function latestInteractions(db: Db, limit: number): Interaction[] {
-  flushInteractions(db);
-  const { last } = db.prepare('SELECT coalesce(max(id), 0) AS last FROM interactions').get() as { last: number };
-  return listInteractions(db, { afterId: Math.max(0, last - limit), limit });
+  db.transaction(() => {
+    for (const row of rows) insert.run(row);
+    trim(db, rows);
+  })();
 }

@@ -4,7 +4,7 @@ import type { Delivery } from '../domain/delivery.js';
 import { cached } from '../fast-path/cache.js';
 import type { Db } from './db.js';
 
-/** A promotion as requests read it (cached); what its budget has paid out, `awardState` reads. */
+/** A promotion as requests read it (cached); what its budget has paid out, awards.ts reads. */
 export interface Promotion {
   id: number;
   /** How the CLI, the control plane and the dashboard name it. */
@@ -17,7 +17,7 @@ export interface Promotion {
   production_callback: string | null;
 }
 
-/** A prize as requests read it (cached); its stock, `awardState` reads. */
+/** A prize as requests read it (cached); its stock, awards.ts reads. */
 export interface Prize {
   id: number;
   position: number;
@@ -94,20 +94,6 @@ export function findBrandBySlug(db: Db, slug: string): Brand | undefined {
 
 export function getBrand(db: Db, id: number): Brand {
   return cached(db, 'catalog', `brand:${id}`, () => Object.freeze(db.prepare('SELECT id, slug, name, prefix FROM brands WHERE id = ?').get(id) as Brand));
-}
-
-/** A prize's stock and its promotion's budget left, now: they change with every win, so they are never cached. */
-export function awardState(db: Db, promotion: Promotion, prize: Prize): { stock: number; budgetLeft: number } {
-  const row = db.prepare('SELECT stock, (SELECT budget_spent FROM promotions WHERE id = ?) AS spent FROM prizes WHERE id = ?').get(promotion.id, prize.id) as { stock: number; spent: number };
-  return { stock: row.stock, budgetLeft: promotion.content.budget - row.spent };
-}
-
-/** Takes one unit of stock and the prize's value from the budget; false when either ran out meanwhile. */
-export function awardPrize(db: Db, promotionId: number, prize: Prize): boolean {
-  const stock = db.prepare('UPDATE prizes SET stock = stock - 1 WHERE id = ? AND stock > 0').run(prize.id);
-  if (stock.changes !== 1) return false;
-  db.prepare('UPDATE promotions SET budget_spent = budget_spent + ? WHERE id = ?').run(prize.face_value, promotionId);
-  return true;
 }
 
 export function setRoutingPaused(db: Db, promotionId: number, paused: boolean): void {

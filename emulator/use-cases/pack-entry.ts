@@ -16,7 +16,8 @@ import { claimPoolCode } from '../store/code-pool.js';
 import { prizeCode } from '../store/code-text.js';
 import type { Db } from '../store/db.js';
 import { type Entry, type EntryMaker, type Won, findProductionEntryForPack, storeEntry } from '../store/entries.js';
-import { type Campaign, awardPrize, awardState } from '../store/promotions.js';
+import { awardPrize, awardState } from '../store/awards.js';
+import type { Campaign } from '../store/promotions.js';
 
 /** Who enters which pack, through which channel (an agency's experience, or the service's own page). */
 export interface PackEntrant {
@@ -35,7 +36,7 @@ export interface PackOutcome<A extends Admission | EntryAdmission = EntryAdmissi
 }
 
 /** May the entrant enter now, before consent: the session read's eligibility and the hosted page's form. `existing` is the pack's entry when the caller has it. */
-export function packAdmission(ctx: Context, entrant: PackEntrant, existing = packEntryOf(ctx.db, entrant)): PackOutcome<Admission> {
+export function packAdmission(ctx: Context, entrant: PackEntrant, existing = packEntryOf(ctx, entrant)): PackOutcome<Admission> {
   const admission = admit(admissionInput(ctx, entrant, existing));
   return { admission, entry: admission.kind === 'entered' ? existing : undefined };
 }
@@ -47,7 +48,7 @@ export function packAdmission(ctx: Context, entrant: PackEntrant, existing = pac
 export function enterPack(ctx: Context, entrant: PackEntrant, consent: ConsentInput | undefined, sessionId: () => number): PackOutcome {
   const entered = ctx.db
     .transaction((): PackOutcome & { created?: Entry } => {
-      const existing = packEntryOf(ctx.db, entrant);
+      const existing = packEntryOf(ctx, entrant);
       const admission = admitEntry(admissionInput(ctx, entrant, existing), consent);
       if (admission.kind === 'entered') return { admission, entry: existing };
       if (admission.kind !== 'open') return { admission };
@@ -104,8 +105,8 @@ function writerOf(ctx: Context): Drawing {
   return { db: ctx.db, seed: ctx.seed, now: ctx.clock.now() };
 }
 
-function packEntryOf(db: Db, { campaign, packId }: PackEntrant): Entry | undefined {
-  return findProductionEntryForPack(db, campaign.promotion.id, packId);
+function packEntryOf(ctx: Context, { campaign, packId }: PackEntrant): Entry | undefined {
+  return findProductionEntryForPack(ctx.db, campaign.promotion.id, packId, ctx.clock.now());
 }
 
 function admissionInput(ctx: Context, entrant: PackEntrant, existing: Entry | undefined) {

@@ -44,7 +44,7 @@ export function enterSandbox(ctx: Context, session: Session, campaign: Campaign)
   return ctx.db
     .transaction(() => {
       recordSandboxEntry(ctx.db, session.key_id, scenario, now);
-      const existing = findEntryForSession(ctx.db, session.id);
+      const existing = findEntryForSession(ctx.db, session.id, now);
       if (existing) return { admission: { kind: 'entered' } as const, entry: existing };
       const delivery = { won: 'instant', pending: 'delayed', failed: 'failed' } as const;
       const mode = delivery[scenario as keyof typeof delivery];

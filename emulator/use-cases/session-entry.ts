@@ -23,7 +23,7 @@ export function enterSession(ctx: Context, session: Session, consent: ConsentInp
     ? enterSandbox(ctx, session, campaign)
     : enterPack(ctx, { campaign, channel: 'agency', collectorId: session.collector_id, packId: session.unit_id!, country: session.country }, consent, () => session.id);
   if (!admitted(admission)) return refused(admission);
-  return enteredView(ctx, session, campaign, admission, entry);
+  return enteredView(session, campaign, admission, entry);
 }
 
 function admitted(admission: Admission | EntryAdmission): admission is Extract<Admission, { kind: 'open' | 'entered' }> {

@@ -5,7 +5,6 @@
  */
 import type { Context } from '../context.js';
 import type { Admission } from '../domain/admission.js';
-import { deliveryAsOf } from '../domain/delivery.js';
 import { termsFor } from '../domain/terms.js';
 import type { Terms } from '../fixture.js';
 import { type Entry, findEntryForSession } from '../store/entries.js';
@@ -26,8 +25,7 @@ export interface SessionView {
 
 /** The session as a read shows it: its entry found, and the admission judged now. */
 export function viewOf(ctx: Context, session: Session, campaign: Campaign): SessionView {
-  const stored = findEntryForSession(ctx.db, session.id);
-  const entry = stored && deliveryAsOf(stored, ctx.clock.now());
+  const entry = findEntryForSession(ctx.db, session.id, ctx.clock.now());
   const terms = termsFor(campaign.promotion, session.country);
   if (session.sandbox) return { session, campaign, terms, admission: sandboxRefusal(session.scenario) ?? { kind: 'open', terms }, entry };
   // In production the session's own entry is its pack's one entry.
@@ -35,8 +33,8 @@ export function viewOf(ctx: Context, session: Session, campaign: Campaign): Sess
   return { session, campaign, terms, admission: packAdmission(ctx, entrant, entry).admission, entry };
 }
 
-/** The session as an entry answers it: the entry it made or found, as it stands now, and the admission it was judged by. */
-export function enteredView(ctx: Context, session: Session, campaign: Campaign, admission: Admission, entry: Entry | undefined): SessionView {
+/** The session as an entry answers it: the entry it made or found (as it stands now: store/entries.ts), and the admission it was judged by. */
+export function enteredView(session: Session, campaign: Campaign, admission: Admission, entry: Entry | undefined): SessionView {
   const terms = termsFor(campaign.promotion, session.country);
-  return { session, campaign, terms, admission: session.sandbox ? (sandboxRefusal(session.scenario) ?? { kind: 'open', terms }) : admission, entry: entry && deliveryAsOf(entry, ctx.clock.now()) };
+  return { session, campaign, terms, admission: session.sandbox ? (sandboxRefusal(session.scenario) ?? { kind: 'open', terms }) : admission, entry };
 }

@@ -6,7 +6,8 @@
  * (the next page starts after its last row). Checked by sizes and counts, not by time.
  */
 import { expect, test } from 'vitest';
-import { BODY_KEPT, PAGE_BODY_CHARS, ROWS_PER_KEY, flushInteractions, recordInteraction } from '../../emulator/store/interactions.js';
+import { flushInteractions, recordInteraction } from '../../emulator/fast-path/interaction-rows.js';
+import { BODY_KEPT, PAGE_BODY_CHARS, ROWS_PER_KEY } from '../../emulator/store/interactions.js';
 import { testWorld } from '../world.js';
 
 const bulky = () => ({ filler: 'x'.repeat(90 * 1024) });

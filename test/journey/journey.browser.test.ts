@@ -41,7 +41,7 @@ describe.concurrent('browser journey', { timeout: 120_000 }, () => {
       expect(agency.record.exchanges).toEqual([{ status: 201 }]);
       await page.goto(`${world.emulator.baseUrl}/rewards`);
       const unit = findUnitByCode(world.emulator.world.db, world.packCode())!;
-      const { codes } = findProductionEntryForPack(world.emulator.world.db, unit.promotion_id!, unit.id)!;
+      const { codes } = findProductionEntryForPack(world.emulator.world.db, unit.promotion_id!, unit.id, world.emulator.world.clock.now())!;
       const newest = await page.getByRole('article').first().textContent();
       expect(newest).toContain('5 € voucher');
       expect(newest).toContain(JSON.parse(codes)[0]);
