@@ -16,7 +16,6 @@ import { jsonBody } from '../http.js';
 import { unitOfAuthCode } from '../store/codes.js';
 import { packCodeOfUnit } from '../store/units.js';
 import type { StoredCall } from './observations.js';
-import type { Instruments } from './instruments.js';
 
 const EXPERIENCE_PREFIX = '/api/experience/v1';
 
@@ -53,8 +52,8 @@ export interface Subject {
 }
 
 /** Answers a call as the first fault armed for it and matching it says, else hands it on; the call's record notes the fault and the subject it matched on. */
-export function applyFaults(ctx: Context, instruments: Instruments, call: StoredCall, req: Request, res: Response, next: NextFunction): void {
-  const armed = instruments.faults.filter((fault) => fault.hits < fault.times && pathOf(fault.path) === req.path && (!fault.method || fault.method === req.method));
+export function applyFaults(ctx: Context, faults: Fault[], call: StoredCall, req: Request, res: Response, next: NextFunction): void {
+  const armed = faults.filter((fault) => fault.hits < fault.times && pathOf(fault.path) === req.path && (!fault.method || fault.method === req.method));
   if (armed.length === 0) return next();
   const decide = () => {
     const subject = subjectOf(ctx, req, res);

@@ -35,7 +35,7 @@ export function recordCalls(ctx: Context, instruments: Instruments): RequestHand
     const call = arriving(req);
     (res.locals as RecordedLocals)[CALL] = call;
     if (instruments.faults.length === 0) return next();
-    applyFaults(ctx, instruments, call, req, res, next);
+    applyFaults(ctx, instruments.faults, call, req, res, next);
   };
 }
 

@@ -42,6 +42,13 @@ export interface Cache {
   checked: boolean;
 }
 
+declare module '../store/connection.js' {
+  interface ConnectionState {
+    /** The copies of rows every request reads, once installed. */
+    cache?: Cache | undefined;
+  }
+}
+
 /** Called once per connection, after the migrations: the triggers live as long as the connection. */
 export function installCache(db: Db): void {
   const areas: Record<CacheArea, Area> = { keys: { values: new Map(), writtenIn: undefined }, catalog: { values: new Map(), writtenIn: undefined }, webhooks: { values: new Map(), writtenIn: undefined } };

@@ -6,7 +6,14 @@
  */
 import { storageFailure } from '../errors.js';
 import type { Db } from '../store/connection.js';
-import { type Interaction, interactionRow, writeInteractions } from '../store/interactions.js';
+import { type Interaction, type Row, interactionRow, writeInteractions } from '../store/interactions.js';
+
+declare module '../store/connection.js' {
+  interface ConnectionState {
+    /** Interaction rows recorded and not yet written. */
+    unwritten?: Row[] | undefined;
+  }
+}
 
 /** Keeps the call's row until the end of the turn. */
 export function recordInteraction(db: Db, interaction: Omit<Interaction, 'id'>): void {

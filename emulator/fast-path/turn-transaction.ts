@@ -28,6 +28,13 @@ export interface Turn {
   committed: Array<() => void>;
 }
 
+declare module '../store/connection.js' {
+  interface ConnectionState {
+    /** The event-loop turn's shared transaction, while it is open. */
+    turn?: Turn | undefined;
+  }
+}
+
 /** Joins this turn's transaction, opening it if need be. */
 export function joinTurnTransaction(db: Db, settled: Settled): void {
   let turn = db.state.turn;

@@ -5,20 +5,13 @@
  */
 import Database from 'better-sqlite3';
 import { type StoredDelivery, deliveryAsOf } from '../domain/delivery.js';
-import type { Cache } from '../fast-path/cache.js';
-import type { Turn } from '../fast-path/turn-transaction.js';
-import type { Row, Written } from './interactions.js';
-
-export interface ConnectionState {
-  /** The event-loop turn's shared transaction, while it is open (fast-path/turn-transaction.ts). */
-  turn: Turn | undefined;
-  /** Interaction rows recorded and not yet written (fast-path/interaction-rows.ts). */
-  unwritten: Row[] | undefined;
-  /** Interaction rows written since the log was last trimmed (interactions.ts). */
-  written: Written | undefined;
-  /** The copies of rows every request reads, once installed (fast-path/cache.ts). */
-  cache: Cache | undefined;
-}
+/**
+ * What modules keep on the connection. Each module that keeps something declares its own field here
+ * from its own file (`declare module`), so the connection knows none of them: the turn's transaction
+ * (fast-path/turn-transaction.ts), the log's waiting rows (fast-path/interaction-rows.ts), the cache
+ * (fast-path/cache.ts), the rows written since the last trim (store/interactions.ts).
+ */
+export interface ConnectionState {}
 
 export type Db = Database.Database & { readonly state: ConnectionState };
 
@@ -32,5 +25,5 @@ export function connect(path: string, options?: Database.Options): Db {
   const db = new Database(path, options);
   db.function('delivery_state_as_of', { deterministic: true }, (state, due, outcome, now) =>
     deliveryAsOf({ state: 'won', delivery_state: state, delivery_due_at: due, delivery_outcome: outcome } as StoredDelivery, now as number).delivery_state);
-  return Object.assign(db, { state: { turn: undefined, unwritten: undefined, written: undefined, cache: undefined } });
+  return Object.assign(db, { state: {} });
 }

@@ -53,6 +53,13 @@ export interface Written {
   keys: Set<number | null>;
 }
 
+declare module './connection.js' {
+  interface ConnectionState {
+    /** Interaction rows written since the log was last trimmed. */
+    written?: Written | undefined;
+  }
+}
+
 /** Drops each written key's oldest rows beyond ROWS_PER_KEY, once every TRIM_EVERY rows. */
 function trim(db: Db, rows: Row[]): void {
   const since = (db.state.written ??= { rows: 0, keys: new Set() });
