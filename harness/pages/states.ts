@@ -98,6 +98,7 @@ export class StateBook {
   private readonly pages = new Map<StateName, Fingerprint | undefined>();
   private expected: StateName[] | undefined;
   private finish!: () => void;
+  private readonly ownWordsOf = new Map<StateName, string[]>();
   private readonly finished = new Promise<void>((resolve) => (this.finish = resolve));
 
   /** The preview is about to show these states. */
@@ -109,6 +110,7 @@ export class StateBook {
   /** A state's page as the preview showed it, or undefined when it could not be read. */
   report(state: StateName, page: Fingerprint | undefined): void {
     this.pages.set(state, page);
+    this.ownWordsOf.clear();
     this.settle();
   }
 
@@ -131,7 +133,8 @@ export class StateBook {
    */
   carried(page: Fingerprint): StateName[] {
     if (!this.learned) return [];
-    const bySignature = statesCarried(this.learned, page).filter((state) => this.keyed(page, state) || this.showsWordsOf(page, state) !== false);
+    // A carried signature with keys matched one of them: a distinguishing attribute decides alone.
+    const bySignature = statesCarried(this.learned, page).filter((state) => Boolean(this.signatureOf(state)?.keys.length) || this.showsWordsOf(page, state) !== false);
     if (bySignature.length) return bySignature;
     return this.learned.signatures.map((signature) => signature.state).filter((state) => this.showsWordsOf(page, state) === true);
   }
@@ -153,11 +156,6 @@ export class StateBook {
     return parts.join('; ') || 'nothing';
   }
 
-  private keyed(page: Fingerprint, state: StateName): boolean {
-    const signature = this.signatureOf(state);
-    return Boolean(signature?.keys.length) && carries(page, signature!);
-  }
-
   /** Whether the page shows most of the words only the state's preview page shows; undefined when that page has none of its own. */
   private showsWordsOf(page: Fingerprint, state: StateName): boolean | undefined {
     const words = this.ownWords(state);
@@ -166,12 +164,16 @@ export class StateBook {
     return words.filter((word) => shown.has(word)).length * 2 > words.length;
   }
 
-  /** The words of a state's preview page that no other learned page shows. */
+  /** The words of a state's preview page that no other learned page shows (worked out once per state: every page read asks). */
   private ownWords(state: StateName): string[] {
     const page = this.pages.get(state);
     if (!page || !this.learned) return [];
-    const others = [...this.pages].filter(([other, fingerprint]) => other !== state && fingerprint).map(([, fingerprint]) => fingerprint!);
-    return own(page, others, 'text');
+    let words = this.ownWordsOf.get(state);
+    if (!words) {
+      const others = [...this.pages].filter(([other, fingerprint]) => other !== state && fingerprint).map(([, fingerprint]) => fingerprint!);
+      this.ownWordsOf.set(state, (words = own(page, others, 'text')));
+    }
+    return words;
   }
 
   signatureOf(state: StateName): Signature | undefined {
