@@ -13,7 +13,7 @@ import { defaultFixture } from '../emulator/cli/paths.js';
 import { loadFixture } from '../emulator/fixture.js';
 import { createLogger } from '../emulator/logger.js';
 import { type Running, startServer } from '../emulator/server.js';
-import { EmulatorClient, type Env, type FaultSpec, type Pack, type PackKind } from '../harness/emulator-client/client.js';
+import { EmulatorClient, type Env, type FaultSpec, type Pack, type PackKind, failureOf } from '../harness/emulator-client/client.js';
 import { type PackOutcome, PackPool } from '../harness/emulator-client/packs.js';
 import { coverSandbox, fetchPost } from './sandbox.js';
 
@@ -183,13 +183,8 @@ async function ensureReachable(callbackUrl: string): Promise<void> {
     const answer = await fetch(callbackUrl, { redirect: 'manual', signal: AbortSignal.timeout(REACH_WITHIN_MS) });
     await answer.body?.cancel();
   } catch (error) {
-    const cause = (error as Error).name === 'TimeoutError' ? `no answer within ${REACH_WITHIN_MS / 1000} s` : describeCause(error as Error & { cause?: { code?: string; message?: string } });
-    throw new Error(`[promo-emulator] the agency's callback ${callbackUrl} is not reachable (${cause}): start your site, or correct the \`agency\` option; nothing was registered or approved`);
+    throw new Error(`[promo-emulator] the agency's callback ${callbackUrl} is not reachable (${failureOf(error, REACH_WITHIN_MS)}): start your site, or correct the \`agency\` option; nothing was registered or approved`);
   }
-}
-
-function describeCause(error: Error & { cause?: { code?: string; message?: string } }): string {
-  return error.cause?.code ?? error.cause?.message ?? error.message;
 }
 
 /** The control calls the harness's client does not make: it never reads or freezes the clock, nor resets. */

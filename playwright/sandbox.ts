@@ -2,7 +2,7 @@
  * Runs the six sandbox scenarios through the experience API: what an agency's preview does before
  * the brand approves. The fixtures approve with it; the tests use it too.
  */
-import { SANDBOX_SCENARIOS } from '../emulator/experience/schemas.js';
+import { SANDBOX_SCENARIOS } from '../emulator/use-cases/sandbox.js';
 
 export type ExperiencePost = (path: string, body: object, session?: string) => Promise<{ status: number; body: { session_token?: string } }>;
 

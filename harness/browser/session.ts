@@ -21,7 +21,7 @@ export const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, h
  * phone, in its user agent, its client hints (`Sec-CH-UA`, `navigator.userAgentData`) alike; never
  * "HeadlessChrome" in one while the other claims a phone.
  */
-export function phoneOf(version: string) {
+function phoneOf(version: string) {
   const major = version.split('.')[0] ?? '0';
   const userAgent = `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`;
   const brands = [{ brand: 'Not:A-Brand', version: '8' }, { brand: 'Chromium', version: major }];
@@ -61,7 +61,7 @@ const CLOSE_MS = 10_000;
 const ANSWER_MS = 1500;
 
 /** `promise`, or `fallback` after `ms`. */
-export function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([promise.catch(() => fallback), new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
 }

@@ -197,8 +197,8 @@ export class EmulatorClient {
 }
 
 /** Why a request got no answer, in a few words: the connection's error code, the timeout, or why fetch refused the URL ("bad port"). */
-function failureOf(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
+export function failureOf(error: unknown, timeoutMs = TIMEOUT_MS): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
   const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
   return cause?.code === 'UND_ERR_SOCKET' ? 'ECONNRESET' : (cause?.code ?? cause?.message ?? 'no connection');
 }

@@ -6,10 +6,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ElementHandle, Locator, Page } from 'playwright-core';
-import { type ConsentHints, type FieldKind, disableValidation, fieldsToFill, fingerprint, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
+import { type ConsentBox, type ConsentHints, type FieldKind, disableValidation, fieldsToFill, fingerprint, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
 import type { Config } from '../config.js';
 import { PAGES, type PageName, STATES, type Shown, type StateName, statesShown } from '../journey-states.js';
-import type { ConsentBox } from '../browser/in-page.js';
 import { type Vocabulary, patternOf, vocabularyOf } from '../vocabulary.js';
 import { firstFound, untilAnyAttached } from './locate.js';
 import type { Fingerprint, StateBook } from './states.js';

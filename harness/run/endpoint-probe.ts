@@ -63,9 +63,9 @@ export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts
     return answer.status();
   };
   // Each request is placed among the calls the emulator observed by their sequence numbers, not by clocks.
-  for (const variant of ['missing', 'forged', 'missing, as a plain form post'] as const) {
+  for (const variant of ['missing', 'forged', PLAIN_FORM_POST] as const) {
     const after = await run.env.client.lastObserved();
-    record.csrf.push({ variant, after, status: await send(variant === 'missing, as a plain form post' ? plainFormPost(caught, parts) : forgery(caught, parts, variant)) });
+    record.csrf.push({ variant, after, status: await send(variant === PLAIN_FORM_POST ? plainFormPost(caught, parts) : forgery(caught, parts, variant)) });
   }
   // An agency that calls the service after answering has this long to do so before the burst.
   await sleep(AFTER_FORGERY_MS);
@@ -139,6 +139,8 @@ function forgery(caught: Caught, parts: { headers: string[]; fields: string[] },
   return { headers, body: json ? JSON.stringify(changed) : new URLSearchParams(Object.entries(changed).map(([name, value]): [string, string] => [name, String(value)])).toString() };
 }
 
+const PLAIN_FORM_POST = 'missing, as a plain form post';
+
 /**
  * The caught request as any other site can send it without a script's help: a plain HTML form's
  * post (application/x-www-form-urlencoded), from there, with none of the page's own headers (an
@@ -146,8 +148,9 @@ function forgery(caught: Caught, parts: { headers: string[]; fields: string[] },
  * only on requests that carry such a header takes this one.
  */
 function plainFormPost(caught: Caught, parts: { fields: string[] }): { headers: Record<string, string>; body: string } {
-  const fields = Object.entries(fieldsOf(caught) ?? {}).filter(([name]) => !parts.fields.includes(name));
-  const body = fieldsOf(caught) ? new URLSearchParams(fields.map(([name, value]): [string, string] => [name, typeof value === 'object' ? JSON.stringify(value) : String(value)])).toString() : caught.body;
+  const sent = fieldsOf(caught);
+  const fields = Object.entries(sent ?? {}).filter(([name]) => !parts.fields.includes(name));
+  const body = sent ? new URLSearchParams(fields.map(([name, value]): [string, string] => [name, typeof value === 'object' ? JSON.stringify(value) : String(value)])).toString() : caught.body;
   return { headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ATTACKER, referer: `${ATTACKER}/` }, body };
 }
 

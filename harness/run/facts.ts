@@ -65,10 +65,10 @@ export interface PollWatch {
   ended?: number;
 }
 
-/** The agency's own entry endpoint, found by catching the request its consent form sends. */
 /** How a probe sent the entry from another site: as the page sends it, its token left out or made up; or as a plain form post, no token and none of the page's headers. */
 export type CsrfVariant = 'missing' | 'forged' | 'missing, as a plain form post';
 
+/** The agency's own entry endpoint, found by catching the request its consent form sends. */
 export interface EndpointProbe {
   scenario: string;
   journey: string;

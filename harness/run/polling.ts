@@ -115,5 +115,8 @@ export const LONGEST_POLL_WAIT_MS = POLL_SCHEDULE_S.at(-1)! * 1000 + LATE_POLL_M
  */
 export function isTerminalAnswer(call: ObservedCall): boolean {
   if (call.method === 'POST' && call.path === '/session/entry') return call.status === 200 && call.answer?.entry_state !== 'pending';
-  return ['delivered', 'failed'].includes(call.answer?.delivery_state ?? '') || call.answer?.eligibility === 'unavailable' || [401, 409, 410].includes(call.status);
+  return ['delivered', 'failed'].includes(call.answer?.delivery_state ?? '') || call.answer?.eligibility === 'unavailable' || ENDING_STATUSES.includes(call.status);
 }
+
+/** A session read's statuses that end polling: the session gone (401), the integration unavailable (409, 410). */
+export const ENDING_STATUSES: readonly number[] = [401, 409, 410];

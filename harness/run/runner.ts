@@ -31,7 +31,7 @@ export interface RunnerHooks {
 const STEP_MARGIN_S = 120;
 
 /** A step's upper bound in seconds: its waits (and its own timeout) plus the margin. */
-export function stepBoundSeconds(scenario: Scenario, step: Step): number {
+function stepBoundSeconds(scenario: Scenario, step: Step): number {
   const own = 'timeout_s' in step ? step.timeout_s : 0;
   return (waitSeconds(scenario, step) ?? 0) + own + STEP_MARGIN_S;
 }

@@ -11,7 +11,7 @@ import { type Shown, showsState } from '../journey-states.js';
 import { consentPageOf } from '../pages/agency.js';
 import type { Step } from '../scenarios/schema.js';
 import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
-import { LONGEST_POLL_WAIT_MS, finalState, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
+import { ENDING_STATUSES, LONGEST_POLL_WAIT_MS, finalState, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
 import { continueOnAuthorize, scanPack } from './journey-start.js';
 import { callbackStep } from './probes.js';
@@ -114,7 +114,7 @@ export const STEPS: Steps = {
       ...target, status: step.status, error: step.error, retry_after: step.retry_after, drop: step.drop, times: step.times, match: { pack: journey.pack.code },
     });
     journey.changedAt = Date.now();
-    if (step.on === 'session_read' && step.status !== undefined && [401, 409, 410].includes(step.status)) {
+    if (step.on === 'session_read' && step.status !== undefined && ENDING_STATUSES.includes(step.status)) {
       journey.pollingEnded = { at: journey.changedAt, by: `the harness made the session read answer ${step.status}${step.error ? ` ${step.error}` : ''}` };
     }
     run.facts.faults.push({
