@@ -13,7 +13,7 @@ import type { EnvValues } from '../emulator/control/env.js';
 import type { FaultBody } from '../emulator/control/faults.js';
 import type { Terms as FixtureTerms } from '../emulator/fixture.js';
 import type { ExpectedOutcome } from '../emulator/domain/draw.js';
-import type { Scenario } from '../emulator/experience/schemas.js';
+import type { Scenario } from '../emulator/use-cases/sandbox.js';
 import type { KnownPack } from '../emulator/store/known-packs.js';
 
 it('every contract type is what the emulator answers (env, promotions, packs, terms, checklist) or accepts (faults); secrets are checked where they are answered', () => {

@@ -3,7 +3,7 @@
  * create a session and submit an entry. API coverage only, not visual approval.
  * @see spec §1 lifecycle 3 and 6
  */
-import { SANDBOX_SCENARIOS, type Scenario } from '../experience/schemas.js';
+import { SANDBOX_SCENARIOS, type Scenario } from '../use-cases/sandbox.js';
 import type { CoverageRow } from '../store/coverage.js';
 
 export interface ChecklistItem {

@@ -11,7 +11,7 @@ import { hashSecret } from '../domain/secrets.js';
 import { type ErrorTable, HttpError, writeError } from '../errors.js';
 import { namedKey, namedSession } from '../experience/auth.js';
 import { EXPERIENCE_ERRORS, type ErrorCode } from '../experience/errors.js';
-import { SANDBOX_SCENARIOS } from '../experience/schemas.js';
+import { SANDBOX_SCENARIOS } from '../use-cases/sandbox.js';
 import { jsonBody } from '../http.js';
 import { unitOfAuthCode } from '../store/codes.js';
 import { packCodeOfUnit } from '../store/units.js';

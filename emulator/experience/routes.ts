@@ -81,7 +81,7 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
     }),
     endpoint({
       method: 'get', path: '/session', caller: 'session',
-      run: (ctx, session) => readSession(ctx, session),
+      run: readSession,
       answer: (res, view) => res.json(sessionJson(view)),
     }),
   ];

@@ -5,9 +5,6 @@ import { CODE_LIFETIME_MS, inWords } from '../domain/limits.js';
 import { SANDBOX_SCENARIOS } from '../use-cases/sandbox.js';
 import { detailsOf } from '../validation.js';
 
-/** The scenarios are the sandbox use case's (use-cases/sandbox.ts); the API's other modules and its users read them here. */
-export { SANDBOX_SCENARIOS, type Scenario } from '../use-cases/sandbox.js';
-
 export const SandboxSessionBody = z
   .strictObject({ scenario: z.enum(SANDBOX_SCENARIOS) })
   .register(apiDocs, { id: 'SandboxSessionBody', description: 'With a sandbox key: the scenario whose synthetic result the session gives.' });

@@ -14,8 +14,7 @@ import { canAward, drawNumber, prizeForNumber } from '../domain/draw.js';
 import { DELIVERED_CODE } from '../domain/mechanics.js';
 import { claimPoolCode } from '../store/code-pool.js';
 import { prizeCode } from '../store/code-text.js';
-import type { Db } from '../store/db.js';
-import { type Entry, type EntryMaker, type Won, findProductionEntryForPack, storeEntry } from '../store/entries.js';
+import { type Entry, type EntryMaker, findProductionEntryForPack, storeEntry } from '../store/entries.js';
 import { awardPrize, awardState } from '../store/awards.js';
 import type { Campaign } from '../store/promotions.js';
 
@@ -53,7 +52,7 @@ export function enterPack(ctx: Context, entrant: PackEntrant, consent: ConsentIn
       if (admission.kind === 'entered') return { admission, entry: existing };
       if (admission.kind !== 'open') return { admission };
       const { campaign, collectorId, packId, country } = entrant;
-      const entry = drawEntry(writerOf(ctx), { campaign, collectorId, packId, country, sessionId: sessionId(), sandbox: false, termsVersion: consent?.terms_version ?? null });
+      const entry = drawEntry(ctx, { campaign, collectorId, packId, country, sessionId: sessionId(), sandbox: false, termsVersion: consent?.terms_version ?? null });
       return { admission, entry, created: entry };
     })
     .immediate();
@@ -61,48 +60,34 @@ export function enterPack(ctx: Context, entrant: PackEntrant, consent: ConsentIn
   return { admission: entered.admission, entry: entered.entry };
 }
 
-/** Where and when a pack is drawn: the seed makes its draw, the clock its times. */
-interface Drawing {
-  db: Db;
-  seed: string;
-  now: number;
-}
-
 /**
  * The production draw for a pack: its seeded number picks a prize (a code-unlock or content
  * promotion's odds add up to 1, so one is always drawn), awarded while stock, budget and, for a
  * code unlock, the pool last.
  */
-function drawEntry(writer: Drawing, subject: EntryMaker & { packId: number }): Entry {
+function drawEntry(ctx: Context, subject: EntryMaker & { packId: number }): Entry {
   const { campaign, packId } = subject;
   const { promotion, prizes } = campaign;
-  const drawn = prizeForNumber(drawNumber(writer.seed, promotion.id, packId), prizes);
-  if (!drawn) return storeOutcome(writer, subject);
-  const { stock, budgetLeft } = awardState(writer.db, promotion, drawn);
-  if (!canAward(drawn, stock, budgetLeft)) return storeOutcome(writer, subject);
-  const code = deliveredCode(writer, campaign, packId);
-  if (code === undefined || !awardPrize(writer.db, promotion.id, drawn)) return storeOutcome(writer, subject);
-  return storeOutcome(writer, subject, { prize: drawn, delivery: drawn.delivery, code });
+  const now = ctx.clock.now();
+  const drawn = prizeForNumber(drawNumber(ctx.seed, promotion.id, packId), prizes);
+  if (!drawn) return storeEntry(ctx.db, subject, now);
+  const { stock, budgetLeft } = awardState(ctx.db, promotion, drawn);
+  if (!canAward(drawn, stock, budgetLeft)) return storeEntry(ctx.db, subject, now);
+  const code = deliveredCode(ctx, campaign, packId);
+  if (code === undefined || !awardPrize(ctx.db, promotion.id, drawn)) return storeEntry(ctx.db, subject, now);
+  return storeEntry(ctx.db, subject, now, { prize: drawn, delivery: drawn.delivery, code });
 }
 
 /** The code a won entry delivers (null: none, for content); undefined when a code unlock's pool is empty. */
-function deliveredCode(writer: Drawing, { promotion, brand }: Campaign, packId: number): string | null | undefined {
+function deliveredCode(ctx: Context, { promotion, brand }: Campaign, packId: number): string | null | undefined {
   switch (DELIVERED_CODE[promotion.content.mechanic]) {
     case 'pack':
-      return prizeCode(writer.seed, brand.prefix, packId);
+      return prizeCode(ctx.seed, brand.prefix, packId);
     case 'pool':
-      return claimPoolCode(writer.db, promotion.id, packId);
+      return claimPoolCode(ctx.db, promotion.id, packId);
     case 'none':
       return null;
   }
-}
-
-function storeOutcome(writer: Drawing, subject: EntryMaker, won?: Won): Entry {
-  return storeEntry(writer.db, subject, writer.now, won);
-}
-
-function writerOf(ctx: Context): Drawing {
-  return { db: ctx.db, seed: ctx.seed, now: ctx.clock.now() };
 }
 
 function packEntryOf(ctx: Context, { campaign, packId }: PackEntrant): Entry | undefined {

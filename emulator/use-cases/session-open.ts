@@ -39,7 +39,8 @@ export function openSession(ctx: Context, key: AgencyKey, input: OpenSessionInpu
     const { code, alreadyUsed } = consumeAuthCode(ctx.db, input.authorization_code, now);
     if (alreadyUsed && alreadyUsed.session_id !== null) revokeSession(ctx.db, alreadyUsed.session_id, now);
     const refusal = alreadyUsed ? (alreadyUsed.session_id !== null ? 'used_session_revoked' : 'already_used') : code ? codeProblem(code, key, input.code_verifier, now) : 'unknown_code';
-    if (refusal || !code) return refused(refusal ?? 'unknown_code');
+    if (refusal) return refused(refusal);
+    if (!code) return refused('unknown_code');
     const { session, token } = createSession(ctx.db, ctx.seed, {
       keyId: key.id, promotionId: code.promotion_id, sandbox: false,
       collectorId: code.collector_id, unitId: code.unit_id, country: code.country, now,

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { findKeyBySecret } from '../../emulator/store/keys.js';
 import { readCampaign } from '../../emulator/use-cases/campaign-read.js';
 import { enterSession } from '../../emulator/use-cases/session-entry.js';
+import { isRefused } from '../../emulator/use-cases/refused.js';
 import { openSession } from '../../emulator/use-cases/session-open.js';
 import { readSession } from '../../emulator/use-cases/session-read.js';
 import { testWorld } from '../world.js';
@@ -16,7 +17,7 @@ describe('the experience use cases', () => {
     const key = findKeyBySecret(t.world.db, t.env.sandbox_key!)!;
     expect(readCampaign(t.world, key).promotion.id).toBe(key.promotion_id);
     const opened = openSession(t.world, key, { scenario: 'won' });
-    if ('refused' in opened) throw new Error('refused');
+    if (isRefused(opened)) throw new Error('refused');
     expect(readSession(t.world, opened.view.session)).toMatchObject({ admission: { kind: 'open' }, entry: undefined });
     expect(enterSession(t.world, opened.view.session, undefined)).toMatchObject({ entry: { state: 'won' } });
   });
@@ -25,7 +26,7 @@ describe('the experience use cases', () => {
     const t = testWorld();
     const sandbox = findKeyBySecret(t.world.db, t.env.sandbox_key!)!;
     const opened = openSession(t.world, sandbox, { scenario: 'ineligible' });
-    if ('refused' in opened) throw new Error('refused');
+    if (isRefused(opened)) throw new Error('refused');
     expect(enterSession(t.world, opened.view.session, undefined)).toEqual({ refused: { kind: 'ineligible', reason: 'country_restricted' } });
     const production = findKeyBySecret(t.world.db, t.env.production_key!)!;
     expect(openSession(t.world, production, { authorization_code: 'sc_unknown', code_verifier: 'v'.repeat(43) })).toEqual({ refused: 'unknown_code' });

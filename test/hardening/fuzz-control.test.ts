@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, it } from 'vitest';
-import { SANDBOX_SCENARIOS } from '../../emulator/experience/schemas.js';
+import { SANDBOX_SCENARIOS } from '../../emulator/use-cases/sandbox.js';
 import { WEBHOOK_EVENTS } from '../../emulator/store/webhooks.js';
 import { CALLBACK } from '../journey/support.js';
 import { type TestWorld, testWorld } from '../world.js';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { revokeKey } from '../../emulator/console/lifecycle.js';
 import { s256 } from '../../emulator/domain/pkce.js';
-import { SANDBOX_SCENARIOS } from '../../emulator/experience/schemas.js';
+import { SANDBOX_SCENARIOS } from '../../emulator/use-cases/sandbox.js';
 import { createAgencyKey } from '../../emulator/store/keys.js';
 import { FROZEN_AT, type TestWorld, VERIFIER, issueCodeFor, productionSession, testWorld } from '../world.js';
 import { FUZZ_TEST_TIMEOUT_MS, type FuzzRequest, type FuzzServer, assertProperty, exchange, expectBudgetMet, fuzz, startFuzzServer } from './support/fuzz.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_SCENARIOS } from '../../emulator/experience/schemas.js';
+import { SANDBOX_SCENARIOS } from '../../emulator/use-cases/sandbox.js';
 import type { Fixture } from '../../emulator/fixture.js';
 import { EXPERIENCE_API } from '../../emulator/openapi/experience.js';
 import { VERIFIER, consentFor, issueCodeFor, productionSession, testWorld } from '../world.js';
