@@ -3,11 +3,10 @@ import { describe, expect, test } from 'vitest';
 import type { Fixture } from '../../emulator/fixture.js';
 import { updatePromotionContent } from '../../emulator/store/promotions.js';
 import { type Hop, TestBrowser, marker } from './test-browser.js';
-import { type AgencyWorld, agencyWorld, enter, rule, toConsent } from './world.js';
+import { type AgencyWorld, agencyWorld, enter, entries, rule, toConsent } from './world.js';
 
 const MARCO = 'marco.rossi@example.test';
 
-const entries = (w: AgencyWorld) => w.spy.of('POST', '/session/entry');
 
 const input = (page: Hop, name: string) => new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(page.text)?.[0];
 
@@ -16,6 +15,13 @@ const germanTerms = (edit: (terms: Fixture['promotion']['terms']['default']) => 
   edit(fixture.promotion.terms.by_country.DE!);
   return fixture;
 };
+
+/** The terms_version the agency's entry sent, after a collector ticked and sent the consent form. */
+async function sentTermsVersion(w: AgencyWorld): Promise<{ sent: string | undefined }> {
+  const browser = new TestBrowser();
+  await enter(browser, await toConsent(w, browser));
+  return { sent: (entries(w).at(-1)?.body?.consent as { terms_version?: string }).terms_version };
+}
 
 async function consentPage(w: AgencyWorld, email?: string): Promise<Hop> {
   const page = await toConsent(w, new TestBrowser(), { email });
@@ -164,12 +170,8 @@ describe('the entry body', () => {
   rule({
     defect: 'terms-version-lowercased',
     title: 'echoes a mixed-case terms_version as it is',
-    world: { fixture: (fixture) => ({ ...fixture, promotion: { ...fixture.promotion, terms: { ...fixture.promotion.terms, by_country: { ...fixture.promotion.terms.by_country, DE: { ...fixture.promotion.terms.by_country.DE!, version: 'DE-2026-03a' } } } } }) },
-    observe: async (w) => {
-      const browser = new TestBrowser();
-      await enter(browser, await toConsent(w, browser));
-      return { sent: (entries(w).at(-1)?.body?.consent as { terms_version?: string }).terms_version };
-    },
+    world: { fixture: germanTerms((terms) => void (terms.version = 'DE-2026-03a')) },
+    observe: sentTermsVersion,
     holds: { sent: 'DE-2026-03a' },
     broken: { sent: 'de-2026-03a' },
   });
@@ -177,12 +179,8 @@ describe('the entry body', () => {
   rule({
     defect: 'terms-version-trimmed',
     title: 'echoes a terms_version with surrounding and inner spaces and non-ASCII letters as it is',
-    world: { fixture: (fixture) => ({ ...fixture, promotion: { ...fixture.promotion, terms: { ...fixture.promotion.terms, by_country: { ...fixture.promotion.terms.by_country, DE: { ...fixture.promotion.terms.by_country.DE!, version: ' DE-2026-03 · Größe  v1 ' } } } } }) },
-    observe: async (w) => {
-      const browser = new TestBrowser();
-      await enter(browser, await toConsent(w, browser));
-      return { sent: (entries(w).at(-1)?.body?.consent as { terms_version?: string }).terms_version };
-    },
+    world: { fixture: germanTerms((terms) => void (terms.version = ' DE-2026-03 · Größe  v1 ')) },
+    observe: sentTermsVersion,
     holds: { sent: ' DE-2026-03 · Größe  v1 ' },
     broken: { sent: 'DE-2026-03 · Größe  v1' },
   });

@@ -5,9 +5,8 @@
  */
 import { describe } from 'vitest';
 import { TestBrowser } from './test-browser.js';
-import { type AgencyWorld, ACCEPT, enter, rule, toConsent } from './world.js';
+import { ACCEPT, enter, entries, rule, toConsent } from './world.js';
 
-const entries = (w: AgencyWorld) => w.spy.of('POST', '/session/entry');
 
 describe('the harness edges', () => {
   rule({

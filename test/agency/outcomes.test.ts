@@ -2,9 +2,8 @@
 import { describe, expect, test } from 'vitest';
 import { keys, revokeKey, setRouting } from '../../emulator/console/lifecycle.js';
 import { TestBrowser, marker } from './test-browser.js';
-import { type AgencyWorld, type JourneyOptions, agencyWorld, enter, rule, toConsent } from './world.js';
+import { type AgencyWorld, type JourneyOptions, agencyWorld, enter, entries, rule, toConsent } from './world.js';
 
-const entries = (w: AgencyWorld) => w.spy.of('POST', '/session/entry');
 
 async function production(w: AgencyWorld, options: JourneyOptions = {}) {
   const browser = new TestBrowser();

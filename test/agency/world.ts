@@ -24,6 +24,9 @@ export type AgencyWorld = Awaited<ReturnType<typeof agencyWorld>>;
 /** A rule of the spec: the reference agency keeps it, and its defect switch breaks it. */
 export const rule = rulesOf((options: WorldOptions) => agencyWorld(options));
 
+/** The entries the agency sent the service. */
+export const entries = (w: AgencyWorld) => w.spy.of('POST', '/session/entry');
+
 export function packOf(w: AgencyWorld, outcome = 'won', index = 0): string {
   const packs = w.env.packs.filter((pack) => pack.outcome === outcome);
   if (!packs[index]) throw new Error(`no ${outcome} pack #${index}`);

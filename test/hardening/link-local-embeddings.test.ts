@@ -14,7 +14,7 @@ const hex = (high: number, low: number) => ((high << 8) | low).toString(16);
 const ipv6 = (bytes: number[]) => Array.from({ length: 8 }, (_, index) => hex(bytes[2 * index]!, bytes[2 * index + 1]!)).join(':');
 /** RFC 6052: the IPv4 address after a prefix of `length` bits, skipping bits 64-71. */
 const rfc6052 = (prefix: number[], length: number, v4: Octets) => {
-  const bytes = [...prefix.slice(0, length / 8)];
+  const bytes = [...prefix, ...Array(16).fill(0)].slice(0, length / 8);
   for (const octet of v4) {
     if (bytes.length === 8) bytes.push(0);
     bytes.push(octet);

@@ -1,8 +1,9 @@
 /**
  * After a 429, the harness judges what was sent, not the page's shape: an agency that shows the
  * consent form with the wait (the reference agency's default, run by demo.test.ts), one that
- * shows a wait page with a link back, and one whose wait page sends the entry again by itself all
- * pass, as long as nothing reaches the service before Retry-After. One that sends at once fails.
+ * shows a wait page with a link back, and one whose wait page sends the entry again by itself
+ * (counting down or not) all pass, as long as nothing reaches the service before Retry-After. One
+ * that sends at once fails.
  * Two of them run as an agency that names no state on its pages, in Italian and Polish (issue 42, item 1).
  */
 import { readFileSync } from 'node:fs';

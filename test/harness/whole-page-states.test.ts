@@ -60,7 +60,7 @@ describe('an Italian site whose pending page alone has a role="status" paragraph
     expect(await new AgencyPage(page, defaults, book).shows()).toEqual([]);
   });
 
-  test('production pages of the six states are still recognised, and the evidence names what matched', async () => {
+  test('production pages of the six learned states and the error page are still recognised, and the evidence names what matched', async () => {
     for (const state of SEVEN) {
       await page.setContent(pageOf(state));
       const reading = await new AgencyPage(page, defaults, book).read(true);

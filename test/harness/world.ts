@@ -41,7 +41,7 @@ export interface HarnessWorldOptions {
   config?: Record<string, unknown>;
   /** Changes to the default world, e.g. a promotion that is not live. */
   fixture?: (fixture: Fixture) => Fixture;
-  /** How the reference agency is built where the spec leaves it open, e.g. what it offers after a 429. */
+  /** How the reference agency is built: where the rules leave it open (what it offers after a 429, pages that name no state), or hostile. */
   agency?: Pick<AgencyOptions, 'afterRateLimit' | 'hostile' | 'unmarkedStates'>;
   /** How the single-page agency draws, e.g. as slowly as on an old phone. */
   spa?: Pick<SpaAgencyOptions, 'renderDelayMs'>;
