@@ -19,7 +19,7 @@ async function run(t: TestWorld): Promise<string[]> {
   return out;
 }
 
-describe('determinism (DESIGN.md)', () => {
+describe('determinism', () => {
   it('two fresh instances with the same fixture and seed answer the same sequence byte for byte', async () => {
     const first = testWorld();
     const second = testWorld();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { storedRows } from './support/stored.js';
 import { VERIFIER, consentFor, issueCodeFor, testWorld } from './world.js';
 
-describe('logs and the interaction log keep secrets out (DESIGN.md secrets)', () => {
+describe('logs and the interaction log keep secrets out', () => {
   it('no key, session token, code or verifier appears in the log or the interaction log', async () => {
     const t = testWorld();
     const sandbox = await t.experience('post', '/sessions').send({ scenario: 'won' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { snapshotTables } from '../../emulator/store/snapshot.js';
 import { testWorld } from '../world.js';
 
-describe('HTTP errors of the experience API (DESIGN.md errors)', () => {
+describe('HTTP errors of the experience API', () => {
   it('answers a body over 100 KB with 413 and stores nothing', async () => {
     const t = testWorld();
     const sessions = () => snapshotTables(t.world.db, ['sessions']);

@@ -16,7 +16,7 @@ import { checkAnswer } from './support/check.js';
 import { FUZZ_TEST_TIMEOUT_MS, type FuzzAnswer, type FuzzRequest, type FuzzServer, assertProperty, expectNoFailures, startFuzzServer } from './support/fuzz.js';
 import { JSON_TYPE, formPayload, payload } from './support/hostile.js';
 
-/** Written whatever the answer: the interaction log records every experience call (DESIGN.md). */
+/** Written whatever the answer: the interaction log records every experience call. */
 const ALWAYS_WRITTEN = ['interactions'];
 const PLANTED = 'p'.repeat(43);
 const STATE = 'S'.repeat(43);

@@ -4,7 +4,7 @@
  * side open as a slow or hostile client does: the key is checked from the headers first; a
  * declared length over 100 KB is refused at once (413); a body that stops arriving gets a 408
  * after a short wait; and each of these answers closes the connection, so nothing more is read.
- * @see DESIGN.md conventions (errors: bodies over 100 KB are 413)
+ * @see README "Experience API errors" (bodies over 100 KB are 413)
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@
  * checked before it applies, against a span where every time derived from the clock (key
  * expiries 90 days out, 104 days of seeded history back, webhook retries 6 hours out) is still a
  * valid date with a four-digit year; a refused change answers 400 and saves nothing.
- * @see DESIGN.md conventions (clock), README "Virtual clock"
+ * @see README "Virtual clock"
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@
  * value in a form, and post it to the dashboard: the old double-submit token was tied to nothing.
  * Here such a page plants the cookie and posts revoke, approve, pause and create-key forms; each is
  * refused with 403 and nothing changes.
- * @see DESIGN.md conventions (control plane), README "Security"
+ * @see README "Security" (the control plane)
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

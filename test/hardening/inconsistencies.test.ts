@@ -1,6 +1,6 @@
 /**
  * Issue 14, defect 7: small inconsistencies, each now a clear, documented error.
- * @see DESIGN.md conventions (errors), README "Experience API errors"
+ * @see README "Experience API errors"
  */
 import dns from 'node:dns';
 import request from 'supertest';

@@ -5,7 +5,7 @@
  * then shown by `/_emulator/interactions`, the console log and the dashboard. Now the whole body
  * is walked, with the names the log file redacts, and our own secrets are also found by their
  * shape wherever they sit: in any value, inside longer text, or as a field name.
- * @see DESIGN.md conventions (secrets), spec §4.3 (callback page rules), §2.1, §2.3
+ * @see spec §4.3 (callback page rules), §2.1, §2.3; secrets never reach logs, URLs or error messages
  */
 import { Writable } from 'node:stream';
 import fc from 'fast-check';

@@ -2,7 +2,7 @@
  * Cross-brand and cross-key access, table-driven over every endpoint of both APIs. A second brand
  * of the company runs its own promotion with its own keys; a second company has its own token.
  * Every refusal is the documented one, and a refused call stores nothing.
- * @see spec §1 (reporting: brand-scoped), §2.1, §4.1 rule 3, §5, DESIGN.md errors
+ * @see spec §1 (reporting: brand-scoped), §2.1, §4.1 rule 3, §5; README "Experience API errors"
  */
 import { expect, test } from 'vitest';
 import { s256 } from '../../emulator/domain/pkce.js';

@@ -5,7 +5,7 @@
  * it, the token opens them. (test/control.test.ts checks the guard with a faked address.) A page
  * on another site whose name was rebound to 127.0.0.1 (DNS rebinding) calls from loopback too,
  * but names its own host: it is refused.
- * @see DESIGN.md conventions (control plane)
+ * @see README "Security" (the control plane)
  */
 import { networkInterfaces } from 'node:os';
 import { afterEach, expect, test } from 'vitest';

@@ -3,7 +3,7 @@
  * every call must come from the agency's (or the brand's) server. The control plane is in the
  * table too: its guard relies on a cross-origin JSON POST needing a preflight the emulator never
  * answers, and `/_emulator/env` holds the keys.
- * @see spec §1 ("The interface sends no browser CORS headers"), DESIGN.md conventions
+ * @see spec §1 ("The interface sends no browser CORS headers")
  */
 import { expect, test } from 'vitest';
 import { BRAND } from '../reporting/reporting.js';

@@ -5,7 +5,7 @@
  * verifier, the browser's cookies, the reporting token, the control token and the webhook secret.
  * The interaction log and the console's live log are searched too. (test/logs.test.ts checks the
  * experience API alone, in memory.)
- * @see spec §2.1, §2.3, §4.3 (callback page rules), DESIGN.md secrets
+ * @see spec §2.1, §2.3, §4.3 (callback page rules); secrets never reach logs
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';

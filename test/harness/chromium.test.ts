@@ -1,4 +1,4 @@
-/** One Chromium finder for the project, in DESIGN.md's order. */
+/** One Chromium finder for the project, in the one search order the README gives. */
 import { existsSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { expect, test } from 'vitest';

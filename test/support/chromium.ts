@@ -1,4 +1,4 @@
-/** The browser tests use the harness's Chromium finder: one search order for the whole project (DESIGN.md). */
+/** The browser tests use the harness's Chromium finder: one search order for the whole project. */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from '../../harness/browser/chromium.js';

@@ -1,13 +1,13 @@
 /**
  * What every answer to a hostile request must look like, per area of the emulator:
  *
- * - experience API: DESIGN.md errors, `{error, message, details?}` with the status of the
+ * - experience API: the JSON errors, `{error, message, details?}` with the status of the
  *   `EXPERIENCE_ERRORS` table (spec §4.2), `Retry-After` on 429;
  * - reporting API: spec §7, `{error, details?}` with the status of `REPORTING_ERRORS`, or of the
  *   shared HTTP errors (bad JSON, too large, not JSON) it keeps;
  * - control plane and console API: the experience shape, with the plane's own codes;
  * - pages: an HTML page with the page headers (pages/http.ts), or the JSON 404 every unknown
- *   route answers (DESIGN.md).
+ *   route answers.
  *
  * Everywhere: no 5xx, no stack trace or source path, no CORS header (spec §1), no unescaped fuzz
  * markup in HTML, no redirect off the service except to the approved callback.
@@ -131,7 +131,7 @@ function safeLocation(location: string): boolean {
 
 /**
  * Tables a request may write whatever it answers: the interaction log records every experience
- * call, refused ones included (DESIGN.md, control plane).
+ * call, refused ones included (the control plane).
  */
 const ALWAYS_WRITTEN = new Set(['interactions']);
 
