@@ -52,6 +52,8 @@ async function listen(...args: string[]) {
 
 test('prints each delivery and forwards it with its body, event and delivery id, signed with the printed secret and the emulator\'s t', async () => {
   const listening = await listen('--forward-to', receiver.url);
+  // The banner may arrive in more than one chunk: wait for its signing line, then read it.
+  await listening.printed(/signed with whsec_\S+ \(kept in \S+, the same on every listen\)/);
   const secret = /signed with (whsec_[A-Za-z0-9_-]+) \(kept in (\S+), the same on every listen\)/.exec(listening.output())!;
   expect(secret[2]).toBe(join(data, 'listen-secret'));
   expect(statSync(secret[2]!).mode & 0o777).toBe(0o600);
@@ -72,6 +74,7 @@ test('prints each delivery and forwards it with its body, event and delivery id,
   expect(listening.output()).toMatch(/\[emulator\] stopped listening\n$/);
 
   const again = await listen('--forward-to', receiver.url);
+  await again.printed(/signed with whsec_\S+ /);
   expect(again.output()).toContain(`signed with ${secret[1]} `);
   expect(readFileSync(secret[2]!, 'utf8').trim()).toBe(secret[1]);
 });
