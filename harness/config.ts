@@ -97,7 +97,7 @@ export const ConfigSchema = z.strictObject({
    * the template) or a selector of their own (anything else, e.g. `text=/Gewonnen/`).
    */
   markers: Markers.default(Markers.parse({})),
-  /** Words in your language the built-in vocabulary lacks, by category (`terms`, `accept`, `age`, `marketing`, `try_again`, `submit`). */
+  /** Words in your language the built-in vocabulary lacks, by category (harness/vocabulary.ts CATEGORIES). */
   vocabulary: VocabularySchema.default({}),
 });
 

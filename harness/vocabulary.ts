@@ -9,7 +9,7 @@
  */
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt', 'sv', 'da', 'cs'] as const;
 
-export const CATEGORIES = ['terms', 'accept', 'age', 'marketing', 'try_again', 'submit'] as const;
+export const CATEGORIES = ['terms', 'accept', 'age', 'marketing', 'try_again', 'submit', 'email', 'phone', 'given_name', 'family_name', 'name'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
 export type Vocabulary = Record<Category, string[]>;
@@ -21,7 +21,8 @@ type Words = Record<(typeof LANGUAGES)[number], string[]>;
  * - accept: the verb of acceptance, a weaker sign: it also begins a marketing opt-in («J'accepte de recevoir…»);
  * - age: a minimum age to confirm, beside the number the terms set;
  * - marketing: what an optional marketing opt-in offers; a terms box that also names these bundles the two;
- * - try_again: the way back to the entry after a 429; submit: the button that sends the consent form.
+ * - try_again: the way back to the entry after a 429; submit: the button that sends the consent form;
+ * - email, phone, given_name, family_name, name: what a field of the consent form asks for, by its label.
  */
 const WORDS: Record<Category, Words> = {
   terms: {
@@ -101,6 +102,25 @@ const WORDS: Record<Category, Words> = {
     sv: ['delta', 'skicka', 'spela', 'fortsätt'],
     da: ['deltag', 'send', 'spil', 'fortsæt'],
     cs: ['zúčastnit', 'odeslat', 'hrát', 'pokračovat'],
+  },
+  email: {
+    en: ['e-?mail', 'email address'], de: ['e-?mail', 'mail-?adresse'], fr: ['courriel', 'e-?mail', 'adresse (?:e-?)?mail'], es: ['correo', 'e-?mail'], it: ['e-?mail', 'posta elettronica'],
+    nl: ['e-?mail'], pl: ['e-?mail', 'adres e-?mail', 'poczta'], pt: ['e-?mail', 'correio eletrónico', 'correio eletrônico'], sv: ['e-?post', 'mejl'], da: ['e-?mail', 'e-?post'], cs: ['e-?mail'],
+  },
+  phone: {
+    en: ['phone', 'mobile', 'telephone', 'cell'], de: ['telefon', 'handy', 'mobil'], fr: ['téléphone', 'portable', 'mobile'], es: ['teléfono', 'móvil', 'celular'], it: ['telefono', 'cellulare'],
+    nl: ['telefoon', 'mobiel', 'gsm'], pl: ['telefon', 'komórk'], pt: ['telefone', 'telemóvel', 'celular'], sv: ['telefon', 'mobil'], da: ['telefon', 'mobil'], cs: ['telefon', 'mobil'],
+  },
+  given_name: {
+    en: ['first name', 'given name', 'forename'], de: ['vorname'], fr: ['prénom'], es: ['nombre(?!\\s+(?:y|completo))'], it: ['nome(?!\\s+(?:e|completo))'],
+    nl: ['voornaam'], pl: ['imię(?!\\s+i)'], pt: ['primeiro nome', 'nome próprio'], sv: ['förnamn'], da: ['fornavn'], cs: ['jméno(?!\\s+a)', 'křestní'],
+  },
+  family_name: {
+    en: ['last name', 'surname', 'family name'], de: ['nachname', 'familienname'], fr: ['nom de famille', 'nom(?!\\p{L})(?!\\s+(?:et|complet))'], es: ['apellido'], it: ['cognome'],
+    nl: ['achternaam'], pl: ['nazwisko'], pt: ['apelido', 'sobrenome', 'último nome'], sv: ['efternamn'], da: ['efternavn'], cs: ['příjmení'],
+  },
+  name: {
+    en: ['name', 'full name'], de: ['name'], fr: ['nom'], es: ['nombre'], it: ['nome'], nl: ['naam'], pl: ['imię i nazwisko'], pt: ['nome'], sv: ['namn'], da: ['navn'], cs: ['jméno'],
   },
 };
 

@@ -30,7 +30,8 @@ export function readPage(): { links: string[]; title: string; text: string; html
 }
 
 /**
- * Installed before any script of a page: records every change of what the page shows (its CSS
+ * Run in the harness's own world of each document (outside.ts) before any script of the page:
+ * records every change of what the page shows (its CSS
  * selectors that match), so a state shown only for a moment (a wait page that retries by itself)
  * is not missed by a harness that looks a little late. Playwright-only selectors are not recorded.
  */
@@ -133,8 +134,6 @@ export interface ConsentHints {
   /** Pattern sources (harness/vocabulary.ts), compiled here with the `iu` flags. */
   words: { terms: string; accept: string; age: string; marketing: string };
   minimumAge?: number;
-  /** Mark the form and its boxes (`data-harness-consent`, `data-harness-box`) for the page object's locators. */
-  mark: boolean;
 }
 
 /**
@@ -154,6 +153,8 @@ export interface ConsentHints {
  */
 export function readConsent(input: ConsentHints): {
   hasForm: boolean; boxes: ConsentBox[]; hidden: Array<[string, string]>; termsText: string; termsVersion: string | undefined; probeElements: number; unsafeLinks: string[];
+  /** Where the form and each of its boxes are (elementPath), for the page object's locators. */
+  where: { root: string; boxes: string[] } | undefined;
 } {
   const words = {
     terms: new RegExp(input.words.terms, 'iu'), accept: new RegExp(input.words.accept, 'iu'), age: new RegExp(input.words.age, 'iu'), marketing: new RegExp(input.words.marketing, 'iu'),
@@ -202,13 +203,6 @@ export function readConsent(input: ConsentHints): {
       if (value > best) [root, best] = [container, value];
     }
   }
-  if (input.mark) {
-    for (const marked of document.querySelectorAll('[data-harness-consent], [data-harness-box]')) {
-      marked.removeAttribute('data-harness-consent');
-      marked.removeAttribute('data-harness-box');
-    }
-    if (root) root.setAttribute('data-harness-consent', '');
-  }
   const found: any[] = root ? [...root.querySelectorAll(BOX)] : [];
   const read = found.map((box) => ({ box, label: labelOf(box), required: requiredOf(box) }));
   const isAge = (label: string): boolean => Boolean(age?.test(label)) || words.age.test(label);
@@ -226,7 +220,6 @@ export function readConsent(input: ConsentHints): {
   const others = roles.filter((role) => role.role === 'other');
   if (others.length === 1 && !roles.some((role) => role.role === 'terms')) others[0]!.role = 'terms';
   const boxes: ConsentBox[] = read.map(({ box, label, required }, index) => {
-    if (input.mark) box.setAttribute('data-harness-box', String(index));
     const checked = box.matches('input') ? Boolean(box.checked) : box.getAttribute('aria-checked') === 'true';
     return { ...roles[index]!, label, checked, required };
   });
@@ -242,59 +235,106 @@ export function readConsent(input: ConsentHints): {
     termsVersion: version ? (version.getAttribute('data-terms-version') ?? String(version.textContent ?? '')) : undefined,
     probeElements: document.querySelectorAll('[data-harness-probe]').length,
     unsafeLinks,
+    where: root ? { root: elementPath(root), boxes: found.map(elementPath) } : undefined,
   };
 }
 
-/** What a field of the consent form asks for, as a person reads it: by its type, its autocomplete, its name. */
+/** What a field of the consent form asks for, as a person reads it. */
 export type FieldKind = 'email' | 'tel' | 'date' | 'datetime' | 'month' | 'number' | 'url' | 'name' | 'given' | 'family' | 'select' | 'text';
 
+/** What fieldsToFill reads the form by: where it is, and the vocabulary's patterns of what a label asks for. */
+export interface FieldHints {
+  root: string;
+  /** Pattern sources (harness/vocabulary.ts), compiled here with the `iu` flags. */
+  words: { email: string; phone: string; given: string; family: string; name: string };
+}
+
 /**
- * The fields of the consent form a person would fill, besides its boxes: visible, enabled, empty
- * (`input` of a text-like type, `select` without a choice, `textarea`), each marked
- * `data-harness-field` and named by what it asks; a select with the value of its first real option.
+ * The fields of the consent form a person would fill, besides its boxes: empty (`input` of a
+ * text-like type, `select` without a choice, `textarea`), enabled, and shown to a person: not
+ * hidden, transparent, off the page or a pixel small (a honeypot is none of those), each with its
+ * place (elementPath) and what it asks for: its type where the browser checks it (email, tel,
+ * date...), else its label as a person reads it (the vocabulary, in any of its languages), else its
+ * autocomplete, name and id; a select with the value of its first real option.
  */
-export function fieldsToFill(): Array<{ index: number; kind: FieldKind; option?: string }> {
+export function fieldsToFill(input: FieldHints): Array<{ path: string; kind: FieldKind; option?: string }> {
   const SKIP = new Set(['hidden', 'checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'file', 'range', 'color']);
-  const root = document.querySelector('[data-harness-consent]');
+  const root = document.querySelector(input.root);
   if (!root) return [];
+  const words = Object.fromEntries(Object.entries(input.words).map(([kind, source]) => [kind, new RegExp(source, 'iu')])) as Record<keyof FieldHints['words'], RegExp>;
+  const labelOf = (field: any): string => {
+    const texts = [...(field.labels ?? [])].map((label: any) => String(label.textContent ?? ''));
+    for (const id of String(field.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean)) texts.push(String(document.getElementById(id)?.textContent ?? ''));
+    texts.push(String(field.getAttribute('aria-label') ?? ''), String(field.getAttribute('placeholder') ?? ''));
+    return texts.join(' ').replace(/\s+/g, ' ').trim();
+  };
+  const byWords = (text: string): FieldKind | undefined => {
+    if (words.email.test(text)) return 'email';
+    if (words.phone.test(text)) return 'tel';
+    if (words.given.test(text)) return 'given';
+    if (words.family.test(text)) return 'family';
+    if (words.name.test(text)) return 'name';
+    return undefined;
+  };
   const kindOf = (field: any): FieldKind => {
     const type = String(field.type ?? '').toLowerCase();
-    const hint = `${field.getAttribute('autocomplete') ?? ''} ${field.name ?? ''} ${field.id ?? ''}`.toLowerCase();
     if (field.localName === 'select') return 'select';
-    if (type === 'email' || /mail/.test(hint)) return 'email';
-    if (type === 'tel' || /tel|phone/.test(hint)) return 'tel';
-    if (type === 'date' || /bday|birth/.test(hint)) return 'date';
-    if (type === 'datetime-local') return 'datetime';
-    if (type === 'month') return 'month';
-    if (type === 'number') return 'number';
-    if (type === 'url') return 'url';
+    const typed: Record<string, FieldKind> = { email: 'email', tel: 'tel', date: 'date', 'datetime-local': 'datetime', month: 'month', number: 'number', url: 'url' };
+    if (typed[type]) return typed[type]!;
+    const mode: Record<string, FieldKind> = { email: 'email', tel: 'tel', numeric: 'number', url: 'url' };
+    if (mode[String(field.inputMode ?? '')]) return mode[String(field.inputMode)]!;
+    const labelled = byWords(labelOf(field));
+    if (labelled) return labelled;
+    const hint = `${field.getAttribute('autocomplete') ?? ''} ${field.name ?? ''} ${field.id ?? ''}`.toLowerCase();
+    if (/mail/.test(hint)) return 'email';
+    if (/tel|phone/.test(hint)) return 'tel';
+    if (/bday|birth/.test(hint)) return 'date';
     if (/given|first/.test(hint)) return 'given';
     if (/family|last|surname/.test(hint)) return 'family';
     if (/name/.test(hint)) return 'name';
     return 'text';
   };
-  const found: Array<{ index: number; kind: FieldKind; option?: string }> = [];
+  /** Whether a person sees the field: laid out, visible, not transparent, on the page and larger than a dot. */
+  const seen = (field: any): boolean => {
+    if (field.getClientRects().length === 0 || window.getComputedStyle(field).visibility === 'hidden') return false;
+    for (let node = field; node; node = node.parentElement) {
+      const style = window.getComputedStyle(node);
+      if (Number(style.opacity) === 0 || node.getAttribute('aria-hidden') === 'true' || node.inert) return false;
+    }
+    const box = field.getBoundingClientRect();
+    const page = document.documentElement;
+    const [left, top] = [box.left + window.scrollX, box.top + window.scrollY];
+    return box.width > 2 && box.height > 2 && left + box.width > 0 && top + box.height > 0 && left < Math.max(page.scrollWidth, window.innerWidth) && top < Math.max(page.scrollHeight, window.innerHeight);
+  };
+  const found: Array<{ path: string; kind: FieldKind; option?: string }> = [];
   for (const field of root.querySelectorAll('input, select, textarea')) {
     if (field.localName === 'input' && SKIP.has(String(field.type).toLowerCase())) continue;
-    if (field.disabled || field.readOnly || field.getClientRects().length === 0 || window.getComputedStyle(field).visibility === 'hidden') continue;
-    if (String(field.value ?? '') !== '') continue;
-    const index = found.length;
-    field.setAttribute('data-harness-field', String(index));
+    if (field.disabled || field.readOnly || String(field.value ?? '') !== '' || !seen(field)) continue;
     const kind = kindOf(field);
-    if (kind !== 'select') found.push({ index, kind });
+    if (kind !== 'select') found.push({ path: elementPath(field), kind });
     else {
       const option = [...field.options].find((candidate: any) => !candidate.disabled && candidate.value !== '');
-      if (option) found.push({ index, kind, option: String(option.value) });
+      if (option) found.push({ path: elementPath(field), kind, option: String(option.value) });
     }
   }
   return found;
 }
 
-/** Lets the consent form be sent with its boxes unticked, past the browser's own `required`. */
-export function disableValidation(): void {
-  const form = document.querySelector('[data-harness-consent]')?.closest('form');
+/** Lets the consent form at `root` (elementPath) be sent with its boxes unticked, past the browser's own `required`. */
+export function disableValidation(root: string): void {
+  const form = document.querySelector(root)?.closest('form');
   if (form) form.noValidate = true;
-  for (const box of document.querySelectorAll('[data-harness-consent] [required]')) box.required = false;
+  for (const box of document.querySelector(root)?.querySelectorAll('[required]') ?? []) box.required = false;
+}
+
+/**
+ * Where an element is, as a CSS selector of its place in the document (`html > body:nth-child(2) >
+ * ...`): how the harness points Playwright at what it read, without marking the page.
+ */
+export function elementPath(element: any): string {
+  const steps: string[] = [];
+  for (let node = element; node?.parentElement; node = node.parentElement) steps.unshift(`${CSS.escape(node.localName)}:nth-child(${[...node.parentElement.children].indexOf(node) + 1})`);
+  return [element?.ownerDocument?.documentElement?.localName ?? 'html', ...steps].join(' > ');
 }
 
 /** A form's fields as the browser would send them. */

@@ -12,6 +12,7 @@ import type { AgencyPage, ShownMark } from '../pages/agency.js';
 import { type RunFacts, redactUrl } from '../run/facts.js';
 import type { Environment, PageSeen, RequestSeen } from '../run/browser-seen.js';
 import { readPage, recordShown, shownMark } from './in-page.js';
+import { onEveryDocument, outside } from './outside.js';
 
 /** A phone, as most collectors scan; desktop screenshots resize the same page. */
 export const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -100,9 +101,8 @@ export class BrowserSession {
     const tracing = options.trace !== 'off';
     if (tracing) await context.tracing.start({ snapshots: options.trace === 'on-failure-with-snapshots', screenshots: false });
     if (options.clock) await context.clock.install();
-    await context.addInitScript(recordShown, options.recorded);
     const page = await context.newPage();
-    await presentAsPhone(page, phone);
+    await Promise.all([presentAsPhone(page, phone), onEveryDocument(page, recordShown, options.recorded)]);
     const session = new BrowserSession(context, page, facts, scenario, journey, tracing);
     session.record();
     return session;
@@ -175,7 +175,7 @@ export class BrowserSession {
    * that is then shown has loaded. Gives up waiting after `timeoutMs`, whatever the page does.
    */
   async act(action: () => Promise<void>, timeoutMs = 8000): Promise<void> {
-    this.lastMark = await this.page.evaluate(shownMark).catch(() => ({ document: 0, at: 0 }));
+    this.lastMark = await outside(this.page, shownMark).catch(() => ({ document: 0, at: 0 }));
     const deadline = Date.now() + timeoutMs;
     this.lastActivity = Date.now();
     await action();
@@ -189,7 +189,7 @@ export class BrowserSession {
     if (!this.facts.isAgency(url)) return undefined;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const [seen, { shown: shows, features, learned }] = await Promise.all([this.page.evaluate(readPage), view.read(true)]);
+        const [seen, { shown: shows, features, learned }] = await Promise.all([outside(this.page, readPage), view.read(true)]);
         const page: PageSeen = {
           scenario: this.scenario, journey: this.journey, environment, at: Date.now(), url: this.page.url(), status: this.lastStatus, shows, links: seen.links, title: seen.title, text: seen.text, features,
           ...(learned ? { learned } : {}),

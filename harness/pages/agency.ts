@@ -7,10 +7,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { type ConsentBox, type ConsentHints, type FieldKind, disableValidation, fieldsToFill, fingerprint, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
+import { outside } from '../browser/outside.js';
 import type { Config } from '../config.js';
 import { PAGES, type PageName, STATES, type Shown, type StateName, statesShown } from '../journey-states.js';
 import { type Vocabulary, patternOf, vocabularyOf } from '../vocabulary.js';
 import { firstFound, untilAnyAttached } from './locate.js';
+import type { Person } from './person.js';
 import type { Fingerprint, StateBook } from './states.js';
 
 export type MarkerConfig = Config['markers'];
@@ -38,10 +40,10 @@ export function recognisedSelectors(markers: MarkerConfig): string[] {
 export type ShownMark = { document: number; at: number };
 
 /** What reading a consent form takes: the config's markers, the vocabulary's patterns, the minimum age its terms set. */
-function consentHints(markers: MarkerConfig, vocabulary: Vocabulary, minimumAge: number | undefined, mark: boolean): ConsentHints {
+function consentHints(markers: MarkerConfig, vocabulary: Vocabulary, minimumAge: number | undefined): ConsentHints {
   const source = (words: string[]) => patternOf(words).source;
   return {
-    form: markers.entry_form, termsText: markers.terms_text, termsVersion: markers.terms_version, boxes: markers.consent_boxes, mark,
+    form: markers.entry_form, termsText: markers.terms_text, termsVersion: markers.terms_version, boxes: markers.consent_boxes,
     words: { terms: source(vocabulary.terms), accept: source(vocabulary.accept), age: source(vocabulary.age), marketing: source(vocabulary.marketing) },
     ...(minimumAge === undefined ? {} : { minimumAge }),
   };
@@ -80,12 +82,12 @@ export class AgencyPage {
 
   /** A moment to ask about later with `shownSince` (the browser session records them: `recordShown`). */
   mark(): Promise<ShownMark> {
-    return this.page.evaluate(shownMark).catch(() => ({ document: 0, at: 0 }));
+    return outside(this.page, shownMark).catch(() => ({ document: 0, at: 0 }));
   }
 
   /** What the page showed at some time since the mark, as its record of changes saw it (CSS markers only). */
   async shownSince(mark: ShownMark): Promise<Shown[]> {
-    const indices = await this.page.evaluate(shownSince, mark).catch((): number[] => []);
+    const indices = await outside(this.page, shownSince, mark).catch((): number[] => []);
     return indices.map((index) => RECOGNISED[index]!.shown);
   }
 
@@ -106,7 +108,7 @@ export class AgencyPage {
    */
   async read(withFeatures = false): Promise<PageReading> {
     const { matched, features, consent } = await this.onLoadedPage(async () => {
-      const [{ matches, features }, consent] = await Promise.all([this.recognised(withFeatures), this.page.evaluate(readConsent, consentHints(this.markers, this.vocabulary, undefined, false))]);
+      const [{ matches, features }, consent] = await Promise.all([this.recognised(withFeatures), outside(this.page, readConsent, consentHints(this.markers, this.vocabulary, undefined))]);
       return { matched: await Promise.all(matches.map((hit, index) => (hit ?? this.page.locator(this.selectors[index]!).count().then((count) => count > 0)))), features, consent };
     });
     const shown = RECOGNISED.filter((_item, index) => matched[index]).map((item) => item.shown);
@@ -123,9 +125,9 @@ export class AgencyPage {
 
   /** The page's own reading of its markers, and of its features when asked or when a learned state may be what it shows. */
   private async recognised(withFeatures: boolean): Promise<Awaited<ReturnType<typeof recognise>> & { features?: Fingerprint }> {
-    const markers = await this.page.evaluate(recognise, { selectors: this.selectors });
+    const markers = await outside(this.page, recognise, { selectors: this.selectors });
     const learning = this.states?.learned && !markers.matches.some((hit, index) => hit === true && RECOGNISED[index]!.shown.startsWith('state:'));
-    return withFeatures || learning ? { ...markers, features: await this.page.evaluate(fingerprint) } : markers;
+    return withFeatures || learning ? { ...markers, features: await outside(this.page, fingerprint) } : markers;
   }
 
   /**
@@ -217,7 +219,8 @@ type ConsentForm = Awaited<ReturnType<typeof readConsent>>;
 
 /** The production consent form: the terms, the boxes and the button that sends it. */
 export class ConsentPage {
-  readonly root: Locator;
+  /** Where the form and its boxes were when last read (`read`): the page is never marked. */
+  private where: ConsentForm['where'];
 
   /** `minimumAge`: the one the journey's terms set, so its box is known by its number in any language. */
   constructor(
@@ -225,13 +228,18 @@ export class ConsentPage {
     private readonly markers: MarkerConfig,
     private readonly vocabulary: Vocabulary = vocabularyOf(),
     private readonly minimumAge?: number,
-  ) {
-    this.root = page.locator('[data-harness-consent]').first();
+  ) {}
+
+  /** The form as last read; nothing matches before it was read, or when there was none. */
+  get root(): Locator {
+    return this.where ? this.page.locator(this.where.root) : this.page.locator('html').and(this.page.locator('body'));
   }
 
-  /** The form now (and marks it for the locators below). */
-  read() {
-    return this.page.evaluate(readConsent, consentHints(this.markers, this.vocabulary, this.minimumAge, true));
+  /** The form now (and where it is, for the locators below). */
+  async read(): Promise<ConsentForm> {
+    const form = await outside(this.page, readConsent, consentHints(this.markers, this.vocabulary, this.minimumAge));
+    this.where = form.where;
+    return form;
   }
 
   /** The form once `wanted` holds of it, read every 250 ms, or as it is after `timeoutMs`: a page that fetches its terms again redraws a moment later. */
@@ -247,31 +255,39 @@ export class ConsentPage {
 
   /** Ticks the boxes whose role is wanted, unticks every other one. */
   async tick(boxes: ConsentBox[], wanted: Partial<Record<ConsentBox['role'], boolean>>): Promise<void> {
-    for (const [index, box] of boxes.entries()) await this.page.locator(`[data-harness-box="${index}"]`).setChecked(wanted[box.role] ?? false);
-  }
-
-  /**
-   * Fills every field of the form a person would fill, besides its boxes, with recognisable test
-   * values (the journey's `email`), so that what the entry then carries is judged.
-   */
-  async fill(email: string): Promise<void> {
-    const values: Record<Exclude<FieldKind, 'select'>, string> = {
-      email, tel: '+15555550100', date: '2000-01-01', datetime: '2000-01-01T12:00', month: '2000-01', number: '1', url: 'https://harness.example.test/',
-      name: 'Harness Tester', given: 'Harness', family: 'Tester', text: 'Harness test',
-    };
-    const fields = await this.page.evaluate(fieldsToFill);
-    for (const { index, kind, option } of fields) {
-      const field = this.page.locator(`[data-harness-field="${index}"]`);
-      await (kind === 'select' ? field.selectOption(option!) : field.fill(values[kind])).catch(() => undefined);
+    for (const [index, box] of boxes.entries()) {
+      const path = this.where?.boxes[index];
+      if (path) await this.page.locator(path).setChecked(wanted[box.role] ?? false);
     }
   }
 
+  /**
+   * Fills every field of the form a person would fill, besides its boxes, as `person` would: what
+   * each asks for by its type or its label, in any language of the vocabulary. Returns how many it filled.
+   */
+  async fill(person: Person): Promise<number> {
+    if (!this.where) return 0;
+    const values: Record<Exclude<FieldKind, 'select'>, string> = {
+      email: person.email, tel: person.tel, date: person.birth, datetime: `${person.birth}T18:30`, month: person.birth.slice(0, 7), number: '2', url: `https://www.${person.email.split('@')[1]}/`,
+      name: `${person.given} ${person.family}`, given: person.given, family: person.family, text: `${person.given} ${person.family}`,
+    };
+    const source = (words: string[]) => patternOf(words).source;
+    const { email, phone, given_name: given, family_name: family, name } = this.vocabulary;
+    const fields = await outside(this.page, fieldsToFill, { root: this.where.root, words: { email: source(email), phone: source(phone), given: source(given), family: source(family), name: source(name) } });
+    for (const { path, kind, option } of fields) {
+      const field = this.page.locator(path);
+      await (kind === 'select' ? field.selectOption(option!) : field.fill(values[kind])).catch(() => undefined);
+    }
+    return fields.length;
+  }
+
   async disableValidation(): Promise<void> {
-    await this.page.evaluate(disableValidation);
+    if (this.where) await outside(this.page, disableValidation, this.where.root);
   }
 
   /** The form's submit button (a <button> without a type is one), else its only button, else one named like a submit in the vocabulary. */
   async submit(): Promise<Locator | undefined> {
+    if (!this.where) await this.read();
     const buttons = this.root.locator('button, [role=button], input[type=submit]');
     const only = (await buttons.count()) === 1 ? [buttons] : [];
     return firstFound([this.root.locator('button[type=submit], button:not([type]), input[type=submit]'), ...only, this.root.getByRole('button', { name: patternOf(this.vocabulary.submit) })]);

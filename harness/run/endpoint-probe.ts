@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Route } from 'playwright-core';
 import type { BrowserSession } from '../browser/session.js';
 import { consentPageOf } from '../pages/agency.js';
+import { personOf } from '../pages/person.js';
 import { type EndpointProbe, type JourneyFacts, termsOf } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 
@@ -40,7 +41,7 @@ export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts
     record.missed = 'no consent form to send: no form on the page has a box that accepts the terms (markers.entry_form names the form, markers.consent_boxes.terms its box)';
     return;
   }
-  await consent.fill(journey.email);
+  await consent.fill(personOf(facts.runId, journey.country));
   await consent.tick(form.boxes, { terms: true, age: true });
   const consentUrl = session.page.url();
   const submit = await consent.submit();
@@ -85,8 +86,8 @@ async function catchSubmission(session: BrowserSession, submit: import('playwrig
     const request = route.request();
     if (caught || !wanted(request)) return route.fallback();
     caught = { method: request.method(), url: request.url(), headers: await request.allHeaders(), body: request.postData() ?? '' };
-    // Answered here, so it never reaches the agency: a page of its own, as a navigation must end on one.
-    await route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>caught by the harness</title>' });
+    // Answered here, so it never reaches the agency: an empty page, as a navigation must end on one, that says nothing of who answered.
+    await route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html>' });
   };
   await session.page.route('**/*', handler);
   try {

@@ -16,6 +16,7 @@ export interface JourneyFacts {
   journey: string;
   pack: Pack;
   country: string;
+  /** The e-mail address the journey's person types into the agency's form (person.ts). */
   email: string;
   /** The query of the agency's redirect to authorize_url. */
   authorize?: { url: string; state?: string; challenge?: string; method?: string };

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { BrowserSession } from '../browser/session.js';
-import { AuthorizePage, SignInPage } from '../pages/emulator.js';
+import { AuthorizePage, SignInPage, collectorOf } from '../pages/emulator.js';
 import { type JourneyFacts, redactUrl } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 import { complete, exchangeOf, lastRequest } from './step-support.js';
@@ -18,7 +18,7 @@ export async function scanPack(run: ScenarioRun, journey: JourneyFacts, session:
   // To add a state to the service's redirect, sign in first, then take the scan's redirect without following it.
   await session.goto(supplyState ? `${facts.origins.emulator}/sign-in?next=%2Fpromotions` : scan);
   const signIn = new SignInPage(session.page);
-  if (signIn.isShown()) await signIn.signIn(journey.email, journey.country, (button) => session.act(() => button.click()));
+  if (signIn.isShown()) await signIn.signIn(collectorOf(journey.country), journey.country, (button) => session.act(() => button.click()));
   if (supplyState) {
     const routed = await session.context.request.get(scan, { maxRedirects: 0, failOnStatusCode: false });
     const location = routed.headers().location;

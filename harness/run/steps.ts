@@ -8,7 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from '../browser/session.js';
 import type { ObservedCall } from '../emulator-client/client.js';
 import { type Shown, showsState } from '../journey-states.js';
-import { consentPageOf } from '../pages/agency.js';
+import { type ConsentPage, consentPageOf } from '../pages/agency.js';
+import { type Person, personOf } from '../pages/person.js';
 import type { Step } from '../scenarios/schema.js';
 import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
 import { ENDING_STATUSES, LONGEST_POLL_WAIT_MS, finalState, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
@@ -73,7 +74,8 @@ export const STEPS: Steps = {
     await run.view(session).waitFor((shown) => shown.includes('page:consent'), CONSENT_WAIT);
     // After the harness changed the terms, the form is read once it shows them.
     const edit = run.facts.termsEdits.filter((candidate) => candidate.scenario === run.scenario.id && candidate.journey === step.journey).at(-1);
-    const view = await consentOf(run, journey, session).readWhen((form) => !edit || showsTerms(form, edit.set), PAGE_WAIT_MS);
+    // Where the form was is the harness's own pointer into the page, not a fact of it.
+    const { where, ...view } = await consentOf(run, journey, session).readWhen((form) => !edit || showsTerms(form, edit.set), PAGE_WAIT_MS);
     journey.consent.push({ label: step.label, at: Date.now(), url: session.page.url(), ...view });
     await run.observe(session);
   },
@@ -221,10 +223,38 @@ async function submitConsent(run: ScenarioRun, session: BrowserSession, step: Pi
   if (step.accept_terms && !found.terms) throw new Error('no box of the consent form could be told to accept the terms: markers.consent_boxes.terms names it');
   const submit = await consent.submit();
   if (!submit) throw new Error('no button sends the consent form: none is a submit button or named like one (vocabulary.submit adds a word)');
-  await consent.fill(journey.email);
+  const person = personOf(run.facts.runId, journey.country);
+  await consent.fill(person);
   await consent.tick(boxes, { terms: step.accept_terms, age: step.confirm_age, marketing: step.marketing });
   if (step.bypass_validation) await consent.disableValidation();
   journey.submissions.push({ at: Date.now(), accept: step.accept_terms, age: step.confirm_age && found.age, bypass: step.bypass_validation, boxesFound: found, url: session.page.url() });
-  await session.act(() => submit.click());
+  const sentSince = (at: number) => run.facts.requests.some((request) => request.scenario === session.scenario && request.journey === session.journey && request.at >= at && SENDS.has(request.resourceType));
+  await sendFilled(consent, person, () => session.act(() => submit.click()), sentSince);
   await run.observe(session);
 }
+
+/** How long, after a click that sent nothing, a field may take to appear (the person is still reading); and how often the form is then sent again. */
+const LATE_FIELD = { ms: 5000, rounds: 2 };
+
+/**
+ * Sends the consent form (`send` clicks its button and waits); when that sent nothing because a
+ * field appeared while the person read (a required field the page adds after a few seconds), each
+ * field that then appears is filled and the form sent again, each wait bounded. A form that sends
+ * nothing for another reason (a box the step left unticked) costs one wait, and is not sent again.
+ */
+export async function sendFilled(consent: ConsentPage, person: Person, send: () => Promise<void>, sentSince: (at: number) => boolean): Promise<void> {
+  for (let round = 0; round <= LATE_FIELD.rounds; round += 1) {
+    const clicked = Date.now();
+    await send();
+    if (round === LATE_FIELD.rounds) return;
+    let filled = 0;
+    for (const deadline = Date.now() + LATE_FIELD.ms; !sentSince(clicked) && filled === 0 && Date.now() < deadline; ) {
+      await sleep(250);
+      filled = await consent.read().then(({ hasForm }) => (hasForm ? consent.fill(person) : 0)).catch(() => 0);
+    }
+    if (filled === 0) return;
+  }
+}
+
+/** The requests by which a page sends a form: a navigation, a fetch or an XHR. */
+const SENDS = new Set(['document', 'fetch', 'xhr']);
