@@ -117,6 +117,8 @@ export class BrowserSession {
       } catch {
         // service worker requests have no frame
       }
+      const previous = request.redirectedFrom();
+      if (previous) facts.noteRedirect(previous.url(), request.url());
       const seen = { scenario, journey, at: Date.now(), method: request.method(), url: request.url(), referer: request.headers().referer, resourceType: request.resourceType(), from, body: request.postData()?.slice(0, MAX_BODY) };
       facts.requests.push(seen);
       this.seen.set(request, seen);

@@ -56,7 +56,7 @@ export const CALLBACK_CHECKS: Check[] = [
     kind: 'can_fail',
     evaluate(facts) {
       if (facts.pages.length === 0) return undefined;
-      const own = new Set([facts.origins.agency, facts.origins.emulator]);
+      const own = new Set([...facts.agencyOriginList(), facts.origins.emulator]);
       const configured = new Set(facts.config.first_party_origins.map((url) => new URL(url).origin));
       const elsewhere = facts.requests.filter((request) => /^(https?|wss?):/.test(request.url) && !own.has(originOf(request.url) ?? ''));
       const shown = (requests: typeof elsewhere) => [...new Set(requests.map((request) => `${request.resourceType} ${request.url.split('?')[0]}`))];

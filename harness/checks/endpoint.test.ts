@@ -30,6 +30,11 @@ describe('endpoint.csrf', () => {
     expect(run('endpoint.csrf', [probe([200, 429])], [3, 4])).toMatchObject({ status: 'fail', reason: 'the request with its CSRF token forged was entered (HTTP 403)' });
     expect(run('endpoint.csrf', [probe([403, 429])], [1])).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('did not reach the service either') });
   });
+  test('an API that lets any site read its answers with the cookies (a credentialed CORS answer to the forging origin) fails, though every forgery was refused (issue 47 item 4)', () => {
+    const readable = probe([200, 429]);
+    readable.csrf[0] = { ...readable.csrf[0]!, readableBy: 'https://elsewhere.example' };
+    expect(run('endpoint.csrf', [readable], [4])).toMatchObject({ status: 'fail', reason: expect.stringContaining('Access-Control-Allow-Origin: https://elsewhere.example with Access-Control-Allow-Credentials: true') });
+  });
 });
 
 describe('endpoint.rate_limited', () => {

@@ -27,7 +27,7 @@ function enteredBetween(facts: RunFacts, probe: EndpointProbe, after: number, un
 }
 
 export const ENDPOINT_CHECKS: Check[] = [
-  endpointCheck('endpoint.csrf', "The agency's entry endpoint refuses its request without the CSRF token, or with a forged one, from another site", (facts, probes) => {
+  endpointCheck('endpoint.csrf', "The agency's entry endpoint refuses its request without the CSRF token, or with a forged one, from another site, and lets no other site read its answers", (facts, probes) => {
     const evidence: Evidence[] = [];
     const problems: Evidence[] = [];
     let controls = 0;
@@ -39,6 +39,8 @@ export const ENDPOINT_CHECKS: Check[] = [
         const item = { label: `${method} ${path} from another site, the token ${attempt.variant}: HTTP ${attempt.status}; ${entered.length} entry call(s) reached the service` };
         evidence.push(item);
         if (entered.length) problems.push({ ...item, label: `the request with its CSRF token ${attempt.variant} was entered (HTTP ${attempt.status})` });
+        // A page of another site that may read the answer with the collector's cookies reads the form's token too: no CSRF defence holds.
+        if (attempt.readableBy) problems.push({ label: `another site may read its answers with the collector's cookies: the request from another site, the token ${attempt.variant}, was answered Access-Control-Allow-Origin: ${attempt.readableBy} with Access-Control-Allow-Credentials: true` });
       }
       // The control: the same request with its own token enters, so a refused forgery means something.
       const own = probe.burstAfter === undefined ? [] : enteredBetween(facts, probe, probe.burstAfter);

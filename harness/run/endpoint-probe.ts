@@ -61,19 +61,20 @@ export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts
   const send = async (request: { headers: Record<string, string>; body: string }) => {
     const answer = await session.context.request.fetch(caught.url, { method: caught.method, headers: request.headers, data: request.body, maxRedirects: 0, failOnStatusCode: false });
     await answer.dispose();
-    return answer.status();
+    return { status: answer.status(), readableBy: readableBy(answer.headers(), request.headers.origin) };
   };
   // Each request is placed among the calls the emulator observed by their sequence numbers, not by clocks.
   for (const variant of ['missing', 'forged', PLAIN_FORM_POST] as const) {
     const after = await run.env.client.lastObserved();
-    record.csrf.push({ variant, after, status: await send(variant === PLAIN_FORM_POST ? plainFormPost(caught, parts) : forgery(caught, parts, variant)) });
+    record.csrf.push({ variant, after, ...(await send(variant === PLAIN_FORM_POST ? plainFormPost(caught, parts) : forgery(caught, parts, variant))) });
   }
   // An agency that calls the service after answering has this long to do so before the burst.
   await sleep(AFTER_FORGERY_MS);
   record.burstAfter = await run.env.client.lastObserved();
-  const own = { headers: { ...replayable(caught.headers), origin: new URL(caught.url).origin, referer: consentUrl }, body: caught.body };
+  // From the page's own origin, as the browser sent it: an agency whose API is on another origin than its pages allows only theirs.
+  const own = { headers: { ...replayable(caught.headers), origin: caught.headers.origin ?? new URL(consentUrl).origin, referer: consentUrl }, body: caught.body };
   for (let attempt = 0; attempt < config.entry_endpoint.max_attempts; attempt += 1) {
-    const status = await send(own);
+    const { status } = await send(own);
     record.burst.push(status);
     if (status === 429) break;
   }
@@ -97,6 +98,17 @@ async function catchSubmission(session: BrowserSession, submit: import('playwrig
     await session.page.unroute('**/*', handler);
   }
   return caught;
+}
+
+/**
+ * The origin another site's page could read the answer from with the collector's cookies: a CORS
+ * answer that allows the forging request's origin (or any, `*`) with credentials. Undefined when
+ * the answer lets no other site read it.
+ */
+function readableBy(headers: Record<string, string>, origin: string | undefined): string | undefined {
+  const allowed = headers['access-control-allow-origin']?.trim();
+  if (!origin || headers['access-control-allow-credentials']?.trim().toLowerCase() !== 'true') return undefined;
+  return allowed === origin || allowed === '*' ? allowed : undefined;
 }
 
 /** Where the caught request carries its token: headers named like one or the page's own (`x-…`), fields named like one or hidden in the form. */

@@ -78,7 +78,7 @@ export interface EndpointProbe {
   caught?: { method: string; path: string; tokenParts: string[] };
   missed?: string;
   /** The request again as a cross-site page could send it, its token missing or forged; `after`: the last observed call before it was sent. */
-  csrf: Array<{ variant: CsrfVariant; after: number; status: number }>;
+  csrf: Array<{ variant: CsrfVariant; after: number; status: number; readableBy?: string | undefined }>;
   /** Then the request as it was, in a row, until the agency answers 429 (statuses), sent after observed call `burstAfter`. */
   burst: number[];
   burstAfter?: number;
@@ -193,11 +193,30 @@ export class RunFacts {
     readonly outDir: string,
   ) {
     this.runId = Date.now().toString(36).slice(-5) + Math.random().toString(36).slice(2, 5);
+    this.agencyOrigins = new Set([origins.agency, ...(origins.preview ? [originOf(origins.preview) ?? origins.agency] : [])]);
   }
 
-  /** Whether a URL is on the agency's origin. */
+  /**
+   * Every origin the agency's journey runs on: the callback's, the preview's, and each one the
+   * callback redirects the browser to but the service's (pages on one origin, API and callback on
+   * another are one agency). Grows during the run (`noteRedirect`).
+   */
+  private readonly agencyOrigins: Set<string>;
+
+  /** Whether a URL is on one of the agency's origins. */
   isAgency(url: string): boolean {
-    return originOf(url) === this.origins.agency;
+    return this.agencyOrigins.has(originOf(url) ?? '');
+  }
+
+  /** The agency's origins so far. */
+  agencyOriginList(): string[] {
+    return [...this.agencyOrigins];
+  }
+
+  /** The browser followed a redirect from `from` to `to`: when the callback answered it, `to`'s origin is the agency's too (unless it is the service's). */
+  noteRedirect(from: string, to: string): void {
+    const origin = originOf(to);
+    if (origin && origin !== this.origins.emulator && /^https?:/.test(to) && this.isCallback(from)) this.agencyOrigins.add(origin);
   }
 
   /** Whether a URL is the callback URL (any query). */
