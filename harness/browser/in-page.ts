@@ -155,6 +155,8 @@ export function readConsent(input: ConsentHints): {
   hasForm: boolean; boxes: ConsentBox[]; hidden: Array<[string, string]>; termsText: string; termsVersion: string | undefined; probeElements: number; unsafeLinks: string[];
   /** Where the form and each of its boxes are (elementPath), for the page object's locators. */
   where: { root: string; boxes: string[] } | undefined;
+  /** Whether a person sees the form: it and a box (or its label) take room on the page; not so in a closed dialog, disclosure or drawer. */
+  visible: boolean;
 } {
   const words = {
     terms: new RegExp(input.words.terms, 'iu'), accept: new RegExp(input.words.accept, 'iu'), age: new RegExp(input.words.age, 'iu'), marketing: new RegExp(input.words.marketing, 'iu'),
@@ -236,6 +238,8 @@ export function readConsent(input: ConsentHints): {
     probeElements: document.querySelectorAll('[data-harness-probe]').length,
     unsafeLinks,
     where: root ? { root: elementPath(root), boxes: found.map(elementPath) } : undefined,
+    // checkVisibility: not in a closed <details> either, whose content still has boxes.
+    visible: Boolean(root?.checkVisibility()) && found.some((box) => box.checkVisibility() || [...(box.labels ?? [])].some((label: any) => label.checkVisibility())),
   };
 }
 

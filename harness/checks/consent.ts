@@ -128,7 +128,9 @@ export const CONSENT_CHECKS: Check[] = [
       const views = firstViews(facts);
       if (views.length === 0) return undefined;
       const ticked = views.flatMap(({ journey, view }) => view.boxes.filter((box) => box.checked).map((box) => ({ label: `${where(journey)}: "${box.label}" is ticked when the page opens` })));
-      return ticked.length ? fail(ticked[0]!.label, [ticked[0]!, ...ticked.slice(1)]) : pass(views.length, `${views.length} consent forms, every box unticked`);
+      // What the harness clicked to show a form the page held hidden, so the brand sees which form was judged.
+      const opened = views.flatMap(({ journey, view }) => (view.opened ? [{ label: `${where(journey)}: ${view.opened}` }] : []));
+      return ticked.length ? fail(ticked[0]!.label, [ticked[0]!, ...ticked.slice(1), ...opened]) : pass(views.length, `${views.length} consent forms, every box unticked`, opened);
     },
   },
   {

@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { type ConsentBox, type ConsentHints, type FieldKind, disableValidation, fieldsToFill, fingerprint, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
+import { consentOpeners } from '../browser/openers.js';
 import { outside } from '../browser/outside.js';
 import type { Config } from '../config.js';
 import { PAGES, type PageName, STATES, type Shown, type StateName, statesShown } from '../journey-states.js';
@@ -217,6 +218,10 @@ function samePage(href: string, page: string): boolean {
 
 type ConsentForm = Awaited<ReturnType<typeof readConsent>>;
 
+/** How long a form may take to show once what opens it was clicked (an animated drawer). */
+const OPEN_MS = 5000;
+const OPENED_BY = { marker: 'markers.consent_open', reference: 'it names the form\'s container', disclosure: 'the summary of its disclosure', action: 'the one button of the main content' } as const;
+
 /** The production consent form: the terms, the boxes and the button that sends it. */
 export class ConsentPage {
   /** Where the form and its boxes were when last read (`read`): the page is never marked. */
@@ -240,6 +245,25 @@ export class ConsentPage {
     const form = await outside(this.page, readConsent, consentHints(this.markers, this.vocabulary, this.minimumAge));
     this.where = form.where;
     return form;
+  }
+
+  /**
+   * Shows the form when the page holds it hidden (a closed dialog, disclosure or drawer) as a person
+   * would, by the one element that opens it (browser/openers.ts), clicked through `act`. Returns
+   * what it clicked, for the evidence; undefined when the form was shown already or is not on the
+   * page. Throws, naming markers.consent_open, when nothing or more than one thing could open it,
+   * or when the click did not show it: the harness never guesses.
+   */
+  async open(act: (click: () => Promise<void>) => Promise<void>): Promise<string | undefined> {
+    const form = await this.read();
+    if (!form.where || form.visible) return undefined;
+    const { by, openers } = await outside(this.page, consentOpeners, { root: form.where.root, ...(this.markers.consent_open ? { opener: this.markers.consent_open } : {}) });
+    const named = openers.map(({ text }) => `"${text}"`).join(', ');
+    if (openers.length === 0) throw new Error(`the consent form is on the page but hidden, and ${by === 'marker' ? 'markers.consent_open matches nothing shown' : 'nothing shown opens it'}: markers.consent_open names what does`);
+    if (openers.length > 1) throw new Error(`the consent form is on the page but hidden, and ${openers.length} elements could open it (${named}): markers.consent_open names the one`);
+    await act(() => this.page.locator(openers[0]!.path).click());
+    if (!(await this.readWhen((now) => now.visible, OPEN_MS)).visible) throw new Error(`clicking ${named} did not show the consent form within ${OPEN_MS / 1000} s: markers.consent_open names what opens it`);
+    return `the form was hidden; the harness clicked ${named} (${OPENED_BY[by]}) to show it`;
   }
 
   /** The form once `wanted` holds of it, read every 250 ms, or as it is after `timeoutMs`: a page that fetches its terms again redraws a moment later. */

@@ -69,6 +69,10 @@ export interface ConsentView {
   probeElements: number;
   /** Links on the page whose URL is not http(s), e.g. `javascript:`. */
   unsafeLinks: string[];
+  /** Whether a person saw the form when it was read (recorded runs before it was read have none). */
+  visible?: boolean;
+  /** What the harness clicked to show the form, when the page held it hidden. */
+  opened?: string;
 }
 
 export interface Submission {
@@ -79,4 +83,6 @@ export interface Submission {
   boxesFound: { terms: boolean; age: boolean };
   /** The page the form was sent from: a way back to it after a 429 leads here. */
   url: string;
+  /** What the harness clicked to show the form, when the page held it hidden. */
+  opened?: string;
 }

@@ -36,6 +36,7 @@ export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts
   facts.endpoint.push(record);
   await run.view(session).waitFor((shown) => shown.includes('page:consent'), { timeoutMs: 5000 });
   const consent = consentPageOf(session.page, config, termsOf(facts, journey.country)?.minimum_age);
+  await consent.open((click) => session.act(click));
   const form = await consent.read();
   if (!form.hasForm) {
     record.missed = 'no consent form to send: no form on the page has a box that accepts the terms (markers.entry_form names the form, markers.consent_boxes.terms its box)';

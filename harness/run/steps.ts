@@ -74,9 +74,11 @@ export const STEPS: Steps = {
     await run.view(session).waitFor((shown) => shown.includes('page:consent'), CONSENT_WAIT);
     // After the harness changed the terms, the form is read once it shows them.
     const edit = run.facts.termsEdits.filter((candidate) => candidate.scenario === run.scenario.id && candidate.journey === step.journey).at(-1);
+    const consent = consentOf(run, journey, session);
+    const opened = await consent.open((click) => session.act(click));
     // Where the form was is the harness's own pointer into the page, not a fact of it.
-    const { where, ...view } = await consentOf(run, journey, session).readWhen((form) => !edit || showsTerms(form, edit.set), PAGE_WAIT_MS);
-    journey.consent.push({ label: step.label, at: Date.now(), url: session.page.url(), ...view });
+    const { where, ...view } = await consent.readWhen((form) => !edit || showsTerms(form, edit.set), PAGE_WAIT_MS);
+    journey.consent.push({ label: step.label, at: Date.now(), url: session.page.url(), ...view, ...(opened ? { opened } : {}) });
     await run.observe(session);
   },
 
@@ -217,6 +219,7 @@ function consentOf(run: ScenarioRun, journey: JourneyFacts, session: BrowserSess
 async function submitConsent(run: ScenarioRun, session: BrowserSession, step: Pick<StepOf<'enter'>, 'accept_terms' | 'confirm_age' | 'marketing' | 'bypass_validation'>): Promise<void> {
   const journey = run.journey(session.journey);
   const consent = consentOf(run, journey, session);
+  const opened = await consent.open((click) => session.act(click));
   const { hasForm, boxes } = await consent.read();
   if (!hasForm) throw new Error(`no consent form on ${redactUrl(session.page.url())}: no form has a box that accepts the terms (markers.entry_form names the form, markers.consent_boxes.terms its box)`);
   const found = { terms: boxes.some((box) => box.role === 'terms'), age: boxes.some((box) => box.role === 'age') };
@@ -227,7 +230,7 @@ async function submitConsent(run: ScenarioRun, session: BrowserSession, step: Pi
   await consent.fill(person);
   await consent.tick(boxes, { terms: step.accept_terms, age: step.confirm_age, marketing: step.marketing });
   if (step.bypass_validation) await consent.disableValidation();
-  journey.submissions.push({ at: Date.now(), accept: step.accept_terms, age: step.confirm_age && found.age, bypass: step.bypass_validation, boxesFound: found, url: session.page.url() });
+  journey.submissions.push({ at: Date.now(), accept: step.accept_terms, age: step.confirm_age && found.age, bypass: step.bypass_validation, boxesFound: found, url: session.page.url(), ...(opened ? { opened } : {}) });
   const sentSince = (at: number) => run.facts.requests.some((request) => request.scenario === session.scenario && request.journey === session.journey && request.at >= at && SENDS.has(request.resourceType));
   await sendFilled(consent, person, () => session.act(() => submit.click()), sentSince);
   await run.observe(session);

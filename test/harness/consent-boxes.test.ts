@@ -134,3 +134,37 @@ describe('the button that sends it, and the way back after a 429', () => {
     expect(await (await new PreviewPage(page, plain.markers).link('lost', 1000))?.textContent()).toBe('Perdu');
   });
 });
+
+describe('a consent form the page holds hidden (issue 47 item 3)', () => {
+  const TERMS = '<label><input type="checkbox" required> Acepto las bases</label><label><input type="checkbox" checked> Quiero recibir ofertas</label><button>Enviar</button>';
+  /** Shows the form the way a person would, each click as the harness makes it; returns what it says it clicked. */
+  const openOn = async (html: string, config = plain) => {
+    await page.setContent(`<main><h1>Verano</h1>${html}</main>`);
+    const consent = consentPageOf(page, config, undefined);
+    return { consent, opened: await consent.open((click) => click()) };
+  };
+
+  test("a native <dialog> behind the main content's one button, whatever it says: opened, and its preselected box fails consent.not_preselected", async () => {
+    const { consent, opened } = await openOn(`<button id="open">Quiero participar</button><dialog id="d"><form method="dialog">${TERMS}</form></dialog>
+      <script>document.getElementById('open').onclick = () => document.getElementById('d').showModal();</script>`);
+    expect(opened).toBe('the form was hidden; the harness clicked "Quiero participar" (the one button of the main content) to show it');
+    const form = await consent.read();
+    expect([form.visible, form.boxes.map((box) => box.checked)]).toEqual([true, [false, true]]);
+    expect(verdictOn('consent.not_preselected', Object.assign(form, { opened }))).toMatchObject({ status: 'fail', evidence: expect.arrayContaining([expect.objectContaining({ label: expect.stringContaining('clicked "Quiero participar"') })]) });
+  });
+
+  test('a disclosure by its summary; a drawer by the button that names it, among others', async () => {
+    expect((await openOn(`<details><summary>Mitmachen</summary><form>${TERMS}</form></details>`)).opened).toContain('"Mitmachen" (the summary of its disclosure)');
+    const drawer = await openOn(`<button>Delen</button><button id="b" aria-controls="drawer">Meedoen</button><div id="drawer" hidden><form>${TERMS}</form></div>
+      <script>document.getElementById('b').onclick = () => { document.getElementById('drawer').hidden = false; };</script>`);
+    expect(drawer.opened).toContain(`"Meedoen" (it names the form's container)`);
+  });
+
+  test('never a guess between two buttons: an error naming markers.consent_open, which then picks one; a form already shown is left as it is', async () => {
+    const two = `<button id="a">Partager</button><button id="b">Participer</button><dialog id="d"><form>${TERMS}</form></dialog>
+      <script>document.getElementById('b').onclick = () => document.getElementById('d').show();</script>`;
+    await expect(openOn(two)).rejects.toThrow('2 elements could open it ("Partager", "Participer"): markers.consent_open names the one');
+    expect((await openOn(two, ConfigSchema.parse({ markers: { consent_open: '#b' } }))).opened).toContain('"Participer" (markers.consent_open)');
+    expect((await openOn(`<form>${TERMS}</form>`)).opened).toBeUndefined();
+  });
+});
