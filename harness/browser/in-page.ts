@@ -341,6 +341,11 @@ export function elementPath(element: any): string {
   return [element?.ownerDocument?.documentElement?.localName ?? 'html', ...steps].join(' > ');
 }
 
+/** The links a selector matches: where each is (elementPath) and where it leads. */
+export function linksOf(selector: string): Array<{ path: string; href: string }> {
+  return [...document.querySelectorAll(selector)].map((link: any) => ({ path: elementPath(link), href: String(link.href) }));
+}
+
 /** A form's fields as the browser would send them. */
 export function readForm(formSelector: string): Record<string, string> {
   const form = document.querySelector(formSelector);

@@ -215,7 +215,7 @@ export class BrowserSession {
   /** What the page is doing now, in a sentence: where it is, what it still loads, whether its main thread answers. */
   async doing(): Promise<string> {
     const loading = [...this.inFlight].map((request) => `${request.method()} ${redactUrl(request.url()).split('?')[0]}`);
-    const state = await within(this.page.evaluate(() => (globalThis as unknown as { document: { readyState: string } }).document.readyState), ANSWER_MS, undefined);
+    const state = await within(outside(this.page, () => (globalThis as unknown as { document: { readyState: string } }).document.readyState), ANSWER_MS, undefined);
     const parts = [`at ${redactUrl(this.page.url())}`];
     if (state === undefined) parts.push(`its main thread did not answer within ${ANSWER_MS / 1000} s (a script that never returns, or a synchronous request never answered)`);
     else if (state !== 'complete') parts.push(`its document still ${state}`);

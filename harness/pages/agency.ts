@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ElementHandle, Locator, Page } from 'playwright-core';
-import { type ConsentBox, type ConsentHints, type FieldKind, disableValidation, fieldsToFill, fingerprint, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
+import { type ConsentBox, type ConsentHints, type FieldKind, disableValidation, fieldsToFill, fingerprint, linksOf, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
 import { consentOpeners } from '../browser/openers.js';
 import { outside } from '../browser/outside.js';
 import type { Config } from '../config.js';
@@ -50,8 +50,10 @@ function consentHints(markers: MarkerConfig, vocabulary: Vocabulary, minimumAge:
   };
 }
 
-/** Links and buttons a person can act on: not a jump within the page. */
-const ACTIONS = 'a[href]:not([href^="#"]), button, [role=button], input[type=submit]';
+/** Links a person can follow: not a jump within the page. */
+const LINKS = 'a[href]:not([href^="#"])';
+/** Those links, and the buttons a person can act on. */
+const ACTIONS = `${LINKS}, button, [role=button], input[type=submit]`;
 /** How long an element found on the page may take to be handed over: no time on a quiet machine, seconds on a busy one. */
 const FOUND_MS = 10_000;
 
@@ -194,10 +196,9 @@ export class AgencyPage {
    */
   private async tryAgain(consentUrl?: string): Promise<Locator | undefined> {
     if (this.markers.try_again) return firstFound([this.page.locator(this.markers.try_again)]);
-    const links = this.page.locator(ACTIONS).and(this.page.locator('a'));
-    const hrefs = await links.evaluateAll((found) => found.map((link) => String((link as unknown as { href: string }).href))).catch((): string[] => []);
-    const back = consentUrl ? hrefs.findIndex((href) => samePage(href, consentUrl)) : -1;
-    if (back >= 0) return links.nth(back);
+    const links = consentUrl ? await outside(this.page, linksOf, LINKS).catch((): Array<{ path: string; href: string }> => []) : [];
+    const back = links.find(({ href }) => samePage(href, consentUrl!));
+    if (back) return this.page.locator(back.path);
     const main = this.page.locator('main, [role=main]');
     const actions = ((await main.count()) === 1 ? main : this.page.locator('body')).locator(ACTIONS);
     if ((await actions.count()) === 1) return actions.first();
