@@ -45,3 +45,19 @@ export function consentOpeners(input: { root: string; opener?: string }): { by: 
   const actions = [...content.querySelectorAll('button, [role=button], input[type=button], input[type=submit], summary')].filter((element: any) => seen(element) && !root.contains(element));
   return { by: 'action', openers: describe(actions) };
 }
+
+/**
+ * A step page before the consent form (an age question, a summary to confirm): the one form of the
+ * page's main content a person sees, and its one submit button. Anything else (no form, several,
+ * several buttons) is no step the harness can take without a guess.
+ */
+export function stepForm(): { form: string; submit: string; text: string } | undefined {
+  const seen = (element: any) => Boolean(element.checkVisibility({ visibilityProperty: true }));
+  const mains = document.querySelectorAll('main, [role=main]');
+  const content = mains.length === 1 ? mains[0] : document.body;
+  const forms = [...(content?.querySelectorAll('form') ?? [])].filter(seen);
+  if (forms.length !== 1) return undefined;
+  const submits = [...forms[0].querySelectorAll('button[type=submit], button:not([type]), input[type=submit]')].filter(seen);
+  if (submits.length !== 1) return undefined;
+  return { form: elementPath(forms[0]), submit: elementPath(submits[0]), text: String(submits[0].innerText ?? submits[0].value ?? '').replace(/\s+/g, ' ').trim().slice(0, 80) };
+}

@@ -291,19 +291,7 @@ export class ConsentPage {
    * each asks for by its type or its label, in any language of the vocabulary. Returns how many it filled.
    */
   async fill(person: Person): Promise<number> {
-    if (!this.where) return 0;
-    const values: Record<Exclude<FieldKind, 'select'>, string> = {
-      email: person.email, tel: person.tel, date: person.birth, datetime: `${person.birth}T18:30`, month: person.birth.slice(0, 7), number: '2', url: `https://www.${person.email.split('@')[1]}/`,
-      name: `${person.given} ${person.family}`, given: person.given, family: person.family, text: `${person.given} ${person.family}`,
-    };
-    const source = (words: string[]) => patternOf(words).source;
-    const { email, phone, given_name: given, family_name: family, name } = this.vocabulary;
-    const fields = await outside(this.page, fieldsToFill, { root: this.where.root, words: { email: source(email), phone: source(phone), given: source(given), family: source(family), name: source(name) } });
-    for (const { path, kind, option } of fields) {
-      const field = this.page.locator(path);
-      await (kind === 'select' ? field.selectOption(option!) : field.fill(values[kind])).catch(() => undefined);
-    }
-    return fields.length;
+    return this.where ? fillAsPerson(this.page, this.where.root, person, this.vocabulary) : 0;
   }
 
   async disableValidation(): Promise<void> {
@@ -317,6 +305,26 @@ export class ConsentPage {
     const only = (await buttons.count()) === 1 ? [buttons] : [];
     return firstFound([this.root.locator('button[type=submit], button:not([type]), input[type=submit]'), ...only, this.root.getByRole('button', { name: patternOf(this.vocabulary.submit) })]);
   }
+}
+
+/**
+ * Fills every field of the form at `root` (elementPath) a person would fill, besides its boxes, as
+ * `person` would: what each asks for by its type or its label, in any language of the vocabulary
+ * (browser/in-page.ts fieldsToFill). Returns how many it filled.
+ */
+export async function fillAsPerson(page: Page, root: string, person: Person, vocabulary: Vocabulary): Promise<number> {
+  const values: Record<Exclude<FieldKind, 'select'>, string> = {
+    email: person.email, tel: person.tel, date: person.birth, datetime: `${person.birth}T18:30`, month: person.birth.slice(0, 7), number: '2', url: `https://www.${person.email.split('@')[1]}/`,
+    name: `${person.given} ${person.family}`, given: person.given, family: person.family, text: `${person.given} ${person.family}`,
+  };
+  const source = (words: string[]) => patternOf(words).source;
+  const { email, phone, given_name: given, family_name: family, name } = vocabulary;
+  const fields = await outside(page, fieldsToFill, { root, words: { email: source(email), phone: source(phone), given: source(given), family: source(family), name: source(name) } });
+  for (const { path, kind, option } of fields) {
+    const field = page.locator(path);
+    await (kind === 'select' ? field.selectOption(option!) : field.fill(values[kind])).catch(() => undefined);
+  }
+  return fields.length;
 }
 
 /** The consent form of a page under this config, for a journey whose terms set `minimumAge`. */

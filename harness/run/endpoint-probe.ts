@@ -12,6 +12,7 @@ import type { Request, Route } from 'playwright-core';
 import type { BrowserSession } from '../browser/session.js';
 import { consentPageOf } from '../pages/agency.js';
 import { personOf } from '../pages/person.js';
+import { reachConsent } from './consent-steps.js';
 import { type EndpointProbe, type JourneyFacts, termsOf } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 
@@ -34,7 +35,7 @@ export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts
   const { facts, config } = run.env;
   const record: EndpointProbe = { scenario: run.scenario.id, journey: journey.journey, pack: journey.pack.code, csrf: [], burst: [] };
   facts.endpoint.push(record);
-  await run.view(session).waitFor((shown) => shown.includes('page:consent'), { timeoutMs: 5000 });
+  await reachConsent(run, session, { timeoutMs: 5000 });
   const consent = consentPageOf(session.page, config, termsOf(facts, journey.country)?.minimum_age);
   await consent.open((click) => session.act(click));
   const form = await consent.read();

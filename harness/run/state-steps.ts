@@ -14,6 +14,7 @@ import { type Fingerprint, samePage, statesCarried } from '../pages/states.js';
 import type { Step } from '../scenarios/schema.js';
 import { type Expectation, type JourneyFacts, redactUrl } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
+import { reachConsent } from './consent-steps.js';
 import { answerOf, lastEntryAnswer, sandboxEntry, waitForCall } from './step-support.js';
 
 /** How long a preview scenario may take to make its calls and show its state (a slow single-page app on a loaded machine). */
@@ -137,6 +138,8 @@ export async function expectStep(run: ScenarioRun, step: Extract<Step, { do: 'ex
   if (state) ({ met, how, shownBefore } = await showsResult(run, session, journey, state, timeoutMs));
   else {
     const wanted: Shown = step.shows === 'consent_form' ? 'page:consent' : `page:${step.shows!}`;
+    // The consent form may be behind step pages (an age question): a person takes them.
+    if (wanted === 'page:consent') await reachConsent(run, session, { timeoutMs });
     met = (await run.view(session).waitFor((shown) => shown.includes(wanted), { timeoutMs })).met;
   }
   const seen = await run.observe(session);

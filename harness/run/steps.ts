@@ -13,6 +13,7 @@ import { type Person, personOf } from '../pages/person.js';
 import type { Step } from '../scenarios/schema.js';
 import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
 import { ENDING_STATUSES, LONGEST_POLL_WAIT_MS, finalState, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
+import { reachConsent } from './consent-steps.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
 import { continueOnAuthorize, scanPack } from './journey-start.js';
 import { callbackStep } from './probes.js';
@@ -71,21 +72,21 @@ export const STEPS: Steps = {
   async inspect_consent(run, step) {
     const journey = run.journey(step.journey);
     const session = await run.session(step.journey);
-    await run.view(session).waitFor((shown) => shown.includes('page:consent'), CONSENT_WAIT);
+    const stepped = await reachConsent(run, session, CONSENT_WAIT);
     // After the harness changed the terms, the form is read once it shows them.
     const edit = run.facts.termsEdits.filter((candidate) => candidate.scenario === run.scenario.id && candidate.journey === step.journey).at(-1);
     const consent = consentOf(run, journey, session);
     const opened = await consent.open((click) => session.act(click));
     // Where the form was is the harness's own pointer into the page, not a fact of it.
     const { where, ...view } = await consent.readWhen((form) => !edit || showsTerms(form, edit.set), PAGE_WAIT_MS);
-    journey.consent.push({ label: step.label, at: Date.now(), url: session.page.url(), ...view, ...(opened ? { opened } : {}) });
+    const shownBy = [...stepped, ...(opened ? [opened] : [])].join('; ');
+    journey.consent.push({ label: step.label, at: Date.now(), url: session.page.url(), ...view, ...(shownBy ? { opened: shownBy } : {}) });
     await run.observe(session);
   },
 
   async enter(run, step) {
     const session = await run.session(step.journey);
-    await run.view(session).waitFor((shown) => shown.includes('page:consent'), CONSENT_WAIT);
-    await submitConsent(run, session, step);
+    await submitConsent(run, session, step, await reachConsent(run, session, CONSENT_WAIT));
   },
 
   async try_again(run, step) {
@@ -216,10 +217,10 @@ function consentOf(run: ScenarioRun, journey: JourneyFacts, session: BrowserSess
 }
 
 /** Ticks the asked boxes of the consent form on the page, sends it, and waits for what that set off. */
-async function submitConsent(run: ScenarioRun, session: BrowserSession, step: Pick<StepOf<'enter'>, 'accept_terms' | 'confirm_age' | 'marketing' | 'bypass_validation'>): Promise<void> {
+async function submitConsent(run: ScenarioRun, session: BrowserSession, step: Pick<StepOf<'enter'>, 'accept_terms' | 'confirm_age' | 'marketing' | 'bypass_validation'>, stepped: string[] = []): Promise<void> {
   const journey = run.journey(session.journey);
   const consent = consentOf(run, journey, session);
-  const opened = await consent.open((click) => session.act(click));
+  const opened = [...stepped, await consent.open((click) => session.act(click))].filter(Boolean).join('; ');
   const { hasForm, boxes } = await consent.read();
   if (!hasForm) throw new Error(`no consent form on ${redactUrl(session.page.url())}: no form has a box that accepts the terms (markers.entry_form names the form, markers.consent_boxes.terms its box)`);
   const found = { terms: boxes.some((box) => box.role === 'terms'), age: boxes.some((box) => box.role === 'age') };

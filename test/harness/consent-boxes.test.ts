@@ -9,6 +9,8 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { CONSENT_CHECKS } from '../../harness/checks/consent.js';
 import { ConfigSchema } from '../../harness/config.js';
+import { stepForm } from '../../harness/browser/openers.js';
+import { outside } from '../../harness/browser/outside.js';
 import { AgencyPage, consentPageOf } from '../../harness/pages/agency.js';
 import { PreviewPage } from '../../harness/pages/preview.js';
 import { RunFacts } from '../../harness/run/facts.js';
@@ -166,5 +168,15 @@ describe('a consent form the page holds hidden (issue 47 item 3)', () => {
     await expect(openOn(two)).rejects.toThrow('2 elements could open it ("Partager", "Participer"): markers.consent_open names the one');
     expect((await openOn(two, ConfigSchema.parse({ markers: { consent_open: '#b' } }))).opened).toContain('"Participer" (markers.consent_open)');
     expect((await openOn(`<form>${TERMS}</form>`)).opened).toBeUndefined();
+  });
+
+  test('a step page before the form: the one form of the main content with its one button; none when that is not one', async () => {
+    const step = async (html: string) => {
+      await page.setContent(`<header><form><input name="q"><button>Suchen</button></form></header><main>${html}</main>`);
+      return outside(page, stepForm);
+    };
+    expect(await step('<form><label for="b">Geburtsdatum</label><input type="date" id="b"><button>Weiter</button></form>')).toMatchObject({ text: 'Weiter' });
+    expect(await step('<form><button>Ja</button><button>Nein</button></form>')).toBeUndefined();
+    expect(await step('<form><button>Weiter</button></form><form><button>Abbrechen</button></form>')).toBeUndefined();
   });
 });

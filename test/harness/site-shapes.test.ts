@@ -2,10 +2,11 @@
  * Sites as agencies build them (issue 47, items 3 and 4): the reference agency in shapes the
  * contract allows, verified with only what any agency must say (callback, preview, its log), in
  * one build and one run: its pages on one origin and its API and callback on another
- * (`twoOrigins`), its consent form in a native <dialog> behind a button (`consentInDialog`). Every
- * check passes, exit 0, and the evidence says what the harness clicked to show the form. The
- * defects each shape could hide fail on made-up facts or in a page of their own
- * (agency-origins.test.ts, harness/checks/endpoint.test.ts, consent-boxes.test.ts).
+ * (`twoOrigins`), a page asking the date of birth before the consent form (`agePage`), and the
+ * consent form in a native <dialog> behind a button (`consentInDialog`). Every check passes, exit
+ * 0, and the evidence says what the harness filled and clicked to reach the form. The defects each
+ * shape could hide fail on made-up facts or in a page of their own (agency-origins.test.ts,
+ * harness/checks/endpoint.test.ts, consent-boxes.test.ts).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { useChromium } from '../support/chromium.js';
@@ -16,14 +17,14 @@ const browser = useChromium();
 let world: HarnessWorld;
 
 beforeAll(async () => {
-  world = await harnessWorld({ approved: true, agency: { twoOrigins: true, consentInDialog: true }, config: { trace: 'off' } });
+  world = await harnessWorld({ approved: true, agency: { twoOrigins: true, agePage: true, consentInDialog: true }, config: { trace: 'off' } });
 }, 60_000);
 afterAll(async () => world?.close());
 
-test('one agency on two origins, its consent form in a dialog behind a button: every check passes, exit 0, the click in the evidence', async () => {
+test('one agency on two origins, an age step, its consent form in a dialog behind a button: every check passes, exit 0, the clicks in the evidence', async () => {
   expect(new URL(world.agency.callbackUrl).origin).not.toBe(new URL(world.agency.previewUrl).origin);
   const report = await world.verify({ browser: browser() });
   expectEveryCheckPassed([report]);
   const opened = report.checks.find((check) => check.id === 'consent.not_preselected')!.evidence.map((item) => item.label);
-  expect(opened.some((label) => /the form was hidden; the harness clicked "Send my entry" \(the one button of the main content\)/.test(label))).toBe(true);
+  expect(opened.some((label) => /a step before the consent form at \S+: the harness filled its form as the journey's person and clicked "Next"; the form was hidden; the harness clicked "Send my entry" \(the one button of the main content\)/.test(label))).toBe(true);
 }, 300_000);
