@@ -6,14 +6,15 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ElementHandle, Locator, Page } from 'playwright-core';
-import { type ConsentBox, type ConsentHints, type FieldKind, disableValidation, fieldsToFill, fingerprint, linksOf, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
+import { disableValidation } from '../browser/fields.js';
+import { type ConsentBox, type ConsentHints, fingerprint, linksOf, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
 import { consentOpeners } from '../browser/openers.js';
 import { outside } from '../browser/outside.js';
 import type { Config } from '../config.js';
 import { PAGES, type PageName, STATES, type Shown, type StateName, statesShown } from '../journey-states.js';
 import { type Vocabulary, patternOf, vocabularyOf } from '../vocabulary.js';
 import { firstFound, untilAnyAttached } from './locate.js';
-import type { Person } from './person.js';
+import { type Person, fillAsPerson } from './person.js';
 import type { Fingerprint, StateBook } from './states.js';
 
 export type MarkerConfig = Config['markers'];
@@ -305,26 +306,6 @@ export class ConsentPage {
     const only = (await buttons.count()) === 1 ? [buttons] : [];
     return firstFound([this.root.locator('button[type=submit], button:not([type]), input[type=submit]'), ...only, this.root.getByRole('button', { name: patternOf(this.vocabulary.submit) })]);
   }
-}
-
-/**
- * Fills every field of the form at `root` (elementPath) a person would fill, besides its boxes, as
- * `person` would: what each asks for by its type or its label, in any language of the vocabulary
- * (browser/in-page.ts fieldsToFill). Returns how many it filled.
- */
-export async function fillAsPerson(page: Page, root: string, person: Person, vocabulary: Vocabulary): Promise<number> {
-  const values: Record<Exclude<FieldKind, 'select'>, string> = {
-    email: person.email, tel: person.tel, date: person.birth, datetime: `${person.birth}T18:30`, month: person.birth.slice(0, 7), number: '2', url: `https://www.${person.email.split('@')[1]}/`,
-    name: `${person.given} ${person.family}`, given: person.given, family: person.family, text: `${person.given} ${person.family}`,
-  };
-  const source = (words: string[]) => patternOf(words).source;
-  const { email, phone, given_name: given, family_name: family, name } = vocabulary;
-  const fields = await outside(page, fieldsToFill, { root, words: { email: source(email), phone: source(phone), given: source(given), family: source(family), name: source(name) } });
-  for (const { path, kind, option } of fields) {
-    const field = page.locator(path);
-    await (kind === 'select' ? field.selectOption(option!) : field.fill(values[kind])).catch(() => undefined);
-  }
-  return fields.length;
 }
 
 /** The consent form of a page under this config, for a journey whose terms set `minimumAge`. */

@@ -1,11 +1,15 @@
 /**
- * The person who fills in the agency's consent form: a name of the journey's country, an e-mail
+ * The person who fills in the agency's forms, and how: a name of the journey's country, an e-mail
  * address made of it, a mobile number of the country and a birth date of an adult. Drawn from the
  * run's id, so each run is someone else (nothing the harness types is a constant an agency could
  * know it by) while every journey of one country in a run is the same person. The addresses are at
  * the domains reserved for examples (RFC 2606), so no mail can reach anyone.
  */
 import { createHash } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { type FieldKind, fieldsToFill } from '../browser/fields.js';
+import { outside } from '../browser/outside.js';
+import { type Vocabulary, patternOf } from '../vocabulary.js';
 
 export interface Person {
   given: string;
@@ -48,4 +52,24 @@ export function personOf(runId: string, country: string): Person {
   const year = new Date().getUTCFullYear() - 25 - (bytes[at++]! % 30);
   const birth = `${year}-${String(1 + (bytes[at++]! % 12)).padStart(2, '0')}-${String(1 + (bytes[at++]! % 28)).padStart(2, '0')}`;
   return { given, family, email, tel, birth };
+}
+
+/**
+ * Fills every field of the form at `root` (elementPath) a person would fill, besides its boxes, as
+ * `person` would: what each asks for by its type or its label, in any language of the vocabulary
+ * (browser/in-page.ts fieldsToFill). Returns how many it filled.
+ */
+export async function fillAsPerson(page: Page, root: string, person: Person, vocabulary: Vocabulary): Promise<number> {
+  const values: Record<Exclude<FieldKind, 'select'>, string> = {
+    email: person.email, tel: person.tel, date: person.birth, datetime: `${person.birth}T18:30`, month: person.birth.slice(0, 7), number: '2', url: `https://www.${person.email.split('@')[1]}/`,
+    name: `${person.given} ${person.family}`, given: person.given, family: person.family, text: `${person.given} ${person.family}`,
+  };
+  const source = (words: string[]) => patternOf(words).source;
+  const { email, phone, given_name: given, family_name: family, name } = vocabulary;
+  const fields = await outside(page, fieldsToFill, { root, words: { email: source(email), phone: source(phone), given: source(given), family: source(family), name: source(name) } });
+  for (const { path, kind, option } of fields) {
+    const field = page.locator(path);
+    await (kind === 'select' ? field.selectOption(option!) : field.fill(values[kind])).catch(() => undefined);
+  }
+  return fields.length;
 }
