@@ -44,6 +44,8 @@ const Markers = z.strictObject({
   preview_link: Selector.default('a[data-scenario="{scenario}"]'),
   /** What opens the consent form when the page holds it hidden (a dialog, a disclosure, a drawer); without it, what names the form's container, else the one button of the main content. */
   consent_open: Selector.optional(),
+  /** The button of each step page before the consent form (an age question), when a step has several; without it, the one form of the main content and its one button. */
+  consent_step: Selector.optional(),
   /** The way back to the entry after a 429; without it, a link to the consent form, the only action, or one named like "try again". */
   try_again: Selector.optional(),
   /** The consent form's boxes; without them, found by what the page requires, the minimum age and the vocabulary. */

@@ -33,6 +33,7 @@ const MARKERS: Record<keyof Config['markers'], Affects> = {
   preview_link: (_id, group) => group === 'coverage',
   try_again: (id) => id === 'behaviour.retry_after_honoured',
   consent_open: (id, group) => CONSENT_FORM(id, group) || group === 'endpoint',
+  consent_step: (id, group) => CONSENT_FORM(id, group) || group === 'endpoint',
   consent_boxes: CONSENT_FORM,
 };
 

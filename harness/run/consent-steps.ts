@@ -27,7 +27,7 @@ export async function reachConsent(run: ScenarioRun, session: BrowserSession, wa
     const found: { step?: Awaited<ReturnType<typeof stepForm>>; since?: number } = {};
     // The wait ends at the consent form, or once a step's form has stood alone for a moment.
     const isStep = async (shown: Shown[]) => {
-      found.step = taken.length < STEP_PAGES && shown.length === 0 ? await outside(session.page, stepForm).catch(() => undefined) : undefined;
+      found.step = taken.length < STEP_PAGES && shown.length === 0 ? await outside(session.page, stepForm, run.env.config.markers.consent_step).catch(() => undefined) : undefined;
       found.since = found.step ? (found.since ?? Date.now()) : undefined;
       return found.since !== undefined && Date.now() - found.since >= STEP_SETTLED_MS;
     };

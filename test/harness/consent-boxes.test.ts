@@ -178,5 +178,9 @@ describe('a consent form the page holds hidden (issue 47 item 3)', () => {
     expect(await step('<form><label for="b">Geburtsdatum</label><input type="date" id="b"><button>Weiter</button></form>')).toMatchObject({ text: 'Weiter' });
     expect(await step('<form><button>Ja</button><button>Nein</button></form>')).toBeUndefined();
     expect(await step('<form><button>Weiter</button></form><form><button>Abbrechen</button></form>')).toBeUndefined();
+    // The config names the step's button: taken with its form.
+    expect(await outside(page, stepForm, 'main button[value=yes]')).toBeUndefined();
+    await page.setContent('<main><form><button name="adult" value="yes">Ja</button><button name="adult" value="no">Nein</button></form></main>');
+    expect(await outside(page, stepForm, 'main button[value=yes]')).toMatchObject({ text: 'Ja', form: expect.stringMatching(/> form:nth-child\(1\)$/) });
   });
 });
