@@ -17,6 +17,8 @@ const LIVE = [
   'test/readme.test.ts',
   'test/demo.test.ts',
   'test/hardening/folder-lock.test.ts',
+  // The Python agency (fixtures/agency-python) started as a process and verified by the built harness.
+  'test/agency-python/verify.test.ts',
 ];
 
 const INCLUDE = ['emulator/**/*.test.ts', 'harness/**/*.test.ts', 'test/**/*.test.ts'];
