@@ -110,6 +110,11 @@ describe('docs/agency-guide.md', () => {
     for (const [, status, code] of others) expect(statusesOf(EXPERIENCE_ERRORS[code as keyof typeof EXPERIENCE_ERRORS]), code).toContain(Number(status));
   });
 
+  test('it links the two agencies that follow it, the Python one as the starting point', () => {
+    expect(PROSE).toContain('[`fixtures/agency-python/`](../fixtures/agency-python/)');
+    expect(PROSE).toContain('[`fixtures/agency-reference/`](../fixtures/agency-reference/)');
+  });
+
   test('it says in one sentence that each value has two names on its way, as the emulator names them', () => {
     expect(PROSE.replace(/\s+/g, ' ')).toContain(
       'the `service_request` that arrives at your callback is what you send as `request_token` on the authorize URL, and the `service_code` that arrives is what you send as `authorization_code`.',
