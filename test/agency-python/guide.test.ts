@@ -3,7 +3,8 @@
  * error, header and parameter it names is one the emulator reads or sends (its route table, its zod
  * schemas, its errors) or the harness judges, and it names every one an agency needs.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
@@ -23,10 +24,10 @@ const PROSE = GUIDE.replace(/<!--[\s\S]*?-->/g, '').replace(/^```[\s\S]*?^```/gm
 const SPANS = [...new Set([...PROSE.matchAll(/`([^`]+)`/g)].map((match) => match[1]!))];
 
 /** The code an agency talks to and is judged by: the emulator, the harness, the reference agency, the scenarios. */
-const SOURCES = ['emulator', 'harness', 'fixtures/agency-reference', 'scenarios']
-  .flatMap((folder) => readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' }).map((file) => join(ROOT, folder, file)))
+const SOURCES = execFileSync('git', ['ls-files', 'emulator', 'harness', 'fixtures/agency-reference', 'scenarios'], { cwd: ROOT, encoding: 'utf8' })
+  .split('\n')
   .filter((file) => /\.(ts|json)$/.test(file) && !file.endsWith('.test.ts'))
-  .map((file) => readFileSync(file, 'utf8'))
+  .map((file) => readFileSync(join(ROOT, file), 'utf8'))
   .join('\n');
 
 function inSources(name: string): boolean {
