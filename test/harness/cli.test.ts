@@ -9,6 +9,9 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { approve, overview, setCallbacks } from '../../emulator/console/lifecycle.js';
+import { envValues } from '../../emulator/control/env.js';
+import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
 import { type HarnessWorld, harnessWorld } from './world.js';
 
 const CLI = fileURLToPath(new URL('../../dist/harness/cli.js', import.meta.url));
@@ -254,10 +257,22 @@ describe('against the reference agency', () => {
     expect(ended.stderr).toMatch(/^\[harness\] the promotion krispa-winter-crunch \(the one asked for\) is ended, not live, so no journey can reach it: pass --promotion with a live one of 1 spring-instant-win .*\n$/);
   }, 60_000);
 
-  test('verify exits 3 when no check failed but one could not be judged, and says what to configure', async () => {
+  test('verify exits 3 when no check failed but one could not be judged, and says what to configure; it leaves the URLs, checklist and approval the brand had (issue 49 item 2)', async () => {
+    // The brand registered the agency as localhost and approved; the run registers 127.0.0.1, runs the previews and approves.
+    const brand = { production: world.target.callback.replace('127.0.0.1', 'localhost'), preview: world.target.preview.replace('127.0.0.1', 'localhost') };
+    expect(setCallbacks(world.emulator.world, brand).ok).toBe(true);
+    await coverSandbox(fetchPost(world.emulator.baseUrl, envValues(world.emulator.world).sandbox_key!));
+    expect(approve(world.emulator.world).ok).toBe(true);
+    const brandView = () => {
+      const { experience, checklist, history } = overview(world.emulator.world);
+      return { callbacks: experience.callbacks, approved_at: experience.approved_at, checklist, history };
+    };
+    const before = brandView();
     const config = join(world.folder, 'no-log.json');
     writeFileSync(config, JSON.stringify({ trace: 'off' }));
     const run = await harness(['verify', ...targetArgs(world), '--config', config, '--only', 'logs.params_redacted']);
+    expect(run.stderr).toMatch(/\[harness\] \[\d\/3\] sandbox-previews ok /);
+    expect(brandView()).toEqual(before);
     expect(run.code).toBe(3);
     expectPrinted(run, world, [
       "  INCONCLUSIVE logs.params_redacted  service_request, service_code and state never appear in the agency's log",
