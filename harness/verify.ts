@@ -25,7 +25,7 @@ import { scenariosBehindFailure } from './report/traces.js';
 import { EmulatorClient } from './emulator-client/client.js';
 import { PackPool } from './emulator-client/packs.js';
 import { HarnessError, Interrupted } from './errors.js';
-import { harnessVersion } from './paths.js';
+import { harnessVersion, shownPath } from './paths.js';
 import { preflight } from './preflight.js';
 import { inert } from './report/escape.js';
 import { type ReportFolder, claimReportFolder } from './report/folder.js';
@@ -66,7 +66,7 @@ export interface VerifyOptions extends TargetOptions {
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
   color?: boolean;
-  /** Aborted: the run stops (the CLI on Ctrl-C): no more progress, the emulator's state restored, no report; verify rejects with Interrupted. */
+  /** Aborted: the run stops (the CLI on SIGINT or SIGTERM): no more progress, the emulator's state restored, no report; verify rejects with Interrupted. */
   signal?: AbortSignal;
   /** The run's upper bound in seconds (`--max-seconds`); default: fits its scenarios' own schedule (run/runner.ts). */
   maxSeconds?: number;
@@ -107,16 +107,19 @@ export function resolveTarget(options: TargetOptions): Target {
 }
 
 export async function verify(options: VerifyOptions): Promise<Report> {
+  const stderr = options.stderr ?? process.stderr;
   const folder = claimReportFolder(resolve(options.out ?? DEFAULT_OUT));
+  if (folder.cleaned) stderr.write(`[harness] ${folder.cleaned}\n`);
   try {
     const report = await judged(options, folder);
     folder.publish();
     return report;
   } catch (error) {
-    folder.discard();
+    if (folder.discard()) stderr.write(`[harness] the earlier report in ${shownPath(folder.final)}/ was removed: this run has no verdict\n`);
     throw error;
   }
 }
+
 
 /** The run itself, its reports written to the staged folder (report/folder.ts), each path in them naming the report folder. */
 async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Report> {
@@ -137,7 +140,8 @@ async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Rep
 
   const outDir = folder.staging;
   const color = options.color ?? false;
-  const formats = new Set<Format>(['text', ...(options.formats ?? [])]);
+  // The terminal's text last: it names the files the others wrote.
+  const formats = new Set<Format>([...(options.formats ?? []).filter((format) => format !== 'text'), 'text']);
   const reporters = options.reporters ?? [...formats].map((format) => [format, REPORTERS[format]({ outDir, stdout, stderr, color })] as [string, Reporter]);
   const report = multiplex(reporters, stderr, signal);
   const facts = new RunFacts(config, { agency: new URL(callback).origin, emulator: client.origin, callback, ...(preview ? { preview } : {}) }, outDir);
@@ -152,17 +156,16 @@ async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Rep
   const browser = options.browser ?? (await unlessInterrupted(signal, launchChromium({ install: options.install ?? 'never', log: (line) => stderr.write(`${line}\n`) })));
   const runs = new Map<string, ScenarioRun>();
   let opened: OpenedRun | undefined;
+  let changedConsole = false;
   const work = (async () => {
     opened = await openRun(client);
-    if (opened.recovered) {
-      stderr.write(`[harness] ${opened.recovered}\n`);
-      meta.notes.push(opened.recovered);
-    }
+    if (opened.recovered) meta.notes.push(opened.recovered);
     const env = await prepareEnv(browser, facts, client, config, selectedChecks, `${ready.promotion.slug} (${ready.promotion.mechanic})`);
     env.maxSeconds = meta.max_seconds;
     env.deadline = started + env.maxSeconds * 1000;
     const callbacks = await client.setCallbacks({ production: callback, ...(preview ? { preview } : {}) });
     const needsApproval = callbacks.changed || !(await client.overview()).experience.approved_at;
+    changedConsole = needsApproval;
     const sandbox = scenarios.filter((scenario) => scenario.phase === 'sandbox' && (needsApproval || selected.includes(scenario)));
     const production = selected.filter((scenario) => scenario.phase !== 'sandbox');
     report.onBegin(meta, [...sandbox, ...production], selectedChecks.size);
@@ -185,7 +188,12 @@ async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Rep
     if (!options.browser) await browser.close().catch(() => undefined);
     // Interrupted, the run's own calls may still be on their way: the restore comes after them.
     if (signal?.aborted) await Promise.race([work.catch(() => undefined), sleep(SETTLE_MS)]);
-    if (opened) meta.notes.push(await opened.restore());
+    if (opened) {
+      const { restored, note } = await opened.restore();
+      if (changedConsole || !restored) meta.notes.push(note);
+      // The reports are muted once interrupted: the terminal still hears what became of the emulator.
+      if (signal?.aborted) stderr.write(`[harness] ${note}\n`);
+    }
   }
 
   options.onFacts?.(facts, selected);

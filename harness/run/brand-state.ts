@@ -6,8 +6,9 @@
  * run puts its snapshot back first and says so.
  */
 import { hostname } from 'node:os';
-import type { EarlierRun, EmulatorClient } from '../emulator-client/client.js';
+import type { EmulatorClient } from '../emulator-client/client.js';
 import { HarnessError } from '../errors.js';
+import { processGone } from '../process-gone.js';
 
 /** How often the run tells the emulator it is alive: well within the emulator's lease (20 s). */
 const RENEW_MS = 5_000;
@@ -15,15 +16,15 @@ const RENEW_MS = 5_000;
 export interface OpenedRun {
   /** What the run found and undid of an earlier one, for the terminal and the report. */
   recovered: string | undefined;
-  /** Puts back what the run found; the report's note on it. */
-  restore(): Promise<string>;
+  /** Puts back what the run found; whether all of it was, and the note that says so. */
+  restore(): Promise<{ restored: boolean; note: string }>;
 }
 
 export async function openRun(client: EmulatorClient): Promise<OpenedRun> {
   const holder = { pid: process.pid, host: hostname() };
   let start = await client.startRun(holder);
   if ('active' in start) {
-    if (!gone(start.active)) throw new HarnessError(`${start.active.message ?? 'another harness run is under way on this promotion'} Wait for it to end, or stop it.`);
+    if (!processGone(start.active)) throw new HarnessError(`${start.active.message ?? 'another harness run is under way on this promotion'} Wait for it to end, or stop it.`);
     start = await client.startRun({ ...holder, replaces: start.active.id });
     if ('active' in start) throw new HarnessError(start.active.message ?? 'another harness run is under way on this promotion');
   }
@@ -37,19 +38,8 @@ export async function openRun(client: EmulatorClient): Promise<OpenedRun> {
       clearInterval(renewal);
       const cleared = await client.clearFaults().then(() => true, () => false);
       const restored = await client.endRun(id).catch(() => false);
-      if (restored && cleared) return "the emulator's callback URLs, checklist and approval are as the run found them, and the faults it armed are cleared";
-      return `the run could not ${[restored ? '' : 'put back the callback URLs, checklist and approval it found', cleared ? '' : 'clear the faults it armed'].filter(Boolean).join(' nor ')}: check them in the brand's console (a later run against this emulator puts them back)`;
+      if (restored && cleared) return { restored: true, note: "the emulator's callback URLs, checklist and approval are as the run found them, and the faults it armed are cleared" };
+      return { restored: false, note: `the run could not ${[restored ? '' : 'put back the callback URLs, checklist and approval it found', cleared ? '' : 'clear the faults it armed'].filter(Boolean).join(' nor ')}: check them in the brand's console (a later run against this emulator puts them back)` };
     },
   };
-}
-
-/** Another run on this machine whose process is no longer there. */
-function gone(run: EarlierRun): boolean {
-  if (run.host !== hostname() || run.pid === process.pid) return false;
-  try {
-    process.kill(run.pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }

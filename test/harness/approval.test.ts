@@ -56,7 +56,7 @@ test('the end of a run puts back the URLs as registered (localhost, not 127.0.0.
   await changeAsARunDoes();
   expect(brandView().callbacks).toEqual(RUN);
 
-  expect(await run.restore()).toBe("the emulator's callback URLs, checklist and approval are as the run found them, and the faults it armed are cleared");
+  expect(await run.restore()).toEqual({ restored: true, note: "the emulator's callback URLs, checklist and approval are as the run found them, and the faults it armed are cleared" });
   expect(brandView()).toEqual(before);
   expect(await armedFaults()).toEqual([]);
 });

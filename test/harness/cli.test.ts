@@ -217,7 +217,7 @@ describe('against the reference agency', () => {
         'FAIL needs evidence of a violation, shown with the check.',
         'INCONCLUSIVE: the run could not judge the check (nothing observed, a scenario stopped or could not start, approval refused); the reason says what to configure.',
         'WARN and MANUAL pass, with something for the brand to read or review by hand.',
-        'Exit codes: 0 every check passed (warn and manual allowed); 1 a check failed; 2 the harness could not run; 3 no check failed but one is inconclusive (not an approval); 130 interrupted (no report).',
+        'Exit codes: 0 every check passed (warn and manual allowed); 1 a check failed; 2 the harness could not run; 3 no check failed but one is inconclusive (not an approval); 130 interrupted by Ctrl-C or SIGTERM (no report).',
         '',
         'Journey',
         '  PASS         journey.landing_page   The callback URL without service_request is the campaign landing page',
@@ -231,7 +231,7 @@ describe('against the reference agency', () => {
         'exit 0: every check passed on positive evidence (warnings and manual reviews are for the brand to read)',
         // As root Chromium cannot sandbox the agency's pages, and the report says so.
         ...(process.getuid?.() === 0 ? ["Note: the agency's pages ran without Chromium's sandbox: the harness runs as root, where Chromium cannot sandbox the pages it runs"] : []),
-        'Report folder: <tmp>/report',
+        'Report folder: <tmp>/report: evidence/ (no report file: --format html,json,junit,markdown writes them)',
         '',
       ].join('\n'),
     );
@@ -249,7 +249,8 @@ describe('against the reference agency', () => {
   test('--promotion (or "promotion" in the config) naming no promotion, or one that has ended, is exit 2 and one line naming the promotions there are', async () => {
     const unknown = await harness(['verify', ...targetArgs(world), '--promotion', 'nope']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^\[harness\] the emulator has no promotion "nope": pass --promotion with one of 1 spring-instant-win \(instant_win, live, the default\), 2 nordkakao-cafe-codes \(code_unlock, live\), .*, 5 krispa-winter-crunch \(instant_win, ended\)\n$/);
+    // The report of the run before, if one ran, is removed, and the terminal says so.
+    expect(unknown.stderr).toMatch(/^(\[harness\] the earlier report in \S+\/report\/ was removed: this run has no verdict\n)?\[harness\] the emulator has no promotion "nope": pass --promotion with one of 1 spring-instant-win \(instant_win, live, the default\), 2 nordkakao-cafe-codes \(code_unlock, live\), .*, 5 krispa-winter-crunch \(instant_win, ended\)\n$/);
     const config = join(world.folder, 'ended.json');
     writeFileSync(config, JSON.stringify({ promotion: 'krispa-winter-crunch' }));
     const ended = await harness(['doctor', '--callback', world.target.callback, '--emulator', world.target.emulator, '--config', config]);
@@ -325,7 +326,7 @@ describe('against an agency with a defect', () => {
     writeFileSync(join(world.target.out, 'report.html'), '<header id="verdict" class="banner approve"><h1>Approve</h1></header>');
     const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page']);
     expect(run.code).toBe(1);
-    expect(readdirSync(world.target.out).sort()).toEqual(['evidence', 'traces']);
+    expect(readdirSync(world.target.out).sort()).toEqual(['.harness-report', 'evidence', 'traces']);
     expect(readdirSync(join(world.target.out, 'evidence'))).toEqual(['journey.landing_page.json']);
     expect(readdirSync(world.folder).filter((name) => name.startsWith('.'))).toEqual([]);
   }, 120_000);
