@@ -16,7 +16,7 @@ import { showControls } from './report/escape.js';
 import { EXIT, exitCodeOf } from './report/legend.js';
 import { FORMATS, type Format, isFormat } from './report/registry.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from './scenarios/load.js';
-import { resolveConfig, resolveTarget, verify } from './verify.js';
+import { NO_CALLBACK, resolveConfig, resolveTarget, verify } from './verify.js';
 
 
 const useColour = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR;
@@ -97,11 +97,12 @@ const REPEAT_MS = 1_000;
 const INTERRUPT_GRACE_MS = 15_000;
 
 targetOptions(program.command('doctor'))
-  .description('only the preflight: emulator, agency URLs, Chromium; exit 0 when all is ready, 2 when not')
+  .description('only the preflight: emulator, promotion, agency URLs, Chromium; exit 0 when all is ready, 2 when not (without --callback it checks the rest, then says so)')
   .action(async (options: TargetFlags) => {
     const { client, callback, preview, promotion } = resolveTarget(options);
     const result = await preflight({ client, callback, preview, promotion, install: options.installBrowser ? 'attempt' : 'never', browserGiven: false }, (line) => process.stdout.write(`${showControls(line)}\n`));
     for (const note of result.notes) process.stdout.write(`[harness] note: ${showControls(note)}\n`);
+    if (!callback) throw new HarnessError(`${NO_CALLBACK}; everything else above is ready`);
     process.stdout.write('[harness] ready: `harness verify` can run\n');
   });
 

@@ -76,7 +76,8 @@ export interface VerifyOptions extends TargetOptions {
 
 export interface Target {
   config: Config;
-  callback: string;
+  /** Undefined when neither a flag nor the config names one: `doctor` checks the rest, `verify` cannot run. */
+  callback: string | undefined;
   preview: string | undefined;
   promotion: string | undefined;
   client: EmulatorClient;
@@ -88,11 +89,12 @@ export function resolveConfig(file: string | undefined): { config: Config } {
   return { config: { ...config, agency_log: config.agency_log && resolve(base, config.agency_log), scenarios: config.scenarios.map((folder) => resolve(base, folder)) } };
 }
 
-/** The target of `verify` and `doctor`; a missing or malformed URL is a HarnessError. */
+export const NO_CALLBACK = 'no callback URL: pass --callback URL (the production callback URL of the agency)';
+
+/** The target of `verify` and `doctor`; a malformed URL is a HarnessError. */
 export function resolveTarget(options: TargetOptions): Target {
   const { config } = resolveConfig(options.config);
   const callback = options.callback ?? config.callback;
-  if (!callback) throw new HarnessError('no callback URL: pass --callback URL (the production callback URL of the agency)');
   const preview = options.preview ?? config.preview;
   const emulator = options.emulator ?? config.emulator ?? emulatorFromEnv();
   for (const [name, url] of [['callback', callback], ['preview', preview], ['emulator', emulator]] as const) {
@@ -125,6 +127,7 @@ export async function verify(options: VerifyOptions): Promise<Report> {
 async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Report> {
   const started = Date.now();
   const { config, callback, preview, promotion, client } = resolveTarget(options);
+  if (!callback) throw new HarnessError(NO_CALLBACK);
   const only = options.only?.length ? options.only : undefined;
   const unknown = only?.filter((id) => !CHECK_IDS.has(id)) ?? [];
   if (unknown.length) throw new HarnessError(`--only names unknown check ${unknown.join(', ')}; \`harness checks\` lists them`);

@@ -143,7 +143,7 @@ describe('against the reference agency', () => {
     await world?.close();
   });
 
-  test('doctor checks what a run needs and exits 0; an agency that does not answer is exit 2', async () => {
+  test('doctor checks what a run needs and exits 0; an agency that does not answer, or no --callback once the rest is checked, is exit 2', async () => {
     const run = await harness(['doctor', '--callback', world.target.callback, '--preview', world.target.preview, '--emulator', world.target.emulator]);
     expect(run.code).toBe(0);
     expect(normalize(run.stdout, world)).toMatch(
@@ -151,6 +151,10 @@ describe('against the reference agency', () => {
     );
     const down = await harness(['doctor', '--callback', 'http://127.0.0.1:9/callback', '--emulator', world.target.emulator]);
     expect([down.code, down.stderr]).toEqual([2, "[harness] the agency's callback URL http://127.0.0.1:9/callback is not reachable: start the agency, or check --callback\n"]);
+    // Without --callback (issue 49 item 7) it checks the rest first, then says what is missing: exit 2.
+    const noCallback = await harness(['doctor', '--emulator', world.target.emulator]);
+    expect([noCallback.code, noCallback.stderr]).toEqual([2, '[harness] no callback URL: pass --callback URL (the production callback URL of the agency); everything else above is ready\n']);
+    expect(normalize(noCallback.stdout, world)).toMatch(/^\[harness\] ok {2}emulator at <emulator> \(ok\)\n.*\n\[harness\] ok {2}promotion 1 spring-instant-win \(instant_win, live, the default\): the default: no callback URL to find it by\n\[harness\] ok {2}Chromium \/\S+\n/);
   });
 
   test('doctor and verify refuse, in one line and before registering anything, a callback or preview that cannot be the agency (issue 26 item 2): the emulator, a 404, no HTTP', async () => {
