@@ -23,8 +23,8 @@ export const REPORT_MARK = '.harness-report';
 /** The mark of a run's staging folder: which process writes it. */
 const RUN_MARK = '.harness-run';
 
-/** What a run writes into its report folder (files.ts, html.ts, markdown.ts, the run's screenshots, traces and evidence). */
-const REPORT_ENTRIES: ReadonlySet<string> = new Set([REPORT_MARK, 'report.json', 'junit.xml', 'report.html', 'summary.md', 'rules.md', 'rules.html', 'screenshots', 'traces', 'evidence']);
+/** What a run writes into its report folder (files.ts, html.ts, companions.ts, markdown.ts, the run's screenshots, traces and evidence). */
+const REPORT_ENTRIES: ReadonlySet<string> = new Set([REPORT_MARK, 'report.json', 'junit.xml', 'report.html', 'summary.md', 'rules.html', 'reference', 'screenshots', 'traces', 'evidence']);
 
 export interface ReportFolder {
   /** Where the run writes: a new folder beside the report folder. */

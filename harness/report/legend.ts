@@ -55,3 +55,8 @@ export const LEGEND = [
 export function promotionLine({ promotion }: RunMeta): string {
   return `promotion ${promotion.slug} (id ${promotion.id}, ${promotion.mechanic})`;
 }
+
+/** How the brand approves, once the verdict allows it: the console's page, or the command. */
+export function howToApprove({ emulator, promotion }: RunMeta): string {
+  return `Approving is the brand's act: the Approve button on the console's page of the promotion, ${emulator}/?promotion=${promotion.slug}, or \`npx emulator approve --promotion ${promotion.slug}\`.`;
+}

@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process';
 import { type Server, createServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { approve, overview, setCallbacks } from '../../emulator/console/lifecycle.js';
@@ -68,7 +68,7 @@ describe('could not run: exit 2 and one line saying what to fix', () => {
     expect([unknownCheck.code, unknownCheck.stderr]).toEqual([2, '[harness] --only names unknown check state.nope; `harness checks` lists them\n']);
     const unknownFormat = await harness(['verify', '--format', 'pdf']);
     expect(unknownFormat.code).toBe(2);
-    expect(unknownFormat.stderr).toMatch(/^\[harness\] option '--format <formats>' argument 'pdf' is invalid\. unknown format pdf; choose from text, json, junit, html\n$/);
+    expect(unknownFormat.stderr).toMatch(/^\[harness\] option '--format <formats>' argument 'pdf' is invalid\. unknown format pdf; choose from text, json, junit, html, markdown\n$/);
   });
 
   test('`harness checks` lists every check id with its group', async () => {
@@ -318,10 +318,22 @@ describe('against an agency with a defect', () => {
     expect(html).toContain('<li class="fail" id="check-journey.landing_page"><span class="status">FAIL</span> <span class="id">journey.landing_page</span>');
     expect(html).toContain('<a href="traces/landing--landing.zip">traces/landing--landing.zip</a>; open it from the report folder with <code>npx playwright-core show-trace traces/landing--landing.zip</code>');
     expect(normalize(run.stdout, world)).toContain('               trace: npx playwright-core show-trace <tmp>/report/traces/landing--landing.zip');
-    // The report stands alone (issue 40 item 4): every link not within the page resolves to a file of its folder, the rules among them.
-    const links = [...html.matchAll(/href="([^"#][^"]*)"/g)].map((match) => match[1]!.split('#')[0]!);
-    expect(links).toContain('rules.md');
-    expect(links.filter((link) => /^(file|https?):|^\//.test(link) || !existsSync(join(world.target.out, link)))).toEqual([]);
+    // The report stands alone (issue 40 item 4, 49 item 5): copied to another folder, every link of every page in it opens a file of
+    // the copy, and every anchor one of its ids: the rules as a page, the reference agency's file a failure names among them.
+    const copy = join(world.folder, 'sent-on', 'report');
+    cpSync(world.target.out, copy, { recursive: true });
+    const pages = readdirSync(copy, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.html'));
+    expect(pages.sort()).toEqual(['reference/pages-landing.ts.html', 'report.html', 'rules.html']);
+    const dead = pages.flatMap((page) => [...readFileSync(join(copy, page), 'utf8').matchAll(/href="([^"]*)"/g)].flatMap((match) => {
+      const [file, anchor] = match[1]!.replaceAll('&amp;', '&').split('#') as [string, string | undefined];
+      if (/^(file|https?):|^\//.test(file)) return [`${page}: ${match[1]} leaves the folder`];
+      const target = file === '' ? join(copy, page) : join(copy, dirname(page), file);
+      if (!existsSync(target)) return [`${page}: ${match[1]} opens no file`];
+      return anchor && !readFileSync(target, 'utf8').includes(`id="${anchor}"`) ? [`${page}: ${match[1]} has no such anchor`] : [];
+    }));
+    expect(dead).toEqual([]);
+    expect(html).toContain('<a href="rules.html#callback-is-landing">callback-is-landing</a>');
+    expect(html).toContain('<a href="reference/pages-landing.ts.html"><code>fixtures/agency-reference/pages/landing.ts</code></a>');
   }, 120_000);
 
   test('a report folder from an earlier run is not mistaken for this run: its "Approve" does not survive a failing run that writes no report.html (issue 42 item 5)', async () => {
