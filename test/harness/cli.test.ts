@@ -2,11 +2,12 @@
  * The `harness` command from outside: dist/harness/cli.js spawned against worlds running in this
  * process. Exit codes 0, 1, 2 and 3; durations, ports and temporary paths stripped before comparing.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { type Server, createServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { approve, overview, setCallbacks } from '../../emulator/console/lifecycle.js';
@@ -22,9 +23,10 @@ interface Run {
   stderr: string;
 }
 
-function harness(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+function harness(args: string[], env: NodeJS.ProcessEnv = {}, onStart?: (child: ChildProcess) => void): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    onStart?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -285,6 +287,31 @@ describe('against the reference agency', () => {
       '               configure: agency_log: the file the agency writes its request log to, readable by the harness',
     ]);
     expect(run.stdout).toContain('exit 3: no check failed, but 1 could not be judged: not an approval; each says what to configure');
+  }, 120_000);
+
+  test('SIGTERM once the run has registered its own URLs (issue 48 item 4): exit 130, the brand\'s URLs, checklist and approval put back, the earlier report removed, no staging folder, and the terminal says each', async () => {
+    const registered = () => overview(world.emulator.world).experience.callbacks.production;
+    const brand = registered()!.replace('127.0.0.1', 'localhost');
+    if (registered() !== brand) {
+      expect(setCallbacks(world.emulator.world, { production: brand, preview: world.target.preview.replace('127.0.0.1', 'localhost') }).ok).toBe(true);
+      await coverSandbox(fetchPost(world.emulator.baseUrl, envValues(world.emulator.world).sandbox_key!));
+      expect(approve(world.emulator.world).ok).toBe(true);
+    }
+    const { experience, checklist, history } = overview(world.emulator.world);
+    const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page'], {}, (child) => {
+      void (async () => {
+        // Bounded: the run registers its URLs within its preflight and browser start.
+        for (let waited = 0; waited < 60_000 && registered() === brand; waited += 100) await sleep(100);
+        child.kill('SIGTERM');
+      })();
+    });
+    expect(run.code).toBe(130);
+    expect(normalize(run.stderr, world)).toContain("[harness] interrupted (SIGTERM): no verdict, no report; restoring the emulator's state\n");
+    expect(run.stderr).toContain("[harness] the emulator's callback URLs, checklist and approval are as the run found them, and the faults it armed are cleared\n");
+    expect(normalize(run.stderr, world)).toMatch(/\[harness\] the earlier report in <tmp>\/report\/ was removed: this run has no verdict\n$/);
+    const after = overview(world.emulator.world);
+    expect({ callbacks: after.experience.callbacks, approved_at: after.experience.approved_at, checklist: after.checklist, history: after.history }).toEqual({ callbacks: experience.callbacks, approved_at: experience.approved_at, checklist, history });
+    expect(readdirSync(world.folder).filter((name) => name.startsWith('.') || name === 'report')).toEqual([]);
   }, 120_000);
 });
 
