@@ -44,7 +44,8 @@ beforeEach(() => {
 
 function harness(args: string[], onStart?: (child: ReturnType<typeof spawn>) => void, via: 'node' | 'npx' = 'node'): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = via === 'npx' ? spawn('npx', ['harness', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // npx in a process group of its own, as a terminal starts a command: Ctrl-C signals the whole group.
+    const child = via === 'npx' ? spawn('npx', ['harness', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true }) : spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (chunk) => (stdout += chunk));
@@ -86,6 +87,13 @@ test('SIGTERM (a CI runner cancelling the job) ends a run as Ctrl-C does, sent t
   writeFileSync(join(out, REPORT_MARK), '{"written_by":"harness","published_at":0}\n');
   const npx = await interrupted('SIGTERM', 'npx');
   expect(outcome(npx)).toEqual({ ...outcome(direct), stderr: outcome(direct).stderr.replace('(SIGTERM)', '(the process that started it ended)') });
+}, 60_000);
+
+test('Ctrl-C in a terminal under `npx harness verify` (the whole group signalled, npx passing it on too) ends the run as Ctrl-C to the harness does (issue 49 item 3)', async () => {
+  const run = await harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--emulator', emulator, '--out', out], (child) => (asked = () => process.kill(-child.pid!, 'SIGINT')), 'npx');
+  expect(run.stdout).toBe('');
+  expect(run.stderr).toContain(`${INTERRUPTED('SIGINT')}[harness] the earlier report in ${out}/ was removed: this run has no verdict\n`);
+  expect(readdirSync(folder)).toEqual([]);
 }, 60_000);
 
 test('an --out folder holding files no run wrote is refused, untouched', async () => {
