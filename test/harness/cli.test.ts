@@ -313,6 +313,34 @@ describe('against the reference agency', () => {
     expect({ callbacks: after.experience.callbacks, approved_at: after.experience.approved_at, checklist: after.checklist, history: after.history }).toEqual({ callbacks: experience.callbacks, approved_at: experience.approved_at, checklist, history });
     expect(readdirSync(world.folder).filter((name) => name.startsWith('.') || name === 'report')).toEqual([]);
   }, 120_000);
+
+  test('SIGKILL once the run has registered its own URLs (issue 48 item 4): the next run finds what it left, undoes it and says so, and ends with the brand\'s state as it was', async () => {
+    const view = () => {
+      const { experience, checklist, history } = overview(world.emulator.world);
+      return { callbacks: experience.callbacks, approved_at: experience.approved_at, checklist, history };
+    };
+    const before = view();
+    expect(before.callbacks.production).toContain('localhost');
+    let killed = 0;
+    const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page'], {}, (child) => {
+      killed = child.pid!;
+      void (async () => {
+        for (let waited = 0; waited < 60_000 && view().callbacks.production === before.callbacks.production; waited += 100) await sleep(100);
+        child.kill('SIGKILL');
+      })();
+    });
+    expect(run.code).toBeNull();
+    expect(view().callbacks).not.toEqual(before.callbacks);
+    expect(readdirSync(world.folder).filter((name) => name.startsWith('.report-run-'))).toHaveLength(1);
+
+    const next = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page']);
+    expect(next.code).toBe(0);
+    expect(next.stderr).toMatch(/^\[harness\] removed 1 staging folder\(s\) an earlier run left beside report \(\.report-run-\w+\)\n/);
+    expect(next.stderr).toContain(`[harness] note: an earlier run (pid ${killed} on `);
+    expect(next.stderr).toContain('ended without restoring the emulator: its callback URLs, checklist and approval are put back as it found them, and its faults cleared\n');
+    expect(view()).toEqual(before);
+    expect(readdirSync(world.folder).filter((name) => name.startsWith('.'))).toEqual([]);
+  }, 180_000);
 });
 
 describe('against an agency with a defect', () => {
