@@ -13,7 +13,8 @@ import { HarnessError } from './errors.js';
 
 export interface PreflightTarget {
   client: EmulatorClient;
-  callback: string;
+  /** Without it (`doctor` before the agency is known) everything else is checked. */
+  callback: string | undefined;
   preview?: string;
   /** The promotion to verify (id or slug); without it, found from the callback URL (emulator/promotion.ts). */
   promotion?: string;
@@ -50,9 +51,11 @@ export async function preflight(target: PreflightTarget, log: (line: string) => 
   ok(`promotion ${describePromotion(promotion)}: ${how}`);
   if (!promotion.live) notes.push(`the promotion ${promotion.slug} is not live, so it cannot be approved: production journeys cannot run and their checks will be inconclusive`);
 
-  const callbackAnswer = await answersLikeAgency(target.callback, 'callback', target.client.origin);
-  if (callbackAnswer) notes.push(callbackAnswer);
-  ok(`agency callback ${target.callback}`);
+  if (target.callback) {
+    const callbackAnswer = await answersLikeAgency(target.callback, 'callback', target.client.origin);
+    if (callbackAnswer) notes.push(callbackAnswer);
+    ok(`agency callback ${target.callback}`);
+  }
   for (const [name, url] of [['callback', target.callback], ['preview', target.preview]] as const) {
     if (url && new URL(url).protocol === 'http:') notes.push(`the ${name} URL uses plain http on ${new URL(url).hostname}: accepted for local development only; deployed, it must be https`);
   }

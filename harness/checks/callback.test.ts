@@ -147,6 +147,8 @@ describe('logs.params_redacted', () => {
   });
   test('a log of this run without the values passes; one holding the state fails, naming its line and not the value', () => {
     expect(withLog(`{"time":${AT + 50},"url":"/callback?service_code=[redacted]"}\n`)).toMatchObject({ status: 'pass', reason: expect.stringContaining('1 of whose 1 lines were written during this run') });
+    // The log is the agency's own account (issue 48 item 6): the pass says so, beside the check.
+    expect(withLog(`{"time":${AT + 50},"url":"/callback"}\n`).reason).toContain("the log is the agency's own claim (one written with the values cut out passes too)");
     const leaked = withLog('{"msg":"start"}\n{"url":"/callback?state=state-value-789"}\n');
     expect(leaked).toMatchObject({ status: 'fail', reason: '1 of 3 journey values appear in the agency\'s log' });
     expect(JSON.stringify(leaked.evidence)).toContain('on line 2');

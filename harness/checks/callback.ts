@@ -133,7 +133,8 @@ export const CALLBACK_CHECKS: Check[] = [
       const window = runWindow(facts);
       const ofRun = window ? linesWithin(lines, window.from - LOG_CLOCK_SLACK_MS, window.until + LOG_CLOCK_SLACK_MS) : 0;
       if (ofRun === 0) return inconclusive(`none of the ${lines.length} lines of the agency log ${file} carries a time within this run, so it shows none of its requests`, `${AGENCY_LOG}, with a time on each line (epoch, ISO 8601 or Common Log Format)`);
-      return pass(values.size, `none of ${values.size} journey values in the agency's log, ${ofRun} of whose ${lines.length} lines were written during this run`, [{ label: file }]);
+      // The log is the agency's own account: a copy written with the values cut out would pass too, and the reason says so.
+      return pass(values.size, `none of ${values.size} journey values in the agency's log, ${ofRun} of whose ${lines.length} lines were written during this run; the log is the agency's own claim (one written with the values cut out passes too): read its logging code`, [{ label: file }]);
     },
   },
 ];

@@ -4,6 +4,7 @@
  */
 import { GROUPS, type Status } from '../checks/types.js';
 import { shownPath } from '../paths.js';
+import { folderContents } from './folder.js';
 import { LEGEND, exitCodeOf, promotionLine, traceCommand, verdictLine } from './legend.js';
 import type { Reporter, ReporterOptions } from './types.js';
 
@@ -71,7 +72,7 @@ export function textReporter(options: ReporterOptions): Reporter {
       const stopped = report.scenarios.filter((scenario) => scenario.status === 'errored');
       if (stopped.length) out(`${stopped.length} scenario(s) stopped early: ${stopped.map((scenario) => scenario.id).join(', ')}`);
       for (const note of report.run.notes.slice(notesShown)) out(`Note: ${note}`);
-      out(`Report folder: ${shownPath(report.run.out_dir)}`);
+      out(`Report folder: ${shownPath(report.run.out_dir)}: ${folderContents(options.outDir)}`);
     },
   };
 }
