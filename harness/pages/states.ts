@@ -9,6 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { fingerprint } from '../browser/in-page.js';
 import type { StateName } from '../journey-states.js';
+import { ServiceData } from './service-data.js';
 
 export type Fingerprint = ReturnType<typeof fingerprint>;
 
@@ -95,6 +96,8 @@ function list(items: readonly string[]): string {
  */
 export class StateBook {
   learned: Learned | undefined;
+  /** The service's values the run has seen: every page is read without them (service-data.ts). */
+  readonly data = new ServiceData();
   private readonly pages = new Map<StateName, Fingerprint | undefined>();
   private expected: StateName[] | undefined;
   private finish!: () => void;

@@ -13,6 +13,8 @@ import { ConfigSchema } from '../../harness/config.js';
 import type { ResultState, StateName } from '../../harness/journey-states.js';
 import { AgencyPage } from '../../harness/pages/agency.js';
 import { type Fingerprint, StateBook, learn, samePage, statesCarried } from '../../harness/pages/states.js';
+import { withoutServiceData } from '../../harness/pages/service-data.js';
+import type { ObservedCall } from '../../harness/emulator-client/client.js';
 import { type Expectation, RunFacts } from '../../harness/run/facts.js';
 import type { PageSeen } from '../../harness/run/browser-seen.js';
 import { useChromium } from '../support/chromium.js';
@@ -124,6 +126,53 @@ describe('the French site: states as classes of a <section>, copy in French, no 
     const markers = ConfigSchema.parse({ markers: { state: 'section.resultat.{name}', states: { won: 'perdu' } } }).markers;
     await page.setContent(french('lost', false, productionCopy));
     expect(await new AgencyPage(page, markers, book).shows()).toEqual(['state:won']);
+  });
+});
+
+/**
+ * A Dutch site whose preview shows the sandbox prize, a voucher with its code and a redeem link,
+ * while production gives another kind of prize, concert tickets, with neither: the won page's own
+ * copy ("Gefeliciteerd!") is all the two share. No class or attribute names a state.
+ */
+const DUTCH: Partial<Record<StateName, (prize: string) => string>> = {
+  won: (prize) => `<h2>Gefeliciteerd!</h2><p>Je hebt <strong>${prize}</strong> gewonnen.</p>`,
+  lost: () => '<h2>Helaas, deze keer niet</h2><p>Bedankt voor je deelname.</p>',
+  pending: (prize) => `<h2>Je hebt gewonnen!</h2><p>Je hebt <strong>${prize}</strong> gewonnen. De levering wordt verwerkt.</p><p role="status">Deze pagina kijkt zelf opnieuw.</p>`,
+  failed: (prize) => `<h2>Je hebt gewonnen!</h2><p>Je hebt <strong>${prize}</strong> gewonnen. De levering is vertraagd; je prijs blijft bewaard.</p>`,
+  ineligible: () => '<h2>Niet beschikbaar</h2><p>Deze actie is niet open in jouw land.</p>',
+  already_entered: () => '<h2>Verpakking al gebruikt</h2><p>Met deze verpakking is al meegedaan.</p>',
+};
+const VOUCHER = { prize: '5 € tegoedbon', code: 'SANDBOX-K3JQXWAB', redeem: 'https://winkel.example/inwisselen' };
+const TICKETS = 'Concerttickets voor twee';
+
+function dutch(state: StateName, sandbox: boolean, prize: string): string {
+  // The code block and the redeem link are there only when the entry has them: the sandbox voucher does, the tickets do not.
+  const extra = state === 'won' && sandbox ? `<p>Je code:</p><ul class="codes"><li><code>${VOUCHER.code}</code></li></ul><p><a class="knop" href="${VOUCHER.redeem}">Verzilver je prijs</a></p>` : '';
+  return `<header><h1>Lentecampagne</h1></header><main>${sandbox ? '<p class="voorbeeld">Voorbeeld: deze uitslag is verzonnen.</p>' : ''}<section class="uitslag">${DUTCH[state]!(prize)}${extra}</section><p><a href="https://service.example/rewards">Naar je beloningen</a></p></main>`;
+}
+
+describe('a site whose production prize is unlike the preview’s: the service’s data is no part of a state', () => {
+  const book = new StateBook();
+  beforeAll(async () => {
+    // What the service answered, as the emulator observed it: the sandbox entries' voucher, its code and link, and the delivered tickets.
+    const answers = [{ prize: VOUCHER.prize, codes: [VOUCHER.code], redemption_url: VOUCHER.redeem }, { prize: TICKETS, codes: [], redemption_url: null }];
+    book.data.note(answers.map((answer) => ({ answer }) as ObservedCall), 'Lentecampagne');
+    book.expect(SIX);
+    for (const state of SIX) {
+      await page.setContent(dutch(state, true, VOUCHER.prize));
+      book.report(state, await withoutServiceData(page, await page.evaluate(fingerprint), book.data));
+    }
+  });
+
+  test('the won signature holds none of the voucher, its code, its code list with its label, or its redeem link', () => {
+    expect(book.signatureOf('won')).toMatchObject({ tier: 'text', features: ['gefeliciteerd'] });
+  });
+
+  test('a production won page with the tickets, no code and no redeem link, is recognised as won; the others as their state', async () => {
+    for (const state of SIX) {
+      await page.setContent(dutch(state, false, TICKETS));
+      expect([state, (await new AgencyPage(page, defaults, book).read()).shown]).toEqual([state, [`state:${state}`]]);
+    }
   });
 });
 
