@@ -150,6 +150,7 @@ export const STEPS: Steps = {
     for (;;) {
       await sleep(300);
       const { now, data } = await run.env.client.observed(run.env.baseline.calls, { pack: journey.pack.code });
+      run.facts.states.data.note(data);
       const polls = data.filter((call) => call.method === 'GET' && call.path === '/session' && call.at > entry.at);
       if (step.mode === 'schedule') {
         if (scheduleViolation(entry.at, polls, pageDecided(run.facts, run.scenario.id, step.journey, [entry.at, ...polls.map((poll) => poll.at)]))) until = Math.min(until, now);
