@@ -24,6 +24,9 @@ function unlearned(facts: RunFacts, state: ResultState): string {
 
 const LANDING = 'markers.pages.landing: your name for the landing page, or a selector that matches on it (else its text must name the campaign)';
 
+/** A page read at the bound while it still loaded says so (harness/pages/settle.ts). */
+const loadingNote = (page: PageSeen | undefined) => (page?.loading ? ` (read ${page.loading})` : '');
+
 const label = (expectation: Expectation) => `${expectation.environment === 'sandbox' ? 'preview' : expectation.scenario}${expectation.journey === 'main' || expectation.journey === 'preview' ? '' : `/${expectation.journey}`}`;
 
 /** `journey.state.<state>`: the page shows the state the service answered, and no other. */
@@ -45,7 +48,7 @@ function stateCheck(state: ResultState): Check {
       let shown = 0;
       for (const expectation of expected) {
         const page = expectation.page;
-        const at = `${label(expectation)} (${page ? redactUrl(page.url) : 'no page'})`;
+        const at = `${label(expectation)} (${page ? redactUrl(page.url) : 'no page'})${loadingNote(page)}`;
         if (!expectation.answer || !answer.is(expectation.answer)) {
           evidence.push({ label: `${at}: the service did not answer ${answer.label} (${expectation.answer ? `it answered ${expectation.answer.status} ${expectation.answer.error ?? expectation.answer.entryState ?? ''}` : 'no answer observed'}), so this page proves nothing` });
           continue;
@@ -119,7 +122,7 @@ export const JOURNEY_CHECKS: Check[] = [
       for (const { page, met } of landing) {
         if (!page) continue;
         const campaign = Boolean(facts.campaignName && page.text.includes(facts.campaignName));
-        const item = { label: `${redactUrl(page.url)}: HTTP ${page.status}; shows ${page.shows.join(', ') || 'nothing recognised'}${campaign ? `; names the campaign "${facts.campaignName}"` : ''}` };
+        const item = { label: `${redactUrl(page.url)}: HTTP ${page.status}; shows ${page.shows.join(', ') || 'nothing recognised'}${campaign ? `; names the campaign "${facts.campaignName}"` : ''}${loadingNote(page)}` };
         if ((page.status ?? 200) >= 400 || page.shows.includes('page:error')) problems.push(item);
         else if (met || campaign) shown += 1;
         evidence.push(item);
