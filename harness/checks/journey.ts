@@ -22,6 +22,16 @@ function unlearned(facts: RunFacts, state: ResultState): string {
   return facts.states.pageOf(state) ? `; its page in the preview carries nothing the other five do not` : `; the preview did not show it`;
 }
 
+/**
+ * Whether a page is the agency's generic failure page (the preview's won scenario made to fail):
+ * what the preview's other pages tell it apart by, with the page of `state` left out (a preview that
+ * shows that state as the failure page teaches neither), signature and words alike.
+ */
+function isFailurePage(facts: RunFacts, state: ResultState, page: PageSeen | undefined): boolean {
+  if (!page?.features || !facts.states.pageOf('error')) return false;
+  return facts.states.without(state).carried(page.features).join() === 'error';
+}
+
 const LANDING = 'markers.pages.landing: your name for the landing page, or a selector that matches on it (else its text must name the campaign)';
 
 /** A page read at the bound while it still loaded says so (harness/pages/settle.ts). */
@@ -69,6 +79,7 @@ function stateCheck(state: ResultState): Check {
         const read = expectation.how ? ` (${expectation.how})` : '';
         if (others.length || page?.shows.includes('page:error')) problems.push({ label: `${at}: the service answered ${answer.label}; the page shows ${others.join(', ') || 'an error page'}${read}` });
         else if (twin) problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${twin.state}` });
+        else if (isFailurePage(facts, state, page)) problems.push({ label: `${at}: the service answered ${answer.label}; the page is the agency's failure page (the one it shows when the service fails, learned from the preview), not a page of this state${read}` });
         else if (carried.length > 1) evidence.push({ label: `${at}: the service answered ${answer.label}; the page carries the signatures of ${carried.join(' and ')}, learned from the preview: it is not recognised as either` });
         else evidence.push({ label: `${at}: the service answered ${answer.label}; the page shows nothing the harness recognises (${page?.title || 'untitled'})${unlearned(facts, state)}${read}` });
       }

@@ -179,6 +179,19 @@ export class StateBook {
     return words;
   }
 
+  /**
+   * The book learned again without one state's page: what the other pages tell apart once that one
+   * is left out. A preview that shows a state as its failure page teaches neither (the two pages
+   * are one); without the state, the failure page is learned, and a page carrying it is that page.
+   */
+  without(state: StateName): StateBook {
+    const book = new StateBook();
+    const kept = [...this.pages.keys()].filter((other) => other !== state);
+    book.expect(kept);
+    for (const other of kept) book.report(other, this.pages.get(other));
+    return book;
+  }
+
   signatureOf(state: StateName): Signature | undefined {
     return this.learned?.signatures.find((signature) => signature.state === state);
   }

@@ -224,6 +224,24 @@ describe('journey.state.* on inferred states and ambiguous pages (made-up facts)
     expect(check('rate_limited').evaluate(run)).toMatchObject({ status: 'pass' });
   });
 
+  test('a state the preview shows as the agency\'s failure page, and production too, fails; a page of its own sharing only the markup is inconclusive', () => {
+    const words = (markup: string, ...text: string[]): Fingerprint => ({ markup: [markup], structure: ['body', 'body>main'], text });
+    const failure = words('section.oops', 'une', 'erreur', 'est', 'survenue');
+    const verdict = (page: Fingerprint) => {
+      const run = facts();
+      // The preview's ineligible page is the failure page (the won scenario made to fail): the preview teaches neither.
+      run.states.expect(['lost', 'ineligible', 'already_entered', 'error']);
+      run.states.report('lost', words('section.notice', 'pas', 'gagné'));
+      run.states.report('ineligible', failure);
+      run.states.report('already_entered', words('section.warning', 'paquet', 'déjà', 'utilisé'));
+      run.states.report('error', failure);
+      run.expectations.push(expectation('ineligible', 'ineligible', 403, seen(page)));
+      return check('ineligible').evaluate(run);
+    };
+    expect(verdict(failure)).toMatchObject({ status: 'fail', reason: expect.stringContaining("the page is the agency's failure page") });
+    expect(verdict(words('section.oops', 'non', 'disponible', 'dans', 'votre', 'pays'))).toMatchObject({ status: 'inconclusive' });
+  });
+
   test("a page carrying two learned states' signatures is inconclusive, saying so; a page carrying the failure page's signature fails", () => {
     const run = facts();
     run.states.expect(['lost', 'already_entered', 'error']);
