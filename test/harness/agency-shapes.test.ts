@@ -1,0 +1,45 @@
+/**
+ * Sites as agencies build them (issue 47), in one build of the reference agency told only its log,
+ * and one full verify:
+ * - its pages name no state, so the states are learned from the preview, whose won page shows the
+ *   sandbox prize (a voucher with its code and a redeem link) while production delivers concert
+ *   tickets with neither: the page after the delivery is still the won page;
+ * - the callback without parameters redirects to a home page that shows a loading message and
+ *   draws the campaign half a second later, from a fetch of its own;
+ * - its consent form is checked by the service, not by its server: a form sent with a box unticked
+ *   goes to the service, and on its 422 the agency reads the session again and shows the form again.
+ * Every check passes, exit 0.
+ */
+import { beforeAll, afterAll, describe, expect, test } from 'vitest';
+import type { Report } from '../../harness/report/types.js';
+import { useChromium } from '../support/chromium.js';
+import { expectEveryCheckPassed } from './runs.js';
+import { type HarnessWorld, harnessWorld } from './world.js';
+
+const browser = useChromium();
+
+describe('the reference agency with states named on no page, a production prize unlike the preview\'s, a home page that loads, consent checked by the service', () => {
+  let world: HarnessWorld;
+  let report: Report;
+  beforeAll(async () => {
+    world = await harnessWorld({ unconfigured: true, agency: { unmarkedStates: true, loadingLanding: true, consentCheckedBy: 'service' }, config: { trace: 'off' } });
+    report = await world.verify({ browser: browser() });
+  }, 600_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+  const evidence = (id: string) => report.checks.find((check) => check.id === id)!.evidence.map((item) => item.label).join('\n');
+
+  test('a full verify: every check passed, exit 0', () => {
+    expectEveryCheckPassed([report]);
+  });
+
+  test('the page after the tickets were delivered is read as won, as the preview\'s voucher page taught', () => {
+    expect(evidence('behaviour.polling_stops')).toMatch(/polling-stops-delivered: .*the page ends showing [^\n]*state:won/);
+  });
+
+  test('the unticked form reached the service and was answered 422; the 422 after the terms changed was judged on its own', () => {
+    expect(evidence('consent.required')).toMatch(/form sent with the terms box unticked; 1 entry call\(s\) followed\b(?!, claiming)/);
+    expect(evidence('consent.refresh_after_422')).toMatch(/^terms-change: 422 answered; session read again: yes/m);
+  });
+});
