@@ -21,9 +21,13 @@ export class ServiceData {
   private readonly texts = new Set<string>();
   private readonly links = new Set<string>();
 
-  /** The data in the answers of these calls, and the campaign's name. */
-  note(calls: readonly ObservedCall[], campaignName?: string): void {
-    if (campaignName) this.texts.add(campaignName);
+  /** The campaign's name. */
+  name(campaign: string | undefined): void {
+    if (campaign) this.texts.add(campaign);
+  }
+
+  /** The data in the answers of these calls. */
+  note(calls: readonly ObservedCall[]): void {
     for (const { answer } of calls) {
       if (answer?.prize) this.texts.add(answer.prize);
       for (const code of answer?.codes ?? []) this.texts.add(code);

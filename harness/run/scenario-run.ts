@@ -92,7 +92,7 @@ export class ScenarioRun {
     const sent = Date.now();
     const { now, data } = await this.env.client.observed(this.env.baseline.calls, pack === undefined ? {} : { pack });
     this.facts.noteClock(now, sent, Date.now());
-    this.facts.states.data.note(data, this.facts.campaignName);
+    this.facts.states.data.note(data);
     return data;
   }
 

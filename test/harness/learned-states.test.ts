@@ -156,7 +156,8 @@ describe('a site whose production prize is unlike the previewâ€™s: the serviceâ€
   beforeAll(async () => {
     // What the service answered, as the emulator observed it: the sandbox entries' voucher, its code and link, and the delivered tickets.
     const answers = [{ prize: VOUCHER.prize, codes: [VOUCHER.code], redemption_url: VOUCHER.redeem }, { prize: TICKETS, codes: [], redemption_url: null }];
-    book.data.note(answers.map((answer) => ({ answer }) as ObservedCall), 'Lentecampagne');
+    book.data.note(answers.map((answer) => ({ answer }) as ObservedCall));
+    book.data.name('Lentecampagne');
     book.expect(SIX);
     for (const state of SIX) {
       await page.setContent(dutch(state, true, VOUCHER.prize));
