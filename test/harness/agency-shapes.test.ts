@@ -8,9 +8,10 @@
  *   draws the campaign half a second later, from a fetch of its own;
  * - its consent form is checked by the service, not by its server: a form sent with a box unticked
  *   goes to the service, and on its 422 the agency reads the session again and shows the form again.
- * Every check passes, exit 0.
+ * Every check passes, exit 0. Built with defects, the same shapes still fail the checks the defects
+ * are tied to, in one run of those checks.
  */
-import { beforeAll, afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Report } from '../../harness/report/types.js';
 import { useChromium } from '../support/chromium.js';
 import { expectEveryCheckPassed } from './runs.js';
@@ -42,4 +43,15 @@ describe('the reference agency with states named on no page, a production prize 
     expect(evidence('consent.required')).toMatch(/form sent with the terms box unticked; 1 entry call\(s\) followed\b(?!, claiming)/);
     expect(evidence('consent.refresh_after_422')).toMatch(/^terms-change: 422 answered; session read again: yes/m);
   });
+});
+
+test('the same shapes with defects fail their tied checks: won shown as lost, ineligible shown as the failure page (as the preview shows it too), the box assumed ticked, no refresh after the 422', { timeout: 600_000 }, async ({ onTestFinished }) => {
+  const tied = { 'won-shown-as-lost': 'journey.state.won', 'ineligible-shown-as-error': 'journey.state.ineligible', 'consent-assumed': 'consent.required', 'no-terms-refresh': 'consent.refresh_after_422' } as const;
+  const world = await harnessWorld({
+    unconfigured: true, defects: Object.keys(tied) as Array<keyof typeof tied>, agency: { unmarkedStates: true, loadingLanding: true, consentCheckedBy: 'service' }, config: { trace: 'off' },
+  });
+  onTestFinished(() => world.close());
+  const report = await world.verify({ only: Object.values(tied), browser: browser() });
+  expect(report.checks.map((check) => `${check.id}: ${check.status}`).sort(), JSON.stringify(report.checks.map((check) => check.reason))).toEqual(Object.values(tied).map((id) => `${id}: fail`).sort());
+  expect(report.checks.find((check) => check.id === 'journey.state.ineligible')!.reason).toContain("the agency's failure page");
 });
