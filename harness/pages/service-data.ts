@@ -95,9 +95,11 @@ export function dataOnly(input: DataValues & { features: string[] }): { features
   const wordsOf = (text: string) => text.toLowerCase().match(/\p{L}{3,}/gu) ?? [];
   const blocks: Element[] = [];
   const inBlock = (node: Element) => blocks.some((block) => block.contains(node));
+  // innerText keeps an element's lines and cells apart; textContent runs `<dt>Code</dt><dd>X</dd>` into one word.
+  const lines = (element: Element) => String(element.innerText ?? element.textContent ?? '');
   const ownText = (element: Element) => {
-    let text = String(element.textContent ?? '');
-    for (const block of blocks) if (element !== block && element.contains(block)) text = text.replace(String(block.textContent ?? ''), ' ');
+    let text = lines(element);
+    for (const block of blocks) if (element !== block && element.contains(block)) text = text.replace(lines(block), ' ');
     return strip(text);
   };
   const isData = (element: Element) => {
@@ -144,7 +146,7 @@ export function dataOnly(input: DataValues & { features: string[] }): { features
     outside.push(String(node.textContent ?? ''));
   }
   const kept = new Set(wordsOf(strip(outside.join(' '))));
-  const candidates = [...blocks.map((block) => String(block.textContent ?? '')), ...texts];
+  const candidates = [...blocks.map(lines), ...texts];
   const words = [...new Set(candidates.flatMap(wordsOf))].filter((word) => !kept.has(word));
   return { features, words };
 }

@@ -177,6 +177,19 @@ describe('a site whose production prize is unlike the preview’s: the service�
   });
 });
 
+test('a code block labelled inside its line or by a term of a list, and a redeem button, are data blocks; the copy around them is not', async () => {
+  const data = new StateBook().data;
+  data.note([{ answer: { prize: 'Tasse', codes: ['QWERTYUIOP'], redemption_url: 'https://marque.example/utiliser' } } as ObservedCall]);
+  await page.setContent(`<main><h2>Félicitations !</h2><p>Vous avez gagné une belle <b>Tasse</b> offerte par la marque.</p>
+    <p class="code">Votre code : <code>QWERTYUIOP</code></p><dl class="gain"><dt>Référence</dt><dd>QWERTYUIOP</dd></dl>
+    <a class="bouton" href="https://marque.example/utiliser">Utiliser</a></main>`);
+  const features = await withoutServiceData(page, await page.evaluate(fingerprint), data);
+  expect(features.markup.filter((feature) => /code|gain|bouton/.test(feature))).toEqual([]);
+  expect(features.structure.filter((feature) => /dl|>code|>a$/.test(feature))).toEqual([]);
+  expect(features.text).toEqual(expect.arrayContaining(['félicitations', 'vous', 'avez', 'gagné', 'belle', 'offerte', 'marque']));
+  expect(features.text.filter((word) => ['tasse', 'votre', 'code', 'référence', 'utiliser', 'qwertyuiop'].includes(word))).toEqual([]);
+});
+
 describe('a site whose result pages differ only in their words', () => {
   let learned: ReturnType<typeof learn>;
   beforeAll(async () => {
