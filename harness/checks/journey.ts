@@ -39,6 +39,9 @@ const loadingNote = (page: PageSeen | undefined) => (page?.loading ? ` (read ${p
 
 const label = (expectation: Expectation) => `${expectation.environment === 'sandbox' ? 'preview' : expectation.scenario}${expectation.journey === 'main' || expectation.journey === 'preview' ? '' : `/${expectation.journey}`}`;
 
+/** What another expectation's page was shown for: its state, or the kind of page a step waited for (`landing/other's consent form`). */
+const shownFor = (other: Expectation) => other.state ?? `${label(other)}'s ${other.wanted.replace('_', ' ')}`;
+
 /** `journey.state.<state>`: the page shows the state the service answered, and no other. */
 function stateCheck(state: ResultState): Check {
   const answer = STATE_ANSWERS[state];
@@ -66,7 +69,7 @@ function stateCheck(state: ResultState): Check {
         const twin = page && facts.expectations.find((other) => other.state !== state && other.page && samePageSeen(other.page, page));
         // An inferred state is a page unlike the learned ones: it is its own only if no other answer got the very same page.
         if (expectation.met && twin && expectation.how?.startsWith('inferred')) {
-          problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${twin.state}` });
+          problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${shownFor(twin)}` });
           continue;
         }
         if (expectation.met) {
@@ -78,7 +81,7 @@ function stateCheck(state: ResultState): Check {
         const carried = page?.features ? facts.states.carried(page.features) : [];
         const read = expectation.how ? ` (${expectation.how})` : '';
         if (others.length || page?.shows.includes('page:error')) problems.push({ label: `${at}: the service answered ${answer.label}; the page shows ${others.join(', ') || 'an error page'}${read}` });
-        else if (twin) problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${twin.state}` });
+        else if (twin) problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${shownFor(twin)}` });
         else if (isFailurePage(facts, state, page)) problems.push({ label: `${at}: the service answered ${answer.label}; the page is the agency's failure page (the one it shows when the service fails, learned from the preview), not a page of this state${read}` });
         else if (carried.length > 1) evidence.push({ label: `${at}: the service answered ${answer.label}; the page carries the signatures of ${carried.join(' and ')}, learned from the preview: it is not recognised as either` });
         else evidence.push({ label: `${at}: the service answered ${answer.label}; the page shows nothing the harness recognises (${page?.title || 'untitled'})${unlearned(facts, state)}${read}` });

@@ -256,6 +256,16 @@ describe('journey.state.* on inferred states and ambiguous pages (made-up facts)
     expect(verdict(words('section.oops', 'non', 'disponible', 'dans', 'votre', 'pays'))).toMatchObject({ status: 'inconclusive' });
   });
 
+  test('a state shown as the very page another scenario waited for (its consent form) fails, naming that page, not "undefined"', () => {
+    const run = facts();
+    const form = seen(fp('form.teilnahme'));
+    run.expectations.push(
+      { scenario: 'entry-invalid-session', journey: 'other', environment: 'production', wanted: 'consent_form', met: true, page: form },
+      expectation('already_entered', 'already_entered', 409, seen(fp('form.teilnahme'))),
+    );
+    expect(check('already_entered').evaluate(run)).toMatchObject({ status: 'fail', reason: expect.stringContaining("the page is the same as the one shown for entry-invalid-session/other's consent form") });
+  });
+
   test("a page carrying two learned states' signatures is inconclusive, saying so; a page carrying the failure page's signature fails", () => {
     const run = facts();
     run.states.expect(['lost', 'already_entered', 'error']);
