@@ -5,7 +5,7 @@
  *   sandbox prize (a voucher with its code and a redeem link) while production delivers concert
  *   tickets with neither: the page after the delivery is still the won page;
  * - the callback without parameters redirects to a home page that shows a loading message and
- *   draws the campaign half a second later, from a fetch of its own;
+ *   draws the campaign later, from a fetch of its own (a second, then half a second more);
  * - its consent form is checked by the service, not by its server: a form sent with a box unticked
  *   goes to the service, and on its 422 the agency reads the session again and shows the form again.
  * Every check passes, exit 0. Built with defects, the same shapes still fail the checks the defects
@@ -33,6 +33,10 @@ describe('the reference agency with states named on no page, a production prize 
 
   test('a full verify: every check passed, exit 0', () => {
     expectEveryCheckPassed([report]);
+  });
+
+  test('the landing page is read once its script drew the campaign, not while it said it was loading', () => {
+    expect(evidence('journey.landing_page')).toMatch(/\/home: HTTP 200; shows page:landing; names the campaign "[^"]+"$/);
   });
 
   test('the page after the tickets were delivered is read as won, as the preview\'s voucher page taught', () => {
