@@ -10,7 +10,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LIVE = [
   // The harness's tests that run verifies or open Chromium; its others judge made-up or recorded facts in process.
-  ...['chromium', 'cli', 'consent-boxes', 'defects', 'defects-locales', 'evidence', 'learned-states', 'locales', 'polling', 'rate-limited', 'recognise', 'spa'].map((name) => `test/harness/${name}.test.ts`),
+  ...['agency-shapes', 'chromium', 'cli', 'consent-boxes', 'defects', 'defects-locales', 'evidence', 'learned-states', 'locales', 'polling', 'rate-limited', 'recognise', 'spa'].map((name) => `test/harness/${name}.test.ts`),
   '**/*.browser.test.ts',
   'test/packaging/**/*.test.ts',
   'test/playwright/**/*.test.ts',

@@ -210,9 +210,14 @@ export class BrowserSession {
     await within(Promise.all([...this.pending]).then(() => undefined), CLOSE_MS, undefined);
   }
 
+  /** The page's own requests still loading (its pages, fetches and XHRs), each as `GET /path`. */
+  loading(): string[] {
+    return [...this.inFlight].map((request) => `${request.method()} ${redactUrl(request.url()).split('?')[0]}`);
+  }
+
   /** What the page is doing now, in a sentence: where it is, what it still loads, whether its main thread answers. */
   async doing(): Promise<string> {
-    const loading = [...this.inFlight].map((request) => `${request.method()} ${redactUrl(request.url()).split('?')[0]}`);
+    const loading = this.loading();
     const state = await within(this.page.evaluate(() => (globalThis as unknown as { document: { readyState: string } }).document.readyState), ANSWER_MS, undefined);
     const parts = [`at ${redactUrl(this.page.url())}`];
     if (state === undefined) parts.push(`its main thread did not answer within ${ANSWER_MS / 1000} s (a script that never returns, or a synchronous request never answered)`);

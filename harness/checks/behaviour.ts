@@ -75,12 +75,15 @@ const AFTER_LAST_PAGE_MS = 1000;
 /**
  * Sandbox sessions opened after a production entry's 401, while its journey went on, that the
  * preview does not account for (more sessions of that sandbox scenario than the preview opened):
- * another identity, one that needs no collector.
+ * another identity, one that needs no collector. The session whose entry the harness made fail (the
+ * preview shown once more to learn the agency's failure page, which may run while production
+ * journeys do) is the harness's own.
  */
 function sandboxSessionsAfter(facts: RunFacts, refused: ObservedCall, journey: JourneyFacts): ObservedCall[] {
   const pages = facts.pages.filter((page) => page.scenario === journey.scenario && page.journey === journey.journey);
   const until = Math.max(refused.at, ...pages.map((page) => facts.onEmulatorClock(page.at))) + AFTER_LAST_PAGE_MS;
-  const opened = facts.calls.filter((call) => call.environment === 'sandbox' && call.method === 'POST' && call.path === '/sessions' && call.answer?.session_created);
+  const faulted = new Set(facts.calls.filter((call) => isEntry(call) && call.environment === 'sandbox' && call.fault !== undefined).map((call) => call.session_id));
+  const opened = facts.calls.filter((call) => call.environment === 'sandbox' && call.method === 'POST' && call.path === '/sessions' && call.answer?.session_created && !faulted.has(call.session_id));
   const unaccounted = (scenario: string | null) => opened.filter((call) => call.scenario === scenario).length > facts.previewed.filter((previewed) => previewed === scenario).length;
   return opened.filter((call) => call.seq > refused.seq && call.at <= until && unaccounted(call.scenario));
 }

@@ -34,6 +34,14 @@ describe.each([
   });
 });
 
+test('callback.referrer_policy: a pass quotes the policy the agency sent, not the one the check asks for', () => {
+  const seen = facts();
+  seen.responses.push(response({ headers: { 'referrer-policy': 'no-referrer' } }), response({ headers: { 'referrer-policy': 'no-referrer' } }));
+  const verdict = check('callback.referrer_policy').evaluate(seen)!;
+  expect(verdict).toMatchObject({ status: 'pass', reason: '2 callback responses, each with referrer-policy as same-origin (or the stricter no-referrer) asks: "no-referrer" (2)' });
+  expect(verdict.evidence[0]!.label).toContain('referrer-policy: no-referrer');
+});
+
 describe('callback.clean_url', () => {
   const journey = (landed: string, status = 303): JourneyFacts => ({
     scenario: 'production-won', journey: 'main', pack: { code: 'P1', outcome: 'won' }, country: 'DE', email: 'h@example.test', consent: [], submissions: [],

@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import { PAGES, type PageName, STATES, type Shown, type StateName, statesShown } from '../journey-states.js';
 import { type Vocabulary, patternOf, vocabularyOf } from '../vocabulary.js';
 import { firstFound, untilAnyAttached } from './locate.js';
+import { withoutServiceData } from './service-data.js';
 import type { Fingerprint, StateBook } from './states.js';
 
 export type MarkerConfig = Config['markers'];
@@ -125,7 +126,7 @@ export class AgencyPage {
   private async recognised(withFeatures: boolean): Promise<Awaited<ReturnType<typeof recognise>> & { features?: Fingerprint }> {
     const markers = await this.page.evaluate(recognise, { selectors: this.selectors });
     const learning = this.states?.learned && !markers.matches.some((hit, index) => hit === true && RECOGNISED[index]!.shown.startsWith('state:'));
-    return withFeatures || learning ? { ...markers, features: await this.page.evaluate(fingerprint) } : markers;
+    return withFeatures || learning ? { ...markers, features: await withoutServiceData(this.page, await this.page.evaluate(fingerprint), this.states?.data) } : markers;
   }
 
   /**

@@ -171,8 +171,7 @@ export class RunFacts {
   readonly outcomes = new Map<string, ScenarioOutcome>();
   /** Limits the run hit (a page's console, its memory) and what the harness's browser ran without: said in the report's notes. */
   readonly notes: string[] = [];
-  /** The campaign's name, as the brand's console shows it: a landing page names it. */
-  campaignName: string | undefined;
+  private campaign: string | undefined;
   /** Terms per country ("" for the default) before the run changed any. */
   terms: { countries: string[]; default: Terms; by_country: Record<string, Terms> } | undefined;
   /** Set at the end of the run. */
@@ -192,6 +191,16 @@ export class RunFacts {
     readonly outDir: string,
   ) {
     this.runId = Date.now().toString(36).slice(-5) + Math.random().toString(36).slice(2, 5);
+  }
+
+  /** The campaign's name, as the brand's console shows it: a landing page names it. It is the service's data, which no page is read with. */
+  get campaignName(): string | undefined {
+    return this.campaign;
+  }
+
+  set campaignName(name: string | undefined) {
+    this.campaign = name;
+    this.states.data.name(name);
   }
 
   /** Whether a URL is on the agency's origin. */

@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { EmulatorClient, ObservedCall } from '../emulator-client/client.js';
 import type { PackPool } from '../emulator-client/packs.js';
 import { AgencyPage, recognisedSelectors } from '../pages/agency.js';
+import { untilSettled } from '../pages/settle.js';
 import { vocabularyOf } from '../vocabulary.js';
 import type { Scenario } from '../scenarios/schema.js';
 import type { Capturer } from './capture.js';
@@ -91,6 +92,7 @@ export class ScenarioRun {
     const sent = Date.now();
     const { now, data } = await this.env.client.observed(this.env.baseline.calls, pack === undefined ? {} : { pack });
     this.facts.noteClock(now, sent, Date.now());
+    this.facts.states.data.note(data);
     return data;
   }
 
@@ -105,9 +107,11 @@ export class ScenarioRun {
     return BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace, clock, recorded: recognisedSelectors(this.env.config.markers) });
   }
 
-  /** After a step: what the page shows, its storage, and the state's axe run and screenshots. */
+  /** After a step, once the page settled (or at the bound): what the page shows, its storage, and the state's axe run and screenshots. */
   async observe(session: BrowserSession): Promise<PageSeen | undefined> {
+    const loading = await untilSettled(session);
     const seen = await session.snapshot(this.view(session), this.scenario.phase === 'sandbox' ? 'sandbox' : 'production');
+    if (seen && loading) seen.loading = loading;
     if (seen) await this.env.capturer.capture(session, seen, this.leads);
     return seen;
   }

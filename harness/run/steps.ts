@@ -9,6 +9,7 @@ import type { BrowserSession } from '../browser/session.js';
 import type { ObservedCall } from '../emulator-client/client.js';
 import { type Shown, showsState } from '../journey-states.js';
 import { consentPageOf } from '../pages/agency.js';
+import { untilSettled } from '../pages/settle.js';
 import type { Step } from '../scenarios/schema.js';
 import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
 import { ENDING_STATUSES, LONGEST_POLL_WAIT_MS, finalState, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
@@ -73,6 +74,7 @@ export const STEPS: Steps = {
     await run.view(session).waitFor((shown) => shown.includes('page:consent'), CONSENT_WAIT);
     // After the harness changed the terms, the form is read once it shows them.
     const edit = run.facts.termsEdits.filter((candidate) => candidate.scenario === run.scenario.id && candidate.journey === step.journey).at(-1);
+    await untilSettled(session);
     const view = await consentOf(run, journey, session).readWhen((form) => !edit || showsTerms(form, edit.set), PAGE_WAIT_MS);
     journey.consent.push({ label: step.label, at: Date.now(), url: session.page.url(), ...view });
     await run.observe(session);
@@ -150,6 +152,7 @@ export const STEPS: Steps = {
     for (;;) {
       await sleep(300);
       const { now, data } = await run.env.client.observed(run.env.baseline.calls, { pack: journey.pack.code });
+      run.facts.states.data.note(data);
       const polls = data.filter((call) => call.method === 'GET' && call.path === '/session' && call.at > entry.at);
       if (step.mode === 'schedule') {
         if (scheduleViolation(entry.at, polls, pageDecided(run.facts, run.scenario.id, step.journey, [entry.at, ...polls.map((poll) => poll.at)]))) until = Math.min(until, now);

@@ -152,7 +152,7 @@ describe('against the reference agency', () => {
       /^\[harness\] ok {2}emulator at <emulator> \(ok\)\n\[harness\] ok {2}the emulator lets the harness inject faults and read its observed calls\n\[harness\] ok {2}promotion 1 spring-instant-win \(instant_win, live, the default\): the one the callback URL is registered on\n\[harness\] ok {2}agency callback <agency>\/callback\n\[harness\] ok {2}agency preview <agency>\/preview\n\[harness\] ok {2}Chromium \/\S+\n\[harness\] note: the callback URL uses plain http on 127\.0\.0\.1: .*\n.*\n\[harness\] ready: `harness verify` can run\n$/,
     );
     const down = await harness(['doctor', '--callback', 'http://127.0.0.1:9/callback', '--emulator', world.target.emulator]);
-    expect([down.code, down.stderr]).toEqual([2, "[harness] the agency's callback URL http://127.0.0.1:9/callback is not reachable: start the agency, or check --callback\n"]);
+    expect([down.code, down.stderr]).toEqual([2, "[harness] the agency's callback URL http://127.0.0.1:9/callback is not reachable (bad port): start the agency, or check --callback\n"]);
     // Without --callback (issue 49 item 7) it checks the rest first, then says what is missing: exit 2.
     const noCallback = await harness(['doctor', '--emulator', world.target.emulator]);
     expect([noCallback.code, noCallback.stderr]).toEqual([2, '[harness] no callback URL: pass --callback URL (the production callback URL of the agency); everything else above is ready\n']);
@@ -178,7 +178,8 @@ describe('against the reference agency', () => {
         [['--callback', emulatorCallback.replace('127.0.0.1', 'localhost')], `the agency's callback URL ${emulatorCallback.replace('127.0.0.1', 'localhost')} is the emulator itself (${world.target.emulator}), not the agency: check --callback`],
         [['--callback', `${other}/missing`], `the agency's callback URL ${other}/missing answers 404 (no page there): check --callback`],
         [['--callback', ssh], expect.stringMatching(new RegExp(`^the agency's callback URL ${ssh} does not answer HTTP \\(HPE_\\w+\\): check --callback$`)) as unknown as string],
-        [['--callback', world.target.callback, '--preview', `${other}/missing`], `the agency's preview URL ${other}/missing answers 404 (no page there): check --preview`],
+        // A 404 is refused when nothing else of the agency answers: not the preview either.
+        [['--callback', `${other}/missing`, '--preview', `${other}/missing`], `the agency's callback URL ${other}/missing answers 404 (no page there): check --callback`],
       ];
       for (const [args, line] of cases) {
         const doctor = await harness(['doctor', ...args, '--emulator', world.target.emulator]);
@@ -194,9 +195,11 @@ describe('against the reference agency', () => {
     }
   }, 120_000);
 
-  test('preflight lets through an agency answering, however badly (issue 42 item 4): a callback that answers 400 in plain text, or fails, without its parameters is noted, and the checks judge it', async () => {
+  test('preflight lets through an agency answering, however badly (issue 42 item 4, issue 47 item 5): a callback that answers 400 in plain text, or fails, without its parameters, a 404 at one URL while the other answers, headers past the harness\'s own HTTP client, are noted, and the checks judge them', async () => {
     const pages = createServer((req, res) => {
       if (req.url === '/plain') return res.writeHead(400, { 'content-type': 'text/plain' }).end('missing service_request');
+      if (req.url === '/missing') return res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+      if (req.url === '/big') return res.writeHead(200, { 'content-type': 'text/html', 'x-padding': 'a'.repeat(200_000) }).end('<h1>campaign</h1>');
       res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>');
     });
     await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
@@ -206,6 +209,16 @@ describe('against the reference agency', () => {
         const doctor = await harness(['doctor', '--callback', `${other}${path}`, '--emulator', world.target.emulator]);
         expect([doctor.code, doctor.stderr]).toEqual([0, '']);
         expect(doctor.stdout).toContain(`[harness] note: the callback URL ${other}${path}, opened without parameters, answered ${answer}: the journeys judge it\n`);
+      }
+      const notes: Array<[string[], string]> = [
+        [['--callback', `${other}/missing`, '--preview', `${other}/plain`], `the callback URL ${other}/missing answers 404 (no page there) while the preview URL answers: the journeys judge it`],
+        [['--callback', `${other}/plain`, '--preview', `${other}/missing`], `the preview URL ${other}/missing answers 404 (no page there) while the callback URL answers: the journeys judge it`],
+        [['--callback', `${other}/big`], `the callback URL ${other}/big answered with headers larger than the harness's own HTTP client reads (UND_ERR_HEADERS_OVERFLOW): the journeys, in the browser, judge it`],
+      ];
+      for (const [args, note] of notes) {
+        const doctor = await harness(['doctor', ...args, '--emulator', world.target.emulator]);
+        expect([doctor.code, doctor.stderr]).toEqual([0, '']);
+        expect(doctor.stdout).toContain(`[harness] note: ${note}\n`);
       }
     } finally {
       await new Promise((resolve) => pages.close(resolve));
