@@ -267,6 +267,11 @@ test('--public-url: pages and links carry it, the CLI keeps calling where the em
   expect(env.dashboard_url).toBe(`${it.baseUrl}/`);
   const campaign = (await (await it.campaign(env.sandbox_key!)).json()) as { authorize_url: string };
   expect(campaign.authorize_url).toBe('https://promo-tunnel.example.test/authorize');
+  // Reachable from elsewhere: the control plane asks for a token made for the run, which the CLI sends and env gives the harness.
+  expect(started.stdout).toContain('[emulator] its public URL is https://promo-tunnel.example.test: the control plane asks every caller');
+  expect((await fetch(`${it.baseUrl}/_emulator/env`)).status).toBe(403);
+  const { control_token: token } = JSON.parse(readFileSync(join(it.data, 'instance.json'), 'utf8')) as { control_token: string };
+  expect((await it.run('env')).stdout).toContain(`export HARNESS_CONTROL_TOKEN='${token}'\n`);
   expect((await it.run('stop')).code).toBe(0);
 
   const other = await instance();
