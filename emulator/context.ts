@@ -25,7 +25,7 @@ export interface Config {
   exposure?: string;
   /** How long an API request's body may take to arrive after its headers (default 10 s, http.ts). */
   bodyTimeoutMs?: number;
-  /** `--allow-link-local-webhooks`: webhooks may go to 169.254.0.0/16 and fe80::/10 (webhooks/link-local.ts). */
+  /** `--allow-link-local-webhooks`: webhooks may go where cloud metadata services answer, 169.254.0.0/16, fe80::/10 and others (webhooks/link-local.ts). */
   allowLinkLocalWebhooks?: boolean;
 }
 
