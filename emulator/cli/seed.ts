@@ -12,7 +12,7 @@ export function seedCommand(): Command {
   return new Command('seed')
     .description('add production scans (with entries and redemptions) to the history, for scale testing; progress goes to stderr')
     .requiredOption('--scans <n>', 'how many scans to add, up to 10,000,000', scanCount)
-    .option('--webhooks', 'also send scan.processed for every seeded production scan (one delivery per scan and endpoint)')
+    .option('--webhooks', 'make every seeded scan a production one and send scan.processed for each (one delivery per scan and endpoint)')
     .addOption(dataOption())
     .action(async (options: { scans: number; webhooks?: boolean; data: string }) => {
       const instance = await requireRunning(dataPaths(options.data));
