@@ -110,6 +110,7 @@ async function resetStoppedClock(paths: DataPaths): Promise<void> {
 /** A value the clock cannot read is a usage error (exit 2), answered with the accepted forms. */
 async function clockBody(action: ClockAction, value: string | undefined): Promise<object> {
   if (action === 'advance') {
+    if (value?.startsWith('-')) throw clockUsage(`the clock only moves forward: ${value} would take it back; \`${CLI} clock reset\` puts it back on system time, \`${CLI} clock freeze <ISO time>\` stops it at any time`);
     if (!value || parseDuration(value) === undefined) throw clockUsage(value ? `${value} is not a duration` : 'say how far to advance');
     return { advance: value };
   }

@@ -78,6 +78,8 @@ program
   .argument('[value]', 'advance: a duration such as 31m, 2h, 1h30m, 90d; freeze: an ISO time with Z or an offset (default now)')
   .addOption(dataOption())
   .addHelpText('after', CLOCK_HELP)
+  // `clock advance -1h` reaches the action, which says the clock only moves forward, rather than commander's "unknown option".
+  .allowUnknownOption()
   .action(async (action, value, { data }) => (await import('./commands.js')).clock(data, action, value));
 
 for (const command of [...consoleCommands(), webhooksCommand(), seedCommand()]) {
