@@ -16,15 +16,15 @@ import { ControlError } from './errors.js';
 import { sendPage } from '../pages/http.js';
 import { type Sink, type SinkEvent, type SinkVerdict, findSink, recordSinkEvent, sinkEventsAfter } from '../store/sinks.js';
 import { findEndpoint } from '../store/webhooks.js';
-import { validate } from '../validation.js';
+import { WholeText, validate } from '../validation.js';
 import { SINK_PAGE_SCRIPT, deliveryArticles, redactedHeaders } from '../webhooks/sink-page.js';
 import { type Verification, endpointSecret, verifySignature } from '../webhooks/signing.js';
 
 const MAX_BODY = '1mb';
 
 const DeliveriesQuery = z.object({
-  after: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  after: WholeText(0, Number.MAX_SAFE_INTEGER).default(0),
+  limit: WholeText(1, 1000).default(100),
 });
 
 export function sinkReceiver(ctx: Context): Router {
