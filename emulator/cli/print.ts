@@ -59,7 +59,7 @@ export const ENV_VARIABLES = {
 /** An emulator reachable from elsewhere asks every caller for the token (control/guard.ts): what start says, and where a made one is kept. */
 export function tokenNote(exposure: string, made: boolean, paths: DataPaths): string {
   const which = made ? `a token made for this run, kept in ${paths.instance}` : 'the token it was given';
-  return `[emulator] ${exposure}: the control plane asks every caller, on this machine too, for ${which}. This CLI sends it; \`${CLI} env${dataFlag(paths.dir)}\` prints it as HARNESS_CONTROL_TOKEN for the harness.`;
+  return `[emulator] ${exposure}: the control plane asks every caller, on this machine too, for ${which}, and the dashboard, which a browser opens without it, is closed. This CLI sends it; \`${CLI} env${dataFlag(paths.dir)}\` prints it as HARNESS_CONTROL_TOKEN for the harness.`;
 }
 
 export function envExports(env: Pick<EnvValues, (typeof ENV_VARIABLES)[keyof typeof ENV_VARIABLES] | 'promotion'>, named = false): string {
