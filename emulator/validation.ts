@@ -3,7 +3,7 @@
  * `details` name each field's problems. Missing input reads as `{}`.
  */
 import { z } from 'zod';
-import { ID_DIGITS, WHOLE_DIGITS } from './domain/ids.js';
+import { isIdText, isWholeText } from './domain/ids.js';
 import { type Details, type HttpError, PlumbingError } from './errors.js';
 
 /**
@@ -39,11 +39,11 @@ export function validate<T>(schema: z.ZodType<T>, input: unknown, refusal: Refus
 }
 
 /** An id in a path or query: its digits exactly (domain/ids.ts). */
-export const IdText = z.string().regex(ID_DIGITS, 'must be a whole number such as 12').transform(Number);
+export const IdText = z.string().refine(isIdText, 'must be a whole number such as 12').transform(Number);
 
 /** A count or cursor in a query, from `min` to `max`: its digits exactly, as an id's (domain/ids.ts). */
 export function WholeText(min: number, max: number) {
-  return z.string().regex(WHOLE_DIGITS, 'must be a whole number such as 12').transform(Number).pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+  return z.string().refine(isWholeText, 'must be a whole number such as 12').transform(Number).pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 }
 
 /**

@@ -1,7 +1,7 @@
 /** `emulator seed --scans N [--webhooks]`: more seeded scan history on the running emulator, for scale testing. */
 import { Command, InvalidArgumentError } from 'commander';
 import { CliError } from '../cli-error.js';
-import { ID_DIGITS } from '../domain/ids.js';
+import { isIdText } from '../domain/ids.js';
 import { controlResponse, requireRunning } from './instance.js';
 import { CLI, dataOption, dataPaths } from './paths.js';
 import { say, sayError } from './print.js';
@@ -81,6 +81,6 @@ function showProgress(message: { added: number; total: number }, shownTenths: nu
 }
 
 function scanCount(text: string): number {
-  if (!ID_DIGITS.test(text) || Number(text) > 10_000_000) throw new InvalidArgumentError('A whole number from 1 to 10,000,000.');
+  if (!isIdText(text) || Number(text) > 10_000_000) throw new InvalidArgumentError('A whole number from 1 to 10,000,000.');
   return Number(text);
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { validate } from '../validation.js';
 import { apiDocs } from '../api-docs.js';
-import { ID_DIGITS } from '../domain/ids.js';
+import { ID_DIGITS, isIdText } from '../domain/ids.js';
 import { SCAN_PAGE } from '../domain/limits.js';
 import { ReportingError } from './errors.js';
 
@@ -91,6 +91,6 @@ export const PathId = z.string().regex(ID_DIGITS).register(apiDocs, { descriptio
 export const BrandSlug = z.string().register(apiDocs, { description: "The slug of one of the company's brands; any other is 404." });
 
 export function pathId(text: string | undefined): number {
-  if (!PathId.safeParse(text).success) throw new ReportingError('not_found');
+  if (text === undefined || !isIdText(text)) throw new ReportingError('not_found');
   return Number(text);
 }

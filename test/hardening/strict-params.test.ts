@@ -65,4 +65,7 @@ test('a count or cursor in a control query is its digits exactly too: 1e0, 1.0, 
     }
     expect((await t.api.get(`${route}=1`).set('accept', 'application/json')).status, `${route}=1`).toBe(200);
   }
+  // Up to the largest exact number, which the harness asks for as "the last call": one past it is none.
+  expect((await t.api.get(`/_emulator/observed?after=${Number.MAX_SAFE_INTEGER}&limit=1`)).status).toBe(200);
+  expect((await t.api.get(`/_emulator/observed?after=${Number.MAX_SAFE_INTEGER + 1}&limit=1`)).status).toBe(400);
 });
