@@ -9,6 +9,7 @@ import { BrowserSession } from '../browser/session.js';
 import type { Config } from '../config.js';
 import type { EmulatorClient, ObservedCall } from '../emulator-client/client.js';
 import type { PackPool } from '../emulator-client/packs.js';
+import { harnessCollectorEmail } from '../../emulator/wire-contract.js';
 import { AgencyPage, recognisedSelectors } from '../pages/agency.js';
 import { untilSettled } from '../pages/settle.js';
 import { vocabularyOf } from '../vocabulary.js';
@@ -55,7 +56,7 @@ export class ScenarioRun {
     for (const [, world] of journeys) packs.push(await this.env.packs.take(world.pack));
     for (const [index, [journey, world]] of journeys.entries()) {
       // One collector per country for the harness: entries are per pack, so journeys may share one.
-      const email = `harness.${world.country.toLowerCase()}@example.test`;
+      const email = harnessCollectorEmail(world.country);
       this.facts.journeys.push({ scenario: this.scenario.id, journey, pack: packs[index]!, country: world.country, email, consent: [], submissions: [] });
     }
   }
