@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import type { TraceMode } from '../config.js';
 import type { AgencyPage, ShownMark } from '../pages/agency.js';
-import { type RunFacts, redactUrl } from '../run/facts.js';
+import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
 import type { Environment, PageSeen, RequestSeen } from '../run/browser-seen.js';
 import { readPage, recordShown, shownMark } from './in-page.js';
 
@@ -55,6 +55,8 @@ const AWAITED = new Set(['document', 'fetch', 'xhr']);
 const QUIET_MS = 250;
 /** Console messages kept per page, and characters per message: a page that floods its console is told, not kept. */
 export const CONSOLE_LIMIT = { messages: 500, chars: 2000 };
+/** How long the harness's own request to the emulator may take (toEmulator). */
+const EMULATOR_MS = 20_000;
 /** How long closing a page may take: a page that hangs its renderer, or a body that never ends, is left behind. */
 const CLOSE_MS = 10_000;
 /** How long a page's main thread may take to answer before it counts as busy. */
@@ -71,6 +73,8 @@ export class BrowserSession {
   private readonly inFlight = new Set<Request>();
   private readonly seen = new WeakMap<Request, RequestSeen>();
   private lastActivity = 0;
+  /** Names of the cookies the emulator set in this browser: the only ones the harness's own calls to it carry (toEmulator). */
+  private readonly emulatorCookies = new Set<string>();
   /** Status of the last main-frame document. */
   lastStatus: number | undefined;
   /** Where the page's record of what it shows stood when the last action began. */
@@ -147,6 +151,10 @@ export class BrowserSession {
 
   private async onResponse(response: Response): Promise<void> {
     const url = response.url();
+    if (originOf(url) === this.facts.origins.emulator) {
+      for (const line of await response.headerValues('set-cookie').catch(() => [] as string[])) this.emulatorCookies.add(line.slice(0, line.indexOf('=')).trim());
+      return;
+    }
     if (!this.facts.isAgency(url)) return;
     const request = response.request();
     const [headers, setCookies] = await Promise.all([response.allHeaders().catch((): Record<string, string> => ({})), response.headerValues('set-cookie').catch(() => [] as string[])]);
@@ -160,6 +168,24 @@ export class BrowserSession {
   private track(promise: Promise<void>): void {
     const tracked = promise.catch(() => undefined).finally(() => this.pending.delete(tracked));
     this.pending.add(tracked);
+  }
+
+  /**
+   * The harness's own request to the emulator beside the browser (a redirect it reads without
+   * following), with the emulator's cookies of this browser and no others. Cookies belong to a host,
+   * not a port: on one machine the browser holds the agency's for the emulator too, and one the
+   * harness cannot send (a byte above U+00FF) would have its request refused, or another change
+   * what the emulator answers.
+   */
+  async toEmulator(url: string, form?: Record<string, string>): Promise<{ status: number; location: string | undefined }> {
+    const cookies = (await this.context.cookies(url)).filter((cookie) => this.emulatorCookies.has(cookie.name));
+    const answer = await fetch(url, {
+      method: form ? 'POST' : 'GET', redirect: 'manual', signal: AbortSignal.timeout(EMULATOR_MS),
+      headers: cookies.length ? { cookie: cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ') } : {},
+      ...(form ? { body: new URLSearchParams(form) } : {}),
+    });
+    await answer.arrayBuffer().catch(() => undefined);
+    return { status: answer.status, location: answer.headers.get('location') ?? undefined };
   }
 
   /** Opens a URL and waits for its last page; never throws on an HTTP error status. */
