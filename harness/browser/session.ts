@@ -11,6 +11,7 @@ import type { TraceMode } from '../config.js';
 import type { AgencyPage, ShownMark } from '../pages/agency.js';
 import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
 import type { Environment, PageSeen, RequestSeen } from '../run/browser-seen.js';
+import { type Heard, recordSharedWorkers, recordSockets } from './channels.js';
 import { readPage, recordShown, shownMark } from './in-page.js';
 
 /** A phone, as most collectors scan; desktop screenshots resize the same page. */
@@ -48,6 +49,8 @@ function presentAsPhone(page: Page, phone: ReturnType<typeof phoneOf>): Promise<
 export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
 
 const MAX_BODY = 500_000;
+/** Requests and WebSocket frames kept per browser context: a page that sends without end is told, not kept. */
+export const MAX_REQUESTS = 20_000;
 const TEXT_TYPES = /html|json|javascript|ecmascript|text\//i;
 /** Requests an action waits for; a stream (event source, web socket) never finishes, so it is not one. */
 const AWAITED = new Set(['document', 'fetch', 'xhr']);
@@ -73,6 +76,10 @@ export class BrowserSession {
   private readonly inFlight = new Set<Request>();
   private readonly seen = new WeakMap<Request, RequestSeen>();
   private lastActivity = 0;
+  /** Requests and frames heard so far (heard). */
+  private requests = 0;
+  /** Stops hearing the context's shared workers (recordSharedWorkers). */
+  private stopWorkers: () => void = () => undefined;
   /** Names of the cookies the emulator set in this browser: the only ones the harness's own calls to it carry (toEmulator). */
   private readonly emulatorCookies = new Set<string>();
   /** Status of the last main-frame document. */
@@ -109,11 +116,26 @@ export class BrowserSession {
     await presentAsPhone(page, phone);
     const session = new BrowserSession(context, page, facts, scenario, journey, tracing);
     session.record();
+    session.stopWorkers = await recordSharedWorkers(browser, page, (seen) => session.heard(seen));
     return session;
+  }
+
+  /** A request of the context, kept up to MAX_REQUESTS; undefined past them. */
+  private heard(seen: Heard & { referer?: string }): RequestSeen | undefined {
+    this.requests += 1;
+    if (this.requests > MAX_REQUESTS) {
+      if (this.requests === MAX_REQUESTS + 1) this.facts.noteLimit(`${this.scenario} (${this.journey}): the pages sent more than ${MAX_REQUESTS} requests and WebSocket frames; only the first ${MAX_REQUESTS} were kept`);
+      return undefined;
+    }
+    const kept: RequestSeen = { scenario: this.scenario, journey: this.journey, at: Date.now(), referer: undefined, ...seen };
+    this.facts.requests.push(kept);
+    return kept;
   }
 
   private record(): void {
     const { facts, scenario, journey } = this;
+    recordSockets(this.page, (seen) => this.heard(seen));
+    this.context.on('page', (opened) => opened !== this.page && recordSockets(opened, (seen) => this.heard(seen)));
     this.context.on('request', (request) => {
       let from = '';
       try {
@@ -121,9 +143,8 @@ export class BrowserSession {
       } catch {
         // service worker requests have no frame
       }
-      const seen = { scenario, journey, at: Date.now(), method: request.method(), url: request.url(), referer: request.headers().referer, resourceType: request.resourceType(), from, body: request.postData()?.slice(0, MAX_BODY) };
-      facts.requests.push(seen);
-      this.seen.set(request, seen);
+      const seen = this.heard({ method: request.method(), url: request.url(), referer: request.headers().referer, resourceType: request.resourceType(), from, body: request.postData()?.slice(0, MAX_BODY) });
+      if (seen) this.seen.set(request, seen);
       if (AWAITED.has(request.resourceType())) this.inFlight.add(request);
       this.lastActivity = Date.now();
     });
@@ -249,6 +270,7 @@ export class BrowserSession {
 
   /** Closes the context, each part bounded: a page that hangs, or a body that never ends, does not hold the run. */
   async close(tracePath?: string): Promise<void> {
+    this.stopWorkers();
     await this.settle();
     if (this.tracing) await within(this.context.tracing.stop(tracePath ? { path: tracePath } : {}), CLOSE_MS, undefined);
     await within(this.context.close(), CLOSE_MS, undefined);

@@ -199,6 +199,15 @@ export class RunFacts {
     return originOf(url) === this.origins.agency;
   }
 
+  /** Whether a URL is on the agency's host, by any port or scheme (http, ws): another door a page may ask the agency by. */
+  isAgencyHost(url: string): boolean {
+    try {
+      return new URL(url).hostname === new URL(this.origins.agency).hostname;
+    } catch {
+      return false;
+    }
+  }
+
   /** Whether a URL is the callback URL (any query). */
   isCallback(url: string): boolean {
     try {
@@ -242,7 +251,10 @@ export const sha256 = (text: string) => createHash('sha256').update(text).digest
 
 export function originOf(url: string): string | undefined {
   try {
-    return new URL(url).origin;
+    const parsed = new URL(url);
+    // A WebSocket belongs to the site of its http(s) origin.
+    if (parsed.protocol === 'ws:' || parsed.protocol === 'wss:') parsed.protocol = parsed.protocol === 'ws:' ? 'http:' : 'https:';
+    return parsed.origin;
   } catch {
     return undefined;
   }
