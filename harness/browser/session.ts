@@ -12,41 +12,9 @@ import type { AgencyPage, ShownMark } from '../pages/agency.js';
 import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
 import type { Environment, PageSeen, RequestSeen } from '../run/browser-seen.js';
 import { type Heard, recordSharedWorkers, recordSockets } from './channels.js';
+import { ordinaryDevice, phoneContext, phoneOf, presentAsPhone } from './device.js';
 import { readPage, recordShown, shownMark } from './in-page.js';
 
-/** A phone, as most collectors scan; desktop screenshots resize the same page. */
-export const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-
-/**
- * One ordinary browser, whatever Chromium runs the pages: Chromium of its own version on an Android
- * phone, in its user agent, its client hints (`Sec-CH-UA`, `navigator.userAgentData`) alike; never
- * "HeadlessChrome" in one while the other claims a phone.
- */
-function phoneOf(version: string) {
-  const major = version.split('.')[0] ?? '0';
-  const userAgent = `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`;
-  const brands = [{ brand: 'Not:A-Brand', version: '8' }, { brand: 'Chromium', version: major }];
-  return {
-    userAgent,
-    override: {
-      userAgent, platform: 'Linux armv8l',
-      userAgentMetadata: { brands, fullVersionList: brands.map((brand) => ({ ...brand, version: brand.brand === 'Chromium' ? version : brand.version })), fullVersion: version, platform: 'Android', platformVersion: '14.0.0', architecture: '', model: 'Pixel 8', mobile: true },
-    },
-  };
-}
-
-const presented = new WeakMap<Page, Promise<void>>();
-
-/** Every page of the context, popups included, presents the phone (phoneOf), once. */
-function presentAsPhone(page: Page, phone: ReturnType<typeof phoneOf>): Promise<void> {
-  let done = presented.get(page);
-  if (!done) {
-    done = page.context().newCDPSession(page).then((cdp) => cdp.send('Emulation.setUserAgentOverride', phone.override)).then(() => undefined);
-    presented.set(page, done);
-  }
-  return done;
-}
-export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
 
 const MAX_BODY = 500_000;
 /** Requests and WebSocket frames kept per browser context: a page that sends without end is told, not kept. */
@@ -100,17 +68,19 @@ export class BrowserSession {
    * `trace`: the config's; a trace holds the actions, network and console, and the DOM at each
    * action only with `on-failure-with-snapshots` (that costs a verify a tenth of its CPU). `clock`: the pages'
    * timers run on Playwright's clock, which a step can run ahead in virtual time. `recorded`: the
-   * selectors every page records its changes of (`recordShown`).
+   * selectors every page records its changes of (`recordShown`). `country`: the journey's, whose
+   * language and time zone the phone has (device.ts).
    */
-  static async open(browser: Browser, facts: RunFacts, scenario: string, journey: string, options: { trace: TraceMode; clock?: boolean; recorded: string[]; timeoutMs?: number }): Promise<BrowserSession> {
-    const phone = phoneOf(browser.version());
-    const context = await browser.newContext({ ...MOBILE, userAgent: phone.userAgent });
+  static async open(browser: Browser, facts: RunFacts, scenario: string, journey: string, options: { trace: TraceMode; clock?: boolean; recorded: string[]; timeoutMs?: number; country?: string }): Promise<BrowserSession> {
+    const phone = phoneOf(browser.version(), options.country);
+    const context = await browser.newContext(phoneContext(browser.version(), options.country));
     context.on('page', (opened) => void presentAsPhone(opened, phone).catch(() => undefined));
     // A cap, not a wait: a loaded machine can take seconds for one click.
     context.setDefaultTimeout(options.timeoutMs ?? 20_000);
     const tracing = options.trace !== 'off';
     if (tracing) await context.tracing.start({ snapshots: options.trace === 'on-failure-with-snapshots', screenshots: false });
     if (options.clock) await context.clock.install();
+    await context.addInitScript(ordinaryDevice);
     await context.addInitScript(recordShown, options.recorded);
     const page = await context.newPage();
     await presentAsPhone(page, phone);

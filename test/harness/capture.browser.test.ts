@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { MOBILE } from '../../harness/browser/device.js';
 import { BrowserSession } from '../../harness/browser/session.js';
 import { ConfigSchema } from '../../harness/config.js';
 import { Capturer, SHOT_LIMIT } from '../../harness/run/capture.js';
@@ -106,9 +107,9 @@ test('a 100,000 px page of noise is shot to SHOT_LIMIT\'s size, at CSS pixels, a
     const { mobile, desktop } = [...facts.captures.values()][0]!.screenshots;
     // A PNG's width and height sit at bytes 16 and 20, in its header chunk.
     const size = (path: string) => [readFileSync(path).readUInt32BE(16), readFileSync(path).readUInt32BE(20)];
-    expect(size(mobile!)).toEqual([390, SHOT_LIMIT.height]);
+    expect(size(mobile!)).toEqual([MOBILE.viewport.width, SHOT_LIMIT.height]);
     expect(size(desktop!)).toEqual([1280, SHOT_LIMIT.height]);
     expect(existsSync(mobile!) && existsSync(desktop!)).toBe(true);
-    expect(facts.notes.join('\n')).toContain(`the mobile screenshot of production:consent shows the first 780 x ${SHOT_LIMIT.height} px of a 390 x 100`);
+    expect(facts.notes.join('\n')).toContain(`the mobile screenshot of production:consent shows the first ${2 * MOBILE.viewport.width} x ${SHOT_LIMIT.height} px of a ${MOBILE.viewport.width} x 100`);
   });
 }, 60_000);
