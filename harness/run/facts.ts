@@ -25,6 +25,12 @@ export interface JourneyFacts {
   serviceRequest?: string;
   /** The callback opened as issued: its response, and where the browser ended. */
   completion?: { at: number; status: number; location: string | undefined; landed: string };
+  /**
+   * When the journey's own browser began opening the callback as issued, noted before it does: a
+   * run cut short by its bound while it opened (no completion) still knows the exchange it set off
+   * as the journey's own, never as a probe's.
+   */
+  openedAt?: number;
   consent: ConsentView[];
   submissions: Submission[];
   /** When a step last changed the journey's world (a fault armed, a delivery settled): watches run from then. */

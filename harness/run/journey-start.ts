@@ -57,6 +57,7 @@ export async function continueOnAuthorize(run: ScenarioRun, journey: JourneyFact
     return;
   }
   const at = Date.now();
+  journey.openedAt = at;
   await session.act(() => authorize.continueButton.click());
   journey.issuedCallback = lastRequest(run, journey.journey, isReturn)?.href;
   await openedCallback(run, session, journey.issuedCallback);
@@ -68,6 +69,7 @@ export async function openAsIssued(run: ScenarioRun, journey: JourneyFacts, sess
   const issued = journey.issuedCallback;
   if (!issued) throw new Error('no callback URL held: run "authorize" with "hold": true first');
   const at = Date.now();
+  journey.openedAt = at;
   await session.goto(issued);
   await openedCallback(run, session, issued);
   await complete(run, journey, session, at);
