@@ -12,6 +12,7 @@ import type { AgencyPage, ShownMark } from '../pages/agency.js';
 import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
 import type { Environment, PageSeen, RequestSeen } from '../run/browser-seen.js';
 import { type Heard, recordSharedWorkers, recordSockets } from './channels.js';
+import { RENDERER_LIMIT_MB } from './chromium.js';
 import { ordinaryDevice, phoneContext, phoneOf, presentAsPhone } from './device.js';
 import { readPage, recordShown, shownMark } from './in-page.js';
 
@@ -24,8 +25,8 @@ const TEXT_TYPES = /html|json|javascript|ecmascript|text\//i;
 const AWAITED = new Set(['document', 'fetch', 'xhr']);
 /** After the last of them: quiet this long means the page is done with the action. */
 const QUIET_MS = 250;
-/** Console messages kept per page, and characters per message: a page that floods its console is told, not kept. */
-export const CONSOLE_LIMIT = { messages: 500, chars: 2000 };
+/** Console messages kept per context, and characters per message: a page that floods its console is told, not kept; at `ended` it is ended. */
+export const CONSOLE_LIMIT = { messages: 500, chars: 2000, ended: 10_000 };
 /** How long the harness's own request to the emulator may take (toEmulator). */
 const EMULATOR_MS = 20_000;
 /** How long closing a page may take: a page that hangs its renderer, or a body that never ends, is left behind. */
@@ -133,8 +134,13 @@ export class BrowserSession {
       messages += 1;
       if (messages <= CONSOLE_LIMIT.messages) facts.console.push({ scenario, text: message.text().slice(0, CONSOLE_LIMIT.chars) });
       else if (messages === CONSOLE_LIMIT.messages + 1) facts.noteLimit(`${scenario} (${journey}): the page wrote more than ${CONSOLE_LIMIT.messages} console messages; only the first ${CONSOLE_LIMIT.messages} were kept`);
+      else if (messages === CONSOLE_LIMIT.ended) {
+        // Every message reaches the harness whole, kept or not: a page that floods on is ended.
+        facts.noteLimit(`${scenario} (${journey}): the page wrote ${CONSOLE_LIMIT.ended} console messages; the harness ended it`);
+        void message.page()?.close().catch(() => undefined);
+      }
     });
-    this.page.on('crash', () => facts.noteLimit(`${scenario} (${journey}): the page crashed (out of memory: the harness caps each page's script memory, or its renderer died)`));
+    this.page.on('crash', () => facts.noteLimit(`${scenario} (${journey}): the page crashed or was ended: it held more memory than the harness allows a page (512 MB of script, ${RENDERER_LIMIT_MB} MB in all with its workers and drawing), or its renderer died`));
     this.page.on('response', (response) => {
       if (response.request().isNavigationRequest() && response.frame() === this.page.mainFrame()) this.lastStatus = response.status();
     });
