@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { HarnessError } from '../errors.js';
-import { chromiumProcesses } from './processes.js';
+import { chromiumProcesses, residentBytes } from './processes.js';
 
 /**
  * The features playwright-core (pinned at 1.64.1) disables in every Chromium it launches. Chromium
@@ -141,8 +141,8 @@ export async function launchChromium(options: { install?: InstallPolicy; log?: (
  * memory: a page's script memory is capped below it, but typed arrays, workers and drawing are not.
  */
 export const RENDERER_LIMIT_MB = 1024;
-/** How often the guard reads the renderers' memory. */
-const GUARD_MS = 500;
+/** How often the guard reads the renderers' memory, and how often it looks for new renderers (reading every process of the machine costs more). */
+const GUARD_MS = { read: 100, find: 1000 };
 
 /**
  * Ends every renderer of the browser that holds more than RENDERER_LIMIT_MB (Linux, from /proc;
@@ -151,16 +151,22 @@ const GUARD_MS = 500;
  */
 function guardMemory(browser: Browser, limitMb: number): Browser {
   if (process.platform !== 'linux') return browser;
+  let renderers: number[] = [];
+  let found = 0;
   const timer = setInterval(() => {
-    for (const [pid, proc] of chromiumProcesses()) {
-      if (proc.type !== 'renderer' || proc.rssBytes <= limitMb * 1024 * 1024) continue;
+    if (Date.now() - found >= GUARD_MS.find) {
+      renderers = [...chromiumProcesses()].filter(([, proc]) => proc.type === 'renderer').map(([pid]) => pid);
+      found = Date.now();
+    }
+    for (const pid of renderers) {
+      if ((residentBytes(pid) ?? 0) <= limitMb * 1024 * 1024) continue;
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
         // It ended meanwhile.
       }
     }
-  }, GUARD_MS);
+  }, GUARD_MS.read);
   timer.unref();
   browser.on('disconnected', () => clearInterval(timer));
   return browser;

@@ -55,3 +55,12 @@ export function chromiumProcesses(root = process.pid): Map<number, ChromiumProce
   }
   return below;
 }
+
+/** A process's resident memory now (/proc/PID/statm), or undefined once it has ended. */
+export function residentBytes(pid: number): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_BYTES;
+  } catch {
+    return undefined;
+  }
+}

@@ -26,7 +26,7 @@ const AWAITED = new Set(['document', 'fetch', 'xhr']);
 /** After the last of them: quiet this long means the page is done with the action. */
 const QUIET_MS = 250;
 /** Console messages kept per context, and characters per message: a page that floods its console is told, not kept; at `ended` it is ended. */
-export const CONSOLE_LIMIT = { messages: 500, chars: 2000, ended: 10_000 };
+export const CONSOLE_LIMIT = { messages: 500, chars: 2000, ended: 2000 };
 /** How long the harness's own request to the emulator may take (toEmulator). */
 const EMULATOR_MS = 20_000;
 /** How long closing a page may take: a page that hangs its renderer, or a body that never ends, is left behind. */
