@@ -1,7 +1,9 @@
 /**
  * The requests Playwright's request events leave out, recorded beside them: a page's WebSockets
- * (their own workers' included) and each frame the page sends on one, and every request of a shared
- * worker, which runs outside any page. A page that asks its server over one of them is seen asking.
+ * (their own workers' included) and each frame sent or received on one, and every request of a
+ * shared worker, which runs outside any page. A page that asks its server over one of them is seen
+ * asking. A shared worker is heard from a moment after Chromium announces it (holding it until then
+ * needs the browser's flat session, which is Playwright's): a WebSocket it opens at once goes unheard.
  */
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import type { RequestSeen } from '../run/browser-seen.js';
@@ -55,9 +57,7 @@ class SharedWorkers {
       // The browser's own session is Playwright's, in flat mode; a worker's messages come to this one wrapped.
       const { sessionId } = (await this.cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as { sessionId: string };
       this.workers.set(sessionId, { url: target.url, heard });
-      for (const method of ['Network.enable', 'Runtime.runIfWaitingForDebugger']) {
-        await this.cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: (this.next += 1), method }) });
-      }
+      await this.cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: (this.next += 1), method: 'Network.enable' }) });
     } catch {
       // The worker ended before it could be watched.
     }
