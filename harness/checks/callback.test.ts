@@ -80,6 +80,15 @@ describe('callback.no_third_party', () => {
     seen.requests.push(request('https://fonts.example.com/font.woff2?v=1'));
     expect(check('callback.no_third_party').evaluate(seen)).toMatchObject({ status: 'fail', reason: expect.stringContaining('font https://fonts.example.com/font.woff2') });
   });
+  test("a WebSocket is judged by its site: the agency's own (ws:// beside http://) passes, another origin's fails, frames included (issue 48 item 2)", () => {
+    const seen = facts();
+    seen.pages.push(page);
+    const socket = (url: string, method = 'GET') => ({ ...request(url), method, resourceType: method === 'GET' ? 'websocket' : 'websocket-frame' });
+    seen.requests.push(socket(`${AGENCY.replace('http:', 'ws:')}/live`), socket(`${AGENCY.replace('http:', 'ws:')}/live`, 'SEND'));
+    expect(check('callback.no_third_party').evaluate(seen)!.status).toBe('pass');
+    seen.requests.push(socket('wss://push.example.net/socket', 'SEND'));
+    expect(check('callback.no_third_party').evaluate(seen)).toMatchObject({ status: 'fail', reason: expect.stringContaining('websocket-frame wss://push.example.net/socket') });
+  });
 });
 
 describe('an allowance of the config is shown beside the check it changed (issue 42 item 4)', () => {

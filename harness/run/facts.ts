@@ -25,6 +25,12 @@ export interface JourneyFacts {
   serviceRequest?: string;
   /** The callback opened as issued: its response, and where the browser ended. */
   completion?: { at: number; status: number; location: string | undefined; landed: string };
+  /**
+   * When the journey's own browser began opening the callback as issued, noted before it does: a
+   * run cut short by its bound while it opened (no completion) still knows the exchange it set off
+   * as the journey's own, never as a probe's.
+   */
+  openedAt?: number;
   consent: ConsentView[];
   submissions: Submission[];
   /** When a step last changed the journey's world (a fault armed, a delivery settled): watches run from then. */
@@ -208,6 +214,15 @@ export class RunFacts {
     return originOf(url) === this.origins.agency;
   }
 
+  /** Whether a URL is on the agency's host, by any port or scheme (http, ws): another door a page may ask the agency by. */
+  isAgencyHost(url: string): boolean {
+    try {
+      return new URL(url).hostname === new URL(this.origins.agency).hostname;
+    } catch {
+      return false;
+    }
+  }
+
   /** Whether a URL is the callback URL (any query). */
   isCallback(url: string): boolean {
     try {
@@ -251,7 +266,10 @@ export const sha256 = (text: string) => createHash('sha256').update(text).digest
 
 export function originOf(url: string): string | undefined {
   try {
-    return new URL(url).origin;
+    const parsed = new URL(url);
+    // A WebSocket belongs to the site of its http(s) origin.
+    if (parsed.protocol === 'ws:' || parsed.protocol === 'wss:') parsed.protocol = parsed.protocol === 'ws:' ? 'http:' : 'https:';
+    return parsed.origin;
   } catch {
     return undefined;
   }

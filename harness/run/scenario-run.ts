@@ -104,8 +104,11 @@ export class ScenarioRun {
     return session;
   }
 
+  /** A browser for the journey `label` (or one of its probes, `main-other_browser`), in its country. */
   private open(label: string, clock: boolean): Promise<BrowserSession> {
-    return BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace, clock, recorded: recognisedSelectors(this.env.config.markers) });
+    const journeys = Object.entries(this.scenario.world.journeys);
+    const country = (journeys.find(([name]) => label === name || label.startsWith(`${name}-`)) ?? journeys[0])?.[1].country;
+    return BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace, clock, recorded: recognisedSelectors(this.env.config.markers), country });
   }
 
   /** After a step, once the page settled (or at the bound): what the page shows, its storage, and the state's axe run and screenshots. */
