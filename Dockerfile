@@ -52,8 +52,9 @@ RUN ln -s /app/dist/emulator/cli.js /usr/local/bin/emulator \
 USER node
 VOLUME /data
 EXPOSE 4010
-# Slim images have no curl. The control plane answers loopback callers without a token.
+# Bound to 0.0.0.0, the control plane asks every caller for its token, loopback ones too: `status`
+# finds it where the emulator keeps it for the CLI and calls /_emulator/health with it.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:4010/_emulator/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "/app/dist/emulator/cli.js", "status", "--data", "/data"]
 ENTRYPOINT ["node", "/app/dist/emulator/cli.js"]
 CMD ["start", "--host", "0.0.0.0", "--foreground", "--data", "/data"]

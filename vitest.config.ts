@@ -10,13 +10,15 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LIVE = [
   // The harness's tests that run verifies or open Chromium; its others judge made-up or recorded facts in process.
-  ...['chromium', 'cli', 'consent-boxes', 'defects', 'defects-locales', 'evidence', 'learned-states', 'locales', 'polling', 'rate-limited', 'recognise', 'site-shapes', 'spa'].map((name) => `test/harness/${name}.test.ts`),
+  ...['agency-shapes', 'chromium', 'cli', 'consent-boxes', 'defects', 'defects-locales', 'evidence', 'learned-states', 'locales', 'polling', 'rate-limited', 'recognise', 'site-shapes', 'spa'].map((name) => `test/harness/${name}.test.ts`),
   '**/*.browser.test.ts',
   'test/packaging/**/*.test.ts',
   'test/playwright/**/*.test.ts',
   'test/readme.test.ts',
   'test/demo.test.ts',
   'test/hardening/folder-lock.test.ts',
+  // The Python agency (fixtures/agency-python) started as a process and verified by the built harness.
+  'test/agency-python/verify.test.ts',
 ];
 
 const INCLUDE = ['emulator/**/*.test.ts', 'harness/**/*.test.ts', 'test/**/*.test.ts'];

@@ -4,7 +4,8 @@
  * processes compete for the 2 cores, so it stays comparable when requests per second do not; the
  * share the others took says how noisy a row was.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { chromiumProcesses } from '../harness/browser/processes.js';
 
 /** Linux reports process and machine CPU time in USER_HZ ticks, 100 per second on every usual build. */
 const TICK_MS = 10;
@@ -91,7 +92,7 @@ export function processTreeMeter(everyMs = 200): { stop(): TreeCpu } {
   const seen = new Map<string, { type: string; ms: number }>();
   const before = new Map<string, number>();
   const read = (initial: boolean) => {
-    for (const [pid, proc] of descendants(process.pid)) {
+    for (const [pid, proc] of chromiumProcesses()) {
       const key = `${pid}@${proc.startTicks}`;
       if (initial) before.set(key, proc.ms);
       seen.set(key, { type: proc.type, ms: Math.max(proc.ms, seen.get(key)?.ms ?? 0) });
@@ -111,38 +112,6 @@ export function processTreeMeter(everyMs = 200): { stop(): TreeCpu } {
       return { nodeMs, chromiumMs, chromiumByType, machineMs: machineBusyMs() - start.machine, totalMs: nodeMs + chromiumMs };
     },
   };
-}
-
-/** Every Chromium process below `root`, with its CPU time and its --type. */
-function descendants(root: number): Map<number, { type: string; ms: number; startTicks: number }> {
-  const all = new Map<number, { parent: number; ms: number; startTicks: number }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      all.set(Number(entry), { parent: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS, startTicks: Number(fields[19]) });
-    } catch {
-      // It exited meanwhile.
-    }
-  }
-  const below = new Map<number, { type: string; ms: number; startTicks: number }>();
-  const isBelow = (pid: number): boolean => {
-    for (let at = all.get(pid)?.parent; at !== undefined && at > 1; at = all.get(at)?.parent) if (at === root) return true;
-    return false;
-  };
-  for (const [pid, proc] of all) {
-    if (!isBelow(pid)) continue;
-    let command = '';
-    try {
-      command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    } catch {
-      // It exited meanwhile.
-    }
-    // Only Chromium's: not the processes a bench row starts to keep cores busy.
-    if (/chrom/i.test(command)) below.set(pid, { type: /--type=([a-z-]+)/.exec(command)?.[1] ?? 'browser', ms: proc.ms, startTicks: proc.startTicks });
-  }
-  return below;
 }
 
 function familyMs(): number {

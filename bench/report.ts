@@ -1,4 +1,5 @@
 /** The printed tables and the JSON file under bench-results/. */
+import type { HostileMeasurement } from './hostile.js';
 import type { VerifyMeasurement } from './verify.js';
 import type { CiRun } from './ci.js';
 import type { ReportingFigures } from './reporting.js';
@@ -25,6 +26,8 @@ export interface BenchReport {
   verify?: VerifyMeasurement & { machine: Machine };
   /** The same verify with busy cores beside it. */
   verifyUnderLoad?: VerifyMeasurement;
+  /** The harness's peak memory against pages built to exhaust it. */
+  hostile?: HostileMeasurement;
   /** The last `.ci/run` of this checkout: information. */
   ci?: CiRun;
   targets: TargetResult[];

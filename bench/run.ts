@@ -2,14 +2,14 @@
  * `npm run bench`: throughput and p99 latency of four experience API calls, and of a sustained mix
  * of all four on 100 keys, next to baselines measured in the same run; start-to-healthy time and
  * idle memory of the real command next to baselines started the same way; reporting at scale and
- * `harness verify`. Every target is judged as a ratio measured in this run (targets.ts); a table on
+ * `harness verify`, and the harness's peak memory against pages built to exhaust it. Every target is judged as a ratio measured in this run (targets.ts); a table on
  * stdout and a JSON file under bench-results/. Progress goes to stderr.
  * Exit 1 when a measurement had errors (non-2xx, connection errors, a reused session).
  *
  * To see where the emulator's time goes: `BENCH_PROFILE=1 npm run bench`, then
  * `node dist/bench/profile-summary.js bench-results/profiles/production-entry.cpuprofile`.
  * To run some parts only: `BENCH_ONLY=campaign,production-entry,startup` (parts: the case ids of
- * cases.ts, `mixed`, `startup`, `reporting`, `reads`, `verify`).
+ * cases.ts, `mixed`, `startup`, `reporting`, `reads`, `verify`, `hostile`).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,11 +23,12 @@ import { RESULTS_DIR, ROOT } from './paths.js';
 import { type BenchReport, formatReport, writeReport } from './report.js';
 import { type ReportingReadFigures, benchReportingReads } from './reporting-reads.js';
 import { measureVerify } from './verify.js';
+import { measureHostilePage } from './hostile.js';
 import { benchReporting } from './reporting.js';
 import { benchControlReads } from './control-reads.js';
 import { type Answer, type ChildServer, type IssuedCode, type PooledSession, SERVER_LABELS, type ServerKind, startChild } from './servers.js';
 import { type StartupResult, measureStartup, startupLaunchers } from './startup.js';
-import { type ReportingRead, type Row, controlReadTargets, reportingReadTargets, reportingTargets, scanListRead, startupTargets, throughputTargets, verifyTargets, verifyUnderLoadTarget, whole } from './targets.js';
+import { type ReportingRead, type Row, controlReadTargets, hostileTarget, reportingReadTargets, reportingTargets, scanListRead, startupTargets, throughputTargets, verifyTargets, verifyUnderLoadTarget, whole } from './targets.js';
 import { readCiRun } from './ci.js';
 import { endInOneLine } from './one-line.js';
 
@@ -65,7 +66,7 @@ const PROFILE_DIR = process.env.BENCH_PROFILE ? join(RESULTS_DIR, 'profiles') : 
 
 /** BENCH_ONLY=part,part runs those parts only (for working on one figure); unset runs everything. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((part) => part.trim())) : undefined;
-const PARTS = [...CASES.map((each) => each.id), 'mixed', 'startup', 'reporting', 'reads', 'control-reads', 'verify'];
+const PARTS = [...CASES.map((each) => each.id), 'mixed', 'startup', 'reporting', 'reads', 'control-reads', 'verify', 'hostile'];
 const unknownParts = [...(ONLY ?? [])].filter((part) => !PARTS.includes(part));
 if (unknownParts.length > 0) {
   console.error(`[bench] BENCH_ONLY names no part ${unknownParts.join(', ')}; the parts: ${PARTS.join(', ')}`);
@@ -123,6 +124,8 @@ async function main(): Promise<void> {
         return { quiet, loaded: await measureVerify(VERIFY_BUSY_CORES) };
       })
       : undefined;
+    const hostile = runs('hostile') ? await measureHostilePage() : undefined;
+    if (hostile) progress(`hostile pages: the harness's process tree peaked at ${hostile.peakMb} MB`);
     const readsMachine = readsRun?.machine ?? reporting?.machine;
     const speed = machineFrom(rows) ?? reporting?.machine ?? readsRun?.machine ?? verifyRun?.machine ?? (await measureMachine(join(work, 'machine'), 'run alone'));
     const targets = [
@@ -132,6 +135,7 @@ async function main(): Promise<void> {
       ...(reporting ? reportingTargets(reporting.result, reporting.machine) : []),
       ...(control ? controlReadTargets(control.result, control.machine) : []),
       ...(verifyRun ? [...verifyTargets(verifyRun.result.quiet, verifyRun.machine), verifyUnderLoadTarget(verifyRun.result.quiet, verifyRun.result.loaded, VERIFY_BUSY_CORES)] : []),
+      ...(hostile ? [hostileTarget(hostile)] : []),
     ];
 
     const cpu = cpus();
@@ -147,6 +151,7 @@ async function main(): Promise<void> {
       ...(reporting ? { reporting: { ...reporting.result, machine: reporting.machine } } : {}),
       ...(reads.length > 0 ? { reportingReads: reads } : {}),
       ...(verifyRun ? { verify: { ...verifyRun.result.quiet, machine: verifyRun.machine }, verifyUnderLoad: verifyRun.result.loaded } : {}),
+      ...(hostile ? { hostile } : {}),
       ...(ci ? { ci } : {}),
       // A partial run (BENCH_ONLY) checks only the targets it measured.
       targets: ONLY ? targets.filter((target) => target.ratio !== null) : targets,

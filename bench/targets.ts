@@ -4,6 +4,7 @@
  * limits that are times by nature, the time over its limit as it applies on this machine
  * (machine.ts). The absolute figures behind each ratio are printed as information only.
  */
+import { HOSTILE_PEAK_BOUND_MB, type HostileMeasurement } from './hostile.js';
 import type { VerifyMeasurement } from './verify.js';
 import type { ControlRead } from './control-reads.js';
 import type { CaseId } from './cases.js';
@@ -172,6 +173,15 @@ export function verifyTargets(run: VerifyMeasurement, machine: Machine): TargetR
 }
 
 /** The verify beside busy cores gives the quiet run's verdict: every check the same status. */
+/** The harness's process tree against pages built to exhaust it: its peak under HOSTILE_PEAK_BOUND_MB (6.2 GB before the bounds). */
+export function hostileTarget(result: HostileMeasurement): TargetResult {
+  const ratio = result.peakMb / HOSTILE_PEAK_BOUND_MB;
+  return {
+    target: "harness's peak memory against a console flood, 512 MB of typed arrays, six 440 MB workers and a 100,000 px canvas", ratio, needed: '≤ 1.00', pass: ratio <= 1,
+    figures: `peak ${result.peakMb} MB of ${HOSTILE_PEAK_BOUND_MB} MB (Node ${result.nodePeakMb}, Chromium ${result.chromiumPeakMb}); ${result.notes.length} bound(s) hit: ${result.notes.join(' | ')}`,
+  };
+}
+
 export function verifyUnderLoadTarget(quiet: VerifyMeasurement, loaded: VerifyMeasurement, busyCores: number): TargetResult {
   const moved = Object.entries(loaded.statuses).filter(([id, status]) => quiet.statuses[id] !== status).map(([id, status]) => `${id} ${quiet.statuses[id] ?? 'absent'} → ${status}`);
   const same = moved.length === 0 && Object.keys(quiet.statuses).length === Object.keys(loaded.statuses).length;

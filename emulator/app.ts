@@ -47,7 +47,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   app.use('/api/v1', lazy(() => Promise.all([import('./reporting/routes.js'), import('./reporting/errors.js'), import('./openapi/reporting.js')]), ([{ reportingRouter }, { reportingErrors }, { reportingOpenApi }]) =>
     express.Router().use(noOptions, reportingRouter(ctx, reportingOpenApi), notFound, reportingErrors(ctx.logger))));
   app.use('/_emulator', controlPlane({ ...ctx, instruments, resetLimits: () => experience?.resetLimits() }));
-  app.use(noOptions, lazy(() => import('./journey/routes.js'), ({ journeyRouter }) => journeyRouter(ctx)), lazy(() => import('./console/dashboard-routes.js'), ({ dashboardRouter }) => dashboardRouter(ctx, (req) => trustedCaller(req, ctx.config.controlToken))));
+  app.use(noOptions, lazy(() => import('./journey/routes.js'), ({ journeyRouter }) => journeyRouter(ctx)), lazy(() => import('./console/dashboard-routes.js'), ({ dashboardRouter }) => dashboardRouter(ctx, (req) => trustedCaller(req, ctx.config))));
   app.use(notFound, errorWriter(ctx.logger));
   return app;
 }

@@ -89,25 +89,31 @@ function checkInRange(at: number): void {
   if (!(at >= CLOCK_RANGE.min && at <= CLOCK_RANGE.max)) throw new ClockRangeError(at);
 }
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** The units of a duration, largest first: what `31m` and `1h30m` are written in, and what `30 minutes` says (domain/limits.ts). */
+export const DURATION_UNITS = [
+  { short: 'd', word: 'day', ms: 86_400_000 },
+  { short: 'h', word: 'hour', ms: 3_600_000 },
+  { short: 'm', word: 'minute', ms: 60_000 },
+  { short: 's', word: 'second', ms: 1000 },
+  { short: 'ms', word: 'millisecond', ms: 1 },
+] as const;
+
+const UNIT_MS = new Map<string, number>(DURATION_UNITS.map(({ short, ms }) => [short, ms]));
 
 /** Parses durations such as `31m`, `90d`, `1h30m`, `500ms`; returns undefined when malformed. */
 export function parseDuration(text: string): number | undefined {
   const parts = [...text.trim().matchAll(/(\d+)(ms|s|m|h|d)/g)];
   if (parts.length === 0 || parts.map((part) => part[0]).join('') !== text.trim()) return undefined;
-  return parts.reduce((total, [, amount, unit]) => total + Number(amount) * UNITS[unit!]!, 0);
+  return parts.reduce((total, [, amount, unit]) => total + Number(amount) * UNIT_MS.get(unit!)!, 0);
 }
-
-/** The units of a duration, largest first. */
-const OFFSET_UNITS = Object.entries(UNITS).sort(([, a], [, b]) => b - a);
 
 /** `+31m`, `-1h30m`: the shape `clock advance` takes; milliseconds only under a second. */
 export function formatOffset(ms: number): string {
   let rest = Math.abs(ms) < 1000 ? Math.abs(ms) : Math.round(Math.abs(ms) / 1000) * 1000;
-  const parts = OFFSET_UNITS.flatMap(([unit, size]) => {
+  const parts = DURATION_UNITS.flatMap(({ short, ms: size }) => {
     const amount = Math.floor(rest / size);
     rest -= amount * size;
-    return amount ? [`${amount}${unit}`] : [];
+    return amount ? [`${amount}${short}`] : [];
   });
   return `${ms < 0 ? '-' : '+'}${parts.join('') || '0s'}`;
 }

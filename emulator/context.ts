@@ -18,9 +18,14 @@ export interface Config {
   limits: Limits;
   /** Token that lets non-loopback callers use the control plane; none means loopback only. */
   controlToken?: string;
+  /**
+   * Why callers other than this machine's can reach the emulator (a public URL, a bind address
+   * that is not loopback); then every control call needs `controlToken`, loopback ones too.
+   */
+  exposure?: string;
   /** How long an API request's body may take to arrive after its headers (default 10 s, http.ts). */
   bodyTimeoutMs?: number;
-  /** `--allow-link-local-webhooks`: webhooks may go to 169.254.0.0/16 and fe80::/10 (webhooks/link-local.ts). */
+  /** `--allow-link-local-webhooks`: webhooks may go where cloud metadata services answer, 169.254.0.0/16, fe80::/10 and others (webhooks/link-local.ts). */
   allowLinkLocalWebhooks?: boolean;
 }
 

@@ -17,6 +17,7 @@ import { commitTurnTransaction } from './fast-path/turn-transaction.js';
 import { isSeeded, seedWorld } from './store/world.js';
 import { resumeBatchJobs } from './reporting/batch-job.js';
 import { startWebhooks } from './webhooks/dispatcher.js';
+import { guardConfig } from './control/exposure.js';
 
 export interface WorldOptions {
   fixture: Fixture;
@@ -74,7 +75,7 @@ export interface Running {
 
 /** Listens on host:port (port 0 picks a free one); rejects with the listen error, e.g. EADDRINUSE. */
 export function startServer(options: WorldOptions & { host: string; port: number }): Promise<Running> {
-  const world = openWorld(options);
+  const world = openWorld({ ...options, config: { ...options.config, ...guardConfig(options.host, options.config) } });
   return new Promise((resolve, reject) => {
     const server = serveBornWithPrototypes(createApp(world), RECEIVE_TIMEOUTS);
     server.keepAliveTimeout = KEEP_ALIVE_MS;

@@ -3,6 +3,7 @@
  * `details` name each field's problems. Missing input reads as `{}`.
  */
 import { z } from 'zod';
+import { isIdText, isWholeText } from './domain/ids.js';
 import { type Details, type HttpError, PlumbingError } from './errors.js';
 
 /**
@@ -37,8 +38,13 @@ export function validate<T>(schema: z.ZodType<T>, input: unknown, refusal: Refus
   throw new PlumbingError('invalid_request', { ...(details ? { details } : {}), ...(refusal.hint ? { message: refusal.hint } : {}) });
 }
 
-/** An id in a path or query: its digits exactly (`1.0`, `1e0`, `01` and ` 1` are no id). */
-export const IdText = z.string().regex(/^[1-9]\d{0,14}$/, 'must be a whole number such as 12').transform(Number);
+/** An id in a path or query: its digits exactly (domain/ids.ts). */
+export const IdText = z.string().refine(isIdText, 'must be a whole number such as 12').transform(Number);
+
+/** A count or cursor in a query, from `min` to `max`: its digits exactly, as an id's (domain/ids.ts). */
+export function WholeText(min: number, max: number) {
+  return z.string().refine(isWholeText, 'must be a whole number such as 12').transform(Number).pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+}
 
 /**
  * The one rule for query parameters on the control plane and the console: a route takes the names

@@ -157,3 +157,16 @@ export function checkCallbackUrl(text: string): CallbackCheck {
   if (url.username || url.password) return { ok: false, reason: 'must not contain a user name or password' };
   return { ok: true, url: url.href, localDevelopment };
 }
+
+/**
+ * The harness signs in as a collector of its own per country, made the first time, so that
+ * repeated runs do not fill the emulator with collectors. The service's sign-in page does not
+ * offer them to a person; typed in with their country, they sign in.
+ */
+export function harnessCollectorEmail(country: string): string {
+  return `harness.${country.toLowerCase()}@example.test`;
+}
+
+export function isHarnessCollector(email: string): boolean {
+  return /^harness\.[a-z]{2}@example\.test$/i.test(email);
+}

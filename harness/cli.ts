@@ -16,7 +16,7 @@ import { showControls } from './report/escape.js';
 import { EXIT, exitCodeOf } from './report/legend.js';
 import { FORMATS, type Format, isFormat } from './report/registry.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from './scenarios/load.js';
-import { resolveConfig, resolveTarget, verify } from './verify.js';
+import { NO_CALLBACK, resolveConfig, resolveTarget, verify } from './verify.js';
 
 
 const useColour = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR;
@@ -57,34 +57,52 @@ targetOptions(program.command('verify'))
   .option('--max-seconds <n>', "the run's upper bound in seconds (default: fits its scenarios' own schedule); the reports are written when it is hit", seconds)
   .action(async (options: TargetFlags & { only?: string[]; format?: Format[]; out: string; maxSeconds?: number }) => {
     const report = await verify({
-      ...options, formats: options.format, install: options.installBrowser ? 'attempt' : 'never', color: useColour(process.stdout), signal: interruptedByCtrlC(),
+      ...options, formats: options.format, install: options.installBrowser ? 'attempt' : 'never', color: useColour(process.stdout), signal: interruptedBySignal(),
     });
     process.exitCode = exitCodeOf(report.summary);
   });
 
 /**
- * Ctrl-C stops the run: verify restores the emulator's state and leaves no report; a second Ctrl-C,
- * or a cleanup that has not ended within INTERRUPT_GRACE_MS, ends the process at once.
+ * SIGINT (Ctrl-C, also as npx or npm run pass it on) and SIGTERM (a CI runner cancelling the job)
+ * end a run the same way: no verdict, the emulator put back as the run found it, no staging folder,
+ * the earlier report removed (the terminal says so), exit 130. npx and npm run pass the terminal's
+ * Ctrl-C on, so the process gets it twice: a signal within REPEAT_MS of the first is that one. A
+ * later one, or a cleanup that has not ended within INTERRUPT_GRACE_MS, ends the process at once.
+ * A SIGTERM sent to npx or npm run ends them and the shell they started the harness with, and never
+ * reaches the harness: its parent gone, the harness ends the run as if it had.
  */
-function interruptedByCtrlC(): AbortSignal {
+function interruptedBySignal(): AbortSignal {
   const controller = new AbortController();
-  process.once('SIGINT', () => {
-    process.stderr.write('[harness] interrupted: no verdict, no report; restoring the emulator\'s state\n');
+  let first = 0;
+  const stop = (why: string) => {
+    if (controller.signal.aborted) {
+      if (Date.now() - first > REPEAT_MS) process.exit(EXIT.interrupted);
+      return;
+    }
+    first = Date.now();
+    clearInterval(orphaned);
+    process.stderr.write(`[harness] interrupted (${why}): no verdict, no report; restoring the emulator's state\n`);
     controller.abort();
-    process.once('SIGINT', () => process.exit(EXIT.interrupted));
     setTimeout(() => process.exit(EXIT.interrupted), INTERRUPT_GRACE_MS).unref();
-  });
+  };
+  for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, () => stop(name));
+  const parent = process.ppid;
+  const orphaned = setInterval(() => process.ppid !== parent && stop('the process that started it ended'), PARENT_CHECK_MS);
+  orphaned.unref();
   return controller.signal;
 }
 
+const PARENT_CHECK_MS = 250;
+const REPEAT_MS = 1_000;
 const INTERRUPT_GRACE_MS = 15_000;
 
 targetOptions(program.command('doctor'))
-  .description('only the preflight: emulator, agency URLs, Chromium; exit 0 when all is ready, 2 when not')
+  .description('only the preflight: emulator, promotion, agency URLs, Chromium; exit 0 when all is ready, 2 when not (without --callback it checks the rest, then says so)')
   .action(async (options: TargetFlags) => {
     const { client, callback, preview, promotion } = resolveTarget(options);
     const result = await preflight({ client, callback, preview, promotion, install: options.installBrowser ? 'attempt' : 'never', browserGiven: false }, (line) => process.stdout.write(`${showControls(line)}\n`));
     for (const note of result.notes) process.stdout.write(`[harness] note: ${showControls(note)}\n`);
+    if (!callback) throw new HarnessError(`${NO_CALLBACK}; everything else above is ready`);
     process.stdout.write('[harness] ready: `harness verify` can run\n');
   });
 

@@ -7,7 +7,7 @@
  * 3. every other selected scenario, side by side in their own browser contexts;
  * 4. the emulator's side (observed calls, issued secrets), the checks, the reports.
  *
- * Faults and terms edits are cleared at the end, whatever happens. Throws HarnessError when the
+ * At the end, whatever happens, the emulator is put back as the run found it (run/brand-state.ts). Throws HarnessError when the
  * run could not happen at all; otherwise resolves with the report, failed checks included.
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,12 +25,13 @@ import { scenariosBehindFailure } from './report/traces.js';
 import { EmulatorClient } from './emulator-client/client.js';
 import { PackPool } from './emulator-client/packs.js';
 import { HarnessError, Interrupted } from './errors.js';
-import { harnessVersion } from './paths.js';
+import { harnessVersion, shownPath } from './paths.js';
 import { preflight } from './preflight.js';
 import { inert } from './report/escape.js';
 import { type ReportFolder, claimReportFolder } from './report/folder.js';
 import { type Format, REPORTERS, multiplex } from './report/registry.js';
 import type { Report, Reporter, RunMeta } from './report/types.js';
+import { type OpenedRun, openRun } from './run/brand-state.js';
 import { Capturer } from './run/capture.js';
 import { RunFacts } from './run/facts.js';
 import { defaultRunSeconds, runScenarios, skipScenarios } from './run/runner.js';
@@ -65,7 +66,7 @@ export interface VerifyOptions extends TargetOptions {
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
   color?: boolean;
-  /** Aborted: the run stops (the CLI on Ctrl-C): no more progress, the emulator's state restored, no report; verify rejects with Interrupted. */
+  /** Aborted: the run stops (the CLI on SIGINT or SIGTERM): no more progress, the emulator's state restored, no report; verify rejects with Interrupted. */
   signal?: AbortSignal;
   /** The run's upper bound in seconds (`--max-seconds`); default: fits its scenarios' own schedule (run/runner.ts). */
   maxSeconds?: number;
@@ -75,7 +76,8 @@ export interface VerifyOptions extends TargetOptions {
 
 export interface Target {
   config: Config;
-  callback: string;
+  /** Undefined when neither a flag nor the config names one: `doctor` checks the rest, `verify` cannot run. */
+  callback: string | undefined;
   preview: string | undefined;
   promotion: string | undefined;
   client: EmulatorClient;
@@ -87,11 +89,12 @@ export function resolveConfig(file: string | undefined): { config: Config } {
   return { config: { ...config, agency_log: config.agency_log && resolve(base, config.agency_log), scenarios: config.scenarios.map((folder) => resolve(base, folder)) } };
 }
 
-/** The target of `verify` and `doctor`; a missing or malformed URL is a HarnessError. */
+export const NO_CALLBACK = 'no callback URL: pass --callback URL (the production callback URL of the agency)';
+
+/** The target of `verify` and `doctor`; a malformed URL is a HarnessError. */
 export function resolveTarget(options: TargetOptions): Target {
   const { config } = resolveConfig(options.config);
   const callback = options.callback ?? config.callback;
-  if (!callback) throw new HarnessError('no callback URL: pass --callback URL (the production callback URL of the agency)');
   const preview = options.preview ?? config.preview;
   const emulator = options.emulator ?? config.emulator ?? emulatorFromEnv();
   for (const [name, url] of [['callback', callback], ['preview', preview], ['emulator', emulator]] as const) {
@@ -106,21 +109,25 @@ export function resolveTarget(options: TargetOptions): Target {
 }
 
 export async function verify(options: VerifyOptions): Promise<Report> {
+  const stderr = options.stderr ?? process.stderr;
   const folder = claimReportFolder(resolve(options.out ?? DEFAULT_OUT));
+  if (folder.cleaned) stderr.write(`[harness] ${folder.cleaned}\n`);
   try {
     const report = await judged(options, folder);
     folder.publish();
     return report;
   } catch (error) {
-    folder.discard();
+    if (folder.discard()) stderr.write(`[harness] the earlier report in ${shownPath(folder.final)}/ was removed: this run has no verdict\n`);
     throw error;
   }
 }
+
 
 /** The run itself, its reports written to the staged folder (report/folder.ts), each path in them naming the report folder. */
 async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Report> {
   const started = Date.now();
   const { config, callback, preview, promotion, client } = resolveTarget(options);
+  if (!callback) throw new HarnessError(NO_CALLBACK);
   const only = options.only?.length ? options.only : undefined;
   const unknown = only?.filter((id) => !CHECK_IDS.has(id)) ?? [];
   if (unknown.length) throw new HarnessError(`--only names unknown check ${unknown.join(', ')}; \`harness checks\` lists them`);
@@ -136,7 +143,8 @@ async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Rep
 
   const outDir = folder.staging;
   const color = options.color ?? false;
-  const formats = new Set<Format>(['text', ...(options.formats ?? [])]);
+  // The terminal's text last: it names the files the others wrote.
+  const formats = new Set<Format>([...(options.formats ?? []).filter((format) => format !== 'text'), 'text']);
   const reporters = options.reporters ?? [...formats].map((format) => [format, REPORTERS[format]({ outDir, stdout, stderr, color })] as [string, Reporter]);
   const report = multiplex(reporters, stderr, signal);
   const facts = new RunFacts(config, { agency: new URL(callback).origin, emulator: client.origin, callback, ...(preview ? { preview } : {}) }, outDir);
@@ -150,35 +158,45 @@ async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Rep
 
   const browser = options.browser ?? (await unlessInterrupted(signal, launchChromium({ install: options.install ?? 'never', log: (line) => stderr.write(`${line}\n`) })));
   const runs = new Map<string, ScenarioRun>();
-  let approvedByRun = false;
+  let opened: OpenedRun | undefined;
+  let changedConsole = false;
+  const work = (async () => {
+    opened = await openRun(client);
+    if (opened.recovered) meta.notes.push(opened.recovered);
+    const env = await prepareEnv(browser, facts, client, config, selectedChecks, `${ready.promotion.slug} (${ready.promotion.mechanic})`);
+    env.maxSeconds = meta.max_seconds;
+    env.deadline = started + env.maxSeconds * 1000;
+    const callbacks = await client.setCallbacks({ production: callback, ...(preview ? { preview } : {}) });
+    const needsApproval = callbacks.changed || !(await client.overview()).experience.approved_at;
+    changedConsole = needsApproval;
+    const sandbox = scenarios.filter((scenario) => scenario.phase === 'sandbox' && (needsApproval || selected.includes(scenario)));
+    const production = selected.filter((scenario) => scenario.phase !== 'sandbox');
+    report.onBegin(meta, [...sandbox, ...production], selectedChecks.size);
+    let previews: Promise<Map<string, ScenarioRun>> = Promise.resolve(new Map());
+    if (preview) previews = runScenarios(sandbox, env, config.concurrency, report);
+    else skipScenarios(sandbox, 'no preview URL: pass --preview so the six sandbox scenarios can run through the agency', env, report);
+    let journeys: Promise<Map<string, ScenarioRun>> = Promise.resolve(new Map());
+    if (production.length > 0) {
+      if (needsApproval) await checklistComplete(client, previews);
+      const route = await productionRoute(client, needsApproval);
+      if (route.blocked) skipScenarios(production, route.blocked, env, report);
+      else journeys = runScenarios(production, env, config.concurrency, report);
+    }
+    for (const done of await Promise.all([previews, journeys])) for (const [id, run] of done) runs.set(id, run);
+    await collect(facts, client, env);
+  })();
   try {
-    await unlessInterrupted(signal, (async () => {
-      const env = await prepareEnv(browser, facts, client, config, selectedChecks, `${ready.promotion.slug} (${ready.promotion.mechanic})`);
-      env.maxSeconds = meta.max_seconds;
-      env.deadline = started + env.maxSeconds * 1000;
-      const callbacks = await client.setCallbacks({ production: callback, ...(preview ? { preview } : {}) });
-      const needsApproval = callbacks.changed || !(await client.overview()).experience.approved_at;
-      const sandbox = scenarios.filter((scenario) => scenario.phase === 'sandbox' && (needsApproval || selected.includes(scenario)));
-      const production = selected.filter((scenario) => scenario.phase !== 'sandbox');
-      report.onBegin(meta, [...sandbox, ...production], selectedChecks.size);
-      let previews: Promise<Map<string, ScenarioRun>> = Promise.resolve(new Map());
-      if (preview) previews = runScenarios(sandbox, env, config.concurrency, report);
-      else skipScenarios(sandbox, 'no preview URL: pass --preview so the six sandbox scenarios can run through the agency', env, report);
-      let journeys: Promise<Map<string, ScenarioRun>> = Promise.resolve(new Map());
-      if (production.length > 0) {
-        if (needsApproval) await checklistComplete(client, previews);
-        const route = await productionRoute(client, needsApproval);
-        approvedByRun = route.approved;
-        if (route.blocked) skipScenarios(production, route.blocked, env, report);
-        else journeys = runScenarios(production, env, config.concurrency, report);
-      }
-      for (const done of await Promise.all([previews, journeys])) for (const [id, run] of done) runs.set(id, run);
-      await collect(facts, client, env);
-    })());
+    await unlessInterrupted(signal, work);
   } finally {
-    await client.clearFaults().catch(() => undefined);
-    if (approvedByRun) meta.notes.push(await withdrawn(client, callback));
     if (!options.browser) await browser.close().catch(() => undefined);
+    // Interrupted, the run's own calls may still be on their way: the restore comes after them.
+    if (signal?.aborted) await Promise.race([work.catch(() => undefined), sleep(SETTLE_MS)]);
+    if (opened) {
+      const { restored, note } = await opened.restore();
+      if (changedConsole || !restored) meta.notes.push(note);
+      // The reports are muted once interrupted: the terminal still hears what became of the emulator.
+      if (signal?.aborted) stderr.write(`[harness] ${note}\n`);
+    }
   }
 
   options.onFacts?.(facts, selected);
@@ -201,25 +219,15 @@ async function checklistComplete(client: EmulatorClient, previews: Promise<unkno
   while (!over && !(await client.checklist()).complete) await Promise.race([previews, sleep(200)]);
 }
 
-/** Approval when needed (`approved`: this run gave it), and why scans would not reach the agency (`blocked`), if they will not. */
-async function productionRoute(client: EmulatorClient, needsApproval: boolean): Promise<{ approved: boolean; blocked?: string }> {
+/** Approval when needed (put back as the brand had it at the run's end), and why scans would not reach the agency (`blocked`), if they will not. */
+async function productionRoute(client: EmulatorClient, needsApproval: boolean): Promise<{ blocked?: string }> {
   if (needsApproval) {
     const approval = await client.approve();
-    if (!approval.ok) return { approved: false, blocked: `the brand could not approve the integration (${approval.message}), so no scan reaches the agency` };
+    if (!approval.ok) return { blocked: `the brand could not approve the integration (${approval.message}), so no scan reaches the agency` };
   }
   const { routing } = (await client.overview()).experience;
   const blocked = routing.to === 'agency' ? undefined : `scans go to the service's hosted page, not to the agency (${(routing.reasons ?? []).join(', ').replaceAll('_', ' ')})`;
-  return { approved: needsApproval, ...(blocked ? { blocked } : {}) };
-}
-
-/** The approval this run gave, taken back whatever the verdict: approving is the brand's act, not the harness's. The report's note on it. */
-async function withdrawn(client: EmulatorClient, callback: string): Promise<string> {
-  try {
-    await client.withdrawApproval(callback);
-    return 'the run approved the integration to drive the production journeys, and withdrew that approval at its end: the promotion is left unapproved, for the brand to approve';
-  } catch (error) {
-    return `the run approved the integration to drive the production journeys and could not withdraw that approval (${error instanceof Error ? error.message : String(error)}): withdraw it in the brand's console`;
-  }
+  return blocked ? { blocked } : {};
 }
 
 /** The work, or Interrupted as soon as the signal aborts (the work is left to end on its own). */
@@ -232,6 +240,9 @@ function unlessInterrupted<T>(signal: AbortSignal | undefined, work: Promise<T>)
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
   });
 }
+
+/** How long an interrupted run's calls under way may take to end before the emulator is restored. */
+const SETTLE_MS = 5_000;
 
 async function prepareEnv(browser: Browser, facts: RunFacts, client: EmulatorClient, config: Config, selected: ReadonlySet<string>, promotion: string): Promise<RunEnv> {
   const sent = Date.now();

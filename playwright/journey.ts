@@ -44,6 +44,8 @@ export class Journey {
     await this.arrive(() => new AuthorizePage(this.page).isShown(this.emulator.url), () => {
       const callback = this.emulator.agency?.callbackUrl;
       if (this.onErrorPage() && callback) return `after scanning ${pack.code} the browser could not load the agency's callback ${callback}: not reachable (is your site still running?)`;
+      const other = this.otherEmulator();
+      if (other) return `after scanning ${pack.code} the browser shows ${other}`;
       return `after scanning ${pack.code} the browser shows ${this.here()}, not the service's authorize page: ` +
         (this.emulator.agency ? "does the agency's callback send the browser to authorize_url?" : 'tell the fixtures where your agency is (the `agency` option)');
     });
@@ -53,7 +55,9 @@ export class Journey {
   /** Presses Continue on the authorize page; ends when the agency's page has loaded. */
   async authorize(): Promise<void> {
     const authorize = new AuthorizePage(this.page);
-    if (!authorize.isShown(this.emulator.url)) throw new Error(`[promo-emulator] journey.authorize(): the browser shows ${this.here()}, not the service's authorize page: call journey.scan() first`);
+    if (!authorize.isShown(this.emulator.url)) {
+      throw new Error(`[promo-emulator] journey.authorize(): the browser shows ${this.otherEmulator() ?? `${this.here()}, not the service's authorize page: call journey.scan() first`}`);
+    }
     await this.clickAndLoad(() => authorize.continueButton.click());
     await this.arrive((url) => url.origin !== this.emulator.url, () => `after Continue the browser stays on ${this.here()}`);
   }
@@ -77,6 +81,18 @@ export class Journey {
   private async arrive(at: (url: URL) => boolean, problem: () => string): Promise<void> {
     const arrived = await this.page.waitForURL((url) => at(url) || url.protocol === 'chrome-error:', { timeout: WAIT_MS }).then(() => at(new URL(this.page.url())), () => false);
     if (!arrived) throw new Error(`[promo-emulator] ${problem()}`);
+  }
+
+  /**
+   * When the page is the authorize page of an emulator other than this worker's (an agency that
+   * holds another emulator's keys sends browsers to its authorize_url), says so and what to do.
+   */
+  private otherEmulator(): string | undefined {
+    if (this.onErrorPage()) return undefined;
+    const url = new URL(this.page.url());
+    if (url.pathname !== '/authorize' || url.origin === this.emulator.url) return undefined;
+    return `the authorize page of another emulator, at ${url.origin}, not of this worker's emulator at ${this.emulator.url}: ` +
+      'the agency runs with that emulator\'s keys; attach the fixtures to it (`emulatorUrl` or PROMO_EMULATOR_URL), or have them start the agency against this worker\'s emulator (`agency: { start }`)';
   }
 
   private here(): string {

@@ -186,12 +186,19 @@ test('a usage error exits 2 in `emulator` as in `harness`, with one line (and a 
     seedTypo: await it.run('seed', '--scan', '7'),
     missingRequired: await it.run('seed'),
     nestedMissing: await it.run('callback', 'set'),
+    // A shortening of one command suggests that one, not the nearest spelling (`start`).
+    shortened: await emulator('stat'),
+    bareCallback: await it.run('callback', 'set', 'http://localhost:3000/callback'),
+    backwards: await it.run('clock', 'advance', '-1h'),
   };
   expect(harness).toBe(2);
   expect(Object.fromEntries(Object.entries(runs).map(([name, run]) => [name, run.code]))).toEqual(Object.fromEntries(Object.keys(runs).map((name) => [name, harness])));
   expect(runs.seedTypo.stderr).toMatch(/^\[emulator\] unknown option '--scan'\n\(Did you mean --scans\?\)/);
   expect(runs.missingRequired.stderr.trim()).toBe("[emulator] required option '--scans <n>' not specified");
   expect(runs.nestedMissing.stderr.trim()).toBe("[emulator] required option '--production <url>' not specified");
+  expect(runs.shortened.stderr.trim()).toBe("[emulator] unknown command 'stat'\n(Did you mean status?)");
+  expect(runs.bareCallback.stderr.trim()).toBe('[emulator] callback set takes each URL after its flag, so a preview is never registered as production: npx emulator callback set --production http://localhost:3000/callback [--preview URL]');
+  expect(runs.backwards.stderr).toMatch(/^\[emulator\] the clock only moves forward: -1h would take it back; `npx emulator clock reset` puts it back on system time/);
   expect(existsSync(it.data)).toBe(false);
 });
 
@@ -267,6 +274,11 @@ test('--public-url: pages and links carry it, the CLI keeps calling where the em
   expect(env.dashboard_url).toBe(`${it.baseUrl}/`);
   const campaign = (await (await it.campaign(env.sandbox_key!)).json()) as { authorize_url: string };
   expect(campaign.authorize_url).toBe('https://promo-tunnel.example.test/authorize');
+  // Reachable from elsewhere: the control plane asks for a token made for the run, which the CLI sends and env gives the harness.
+  expect(started.stdout).toContain('[emulator] its public URL is https://promo-tunnel.example.test: the control plane asks every caller');
+  expect((await fetch(`${it.baseUrl}/_emulator/env`)).status).toBe(403);
+  const { control_token: token } = JSON.parse(readFileSync(join(it.data, 'instance.json'), 'utf8')) as { control_token: string };
+  expect((await it.run('env')).stdout).toContain(`export HARNESS_CONTROL_TOKEN='${token}'\n`);
   expect((await it.run('stop')).code).toBe(0);
 
   const other = await instance();

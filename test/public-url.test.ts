@@ -27,13 +27,16 @@ async function start(publicUrl?: string) {
   return emulator;
 }
 
+/** A public URL makes the control plane ask for its token, made for the run when none was given. */
+const token = (emulator: Running) => ({ Authorization: `Bearer ${emulator.world.config.controlToken}` });
+
 describe('the public URL', () => {
   it('is what authorize_url, env, batch links and CSV links carry, while the emulator listens elsewhere', async () => {
     const emulator = await start(PUBLIC);
     expect(emulator.localUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(emulator.baseUrl).toBe(PUBLIC);
     const api = request(emulator.localUrl);
-    const env = (await api.get('/_emulator/env').expect(200)).body;
+    const env = (await api.get('/_emulator/env').set(token(emulator)).expect(200)).body;
     expect(env.base_url).toBe(PUBLIC);
     expect(env.dashboard_url).toBe(`${emulator.localUrl}/`);
     const campaign = (await api.get('/api/experience/v1/campaign').set('Authorization', `Bearer ${env.sandbox_key}`).expect(200)).body;
@@ -52,11 +55,11 @@ describe('the public URL', () => {
   it('is carried by webhook payloads, while deliveries to the built-in sink still arrive where the emulator listens', async () => {
     const emulator = await start(PUBLIC);
     const api = request(emulator.localUrl);
-    await api.post('/_emulator/sinks').send({ name: 'crm', events: ['batch.generated'] }).expect(201);
-    const env = (await api.get('/_emulator/env').expect(200)).body;
+    await api.post('/_emulator/sinks').set(token(emulator)).send({ name: 'crm', events: ['batch.generated'] }).expect(201);
+    const env = (await api.get('/_emulator/env').set(token(emulator)).expect(200)).body;
     await api.post('/api/v1/brands/alpenmilch/skus/1/batches').set('Authorization', `Bearer ${env.reporting_token}`).send({ quantity: 2, purpose: 'hooks' }).expect(202);
     const [event] = await vi.waitFor(async () => {
-      const events = (await api.get('/_emulator/sink/crm').set('Accept', 'application/json').expect(200)).body.data;
+      const events = (await api.get('/_emulator/sink/crm').set(token(emulator)).set('Accept', 'application/json').expect(200)).body.data;
       if (events.length === 0) throw new Error('no delivery yet');
       return events;
     }, { timeout: 5000, interval: 20 });

@@ -7,7 +7,7 @@ import { FolderInUse, folderHolder, holdFolderLock, releaseFolderLock } from './
 import { control, findRunning, isAlive, look, removeInstance, requireRunning, waitUntil } from './instance.js';
 import { type DataPaths, dataFlag, dataPaths } from './paths.js';
 import { CLOCK_USAGE } from './clock-usage.js';
-import { clockLine, envExports, say } from './print.js';
+import { clockLine, envExports, say, shellQuote } from './print.js';
 import { CLI } from './paths.js';
 
 /** SIGTERM's grace: a clean stop commits and closes; then SIGKILL. */
@@ -61,7 +61,9 @@ export async function env(data: string, options: { json?: boolean; promotion?: s
   const instance = await requireRunning(dataPaths(data));
   const query = options.promotion === undefined ? '' : `?${new URLSearchParams({ promotion: options.promotion })}`;
   const values = (await control(instance, 'GET', `/env${query}`)) as EnvValues;
-  process.stdout.write(options.json ? `${JSON.stringify(values, null, 2)}\n` : envExports(values, options.promotion !== undefined));
+  // An emulator that asks for its control token (control/guard.ts): the harness then needs it too.
+  const token = instance.control_token ? `export HARNESS_CONTROL_TOKEN=${shellQuote(instance.control_token)}\n` : '';
+  process.stdout.write(options.json ? `${JSON.stringify(values, null, 2)}\n` : envExports(values, options.promotion !== undefined) + token);
 }
 
 export async function reset(data: string): Promise<void> {
@@ -108,6 +110,7 @@ async function resetStoppedClock(paths: DataPaths): Promise<void> {
 /** A value the clock cannot read is a usage error (exit 2), answered with the accepted forms. */
 async function clockBody(action: ClockAction, value: string | undefined): Promise<object> {
   if (action === 'advance') {
+    if (value?.startsWith('-')) throw clockUsage(`the clock only moves forward: ${value} would take it back; \`${CLI} clock reset\` puts it back on system time, \`${CLI} clock freeze <ISO time>\` stops it at any time`);
     if (!value || parseDuration(value) === undefined) throw clockUsage(value ? `${value} is not a duration` : 'say how far to advance');
     return { advance: value };
   }

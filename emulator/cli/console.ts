@@ -34,10 +34,23 @@ export function promotionLine(promotion: PromotionRef, named: boolean): string {
   return named ? which : `${which}, the default: name another with --promotion`;
 }
 
-/** Prints JSON with --json, else which promotion it was and the text `describe` makes of the answer. */
-function print<T>(options: Printed, answer: unknown, describe: (answer: Answer<T>) => string): void {
-  const text = options.json ? JSON.stringify(answer, null, 2) : `${promotionLine((answer as Answer<T>).promotion, options.promotion !== undefined)}\n${describe(answer as Answer<T>)}`;
-  process.stdout.write(`${text}\n`);
+/**
+ * Prints JSON with --json, else which promotion it was and the text `describe` makes of the answer.
+ * A listing (`describe` gives headings and rows apart) keeps its headings on stderr, so that
+ * `keys list | head -1` is a key; a terminal shows both.
+ */
+function print<T>(options: Printed, answer: unknown, describe: (answer: Answer<T>) => string | Listing): void {
+  if (options.json) return void process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+  const which = promotionLine((answer as Answer<T>).promotion, options.promotion !== undefined);
+  const text = describe(answer as Answer<T>);
+  if (typeof text === 'string') return void process.stdout.write(`${which}\n${text}\n`);
+  process.stderr.write(`${[which, ...text.headings].join('\n')}\n`);
+  if (text.rows.length > 0) process.stdout.write(`${text.rows.join('\n')}\n`);
+}
+
+interface Listing {
+  headings: string[];
+  rows: string[];
 }
 
 function routingLine(route: Route): string {
@@ -46,10 +59,11 @@ function routingLine(route: Route): string {
     : `production scans go to the hosted page: ${route.reasons.map((reason) => HOSTED_REASON_TEXT[reason]).join('; ')}`;
 }
 
-function keyTable(keys: KeyJson[]): string {
+function keyTable(keys: KeyJson[]): Listing {
   const rows = [['ID', 'ENV', 'KEY', 'STATUS', 'EXPIRES'], ...keys.map((key) => [String(key.id), key.environment, key.masked, key.status, key.expires_at?.slice(0, 10) ?? ''])];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+  const [heading, ...lines] = rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+  return { headings: [heading!], rows: lines };
 }
 
 const SHOWN_ONCE = 'Copy it now: it is shown once and only its hash is stored.';
@@ -78,6 +92,12 @@ function callbackCommand(): Command {
   callback.addCommand(consoleCommand('set', 'set the production (and preview) callback URL; a change clears the approval and the checklist')
     .requiredOption('--production <url>', 'the production callback URL: https, no query, no fragment')
     .option('--preview <url>', 'the preview callback URL the brand reviews')
+    // A bare URL is not taken for the production one: it may be the agency's preview.
+    .allowExcessArguments()
+    .hook('preAction', (command) => {
+      const [url] = command.args;
+      if (url !== undefined) command.error(`callback set takes each URL after its flag, so a preview is never registered as production: ${CLI} callback set --production ${url} [--preview URL]`, { code: 'commander.excessArguments' });
+    })
     .action(async (options: Printed & { production: string; preview?: string }) => {
       const body = { production: options.production, ...(options.preview === undefined ? {} : { preview: options.preview }) };
       type Change = { callbacks: { production: string; preview: string | null }; changed: boolean; warnings: string[] };

@@ -13,7 +13,7 @@ import { addressProblem } from './address.js';
 import { FolderInUse, folderHolder, holdFolderLock } from './folder-lock.js';
 import { type Instance, readInstance, removeInstance, writeInstance } from './instance.js';
 import { CLI, type DataPaths, dataFlag } from './paths.js';
-import { endOnClosedOutput, startSummary, say } from './print.js';
+import { endOnClosedOutput, startSummary, say, tokenNote } from './print.js';
 
 export interface ServeOptions {
   paths: DataPaths;
@@ -51,7 +51,7 @@ export async function serveForeground(options: ServeOptions): Promise<void> {
   const instance: Instance = {
     pid: process.pid, base_url: localUrl,
     ...(options.publicUrl ? { public_url: options.publicUrl } : {}),
-    ...(options.controlToken ? { control_token: options.controlToken } : {}),
+    ...(running.world.config.controlToken ? { control_token: running.world.config.controlToken } : {}),
     fixture: options.fixturePath, started_at: new Date(performance.timeOrigin).toISOString(),
   };
   writeInstance(paths, instance);
@@ -60,6 +60,8 @@ export async function serveForeground(options: ServeOptions): Promise<void> {
   }
   const publicNote = baseUrl === localUrl ? '' : `, public URL ${baseUrl}`;
   say(terminal ? startSummary(envValues(running.world), process.pid, paths.dir, localUrl) : `[emulator] running at ${localUrl} (pid ${process.pid}${publicNote})`);
+  const { exposure } = running.world.config;
+  if (exposure) say(tokenNote(exposure, !options.controlToken, paths));
   logger.info({ base_url: baseUrl, local_url: localUrl, data: paths.dir, fixture: options.fixturePath, watch: options.watch }, 'emulator started');
 
   let stopping = false;

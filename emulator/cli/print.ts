@@ -1,7 +1,7 @@
 /** What the CLI prints: the start summary, shell exports and the clock. */
 import { type ClockState, formatOffset } from '../clock.js';
 import type { EnvValues } from '../control/env.js';
-import { CLI, dataFlag } from './paths.js';
+import { CLI, type DataPaths, dataFlag } from './paths.js';
 
 export type Env = Pick<
   EnvValues,
@@ -56,6 +56,12 @@ export const ENV_VARIABLES = {
 } as const;
 
 /** The exports, after a comment naming the promotion they are for (a shell skips it). */
+/** An emulator reachable from elsewhere asks every caller for the token (control/guard.ts): what start says, and where a made one is kept. */
+export function tokenNote(exposure: string, made: boolean, paths: DataPaths): string {
+  const which = made ? `a token made for this run, kept in ${paths.instance}` : 'the token it was given';
+  return `[emulator] ${exposure}: the control plane asks every caller, on this machine too, for ${which}, and the dashboard, which a browser opens without it, is closed. This CLI sends it; \`${CLI} env${dataFlag(paths.dir)}\` prints it as HARNESS_CONTROL_TOKEN for the harness.`;
+}
+
 export function envExports(env: Pick<EnvValues, (typeof ENV_VARIABLES)[keyof typeof ENV_VARIABLES] | 'promotion'>, named = false): string {
   const { id, slug, name } = env.promotion;
   // A name is fixture text: no control character may end the comment and start a command.

@@ -30,7 +30,7 @@ program
   .option('--foreground', 'run in this process and log to the terminal (what Docker runs)')
   .option('--watch', 'apply edits of the fixture\'s campaign content live; report edits that need a reset')
   .addOption(new Option('--control-token <token>', 'lets non-loopback callers use /_emulator with this bearer token').env('EMULATOR_CONTROL_TOKEN'))
-  .option('--allow-link-local-webhooks', 'let webhooks go to link-local addresses (169.254.0.0/16, fe80::/10), where cloud metadata services answer')
+  .option('--allow-link-local-webhooks', 'let webhooks go where cloud metadata services answer: link-local addresses (169.254.0.0/16, fe80::/10) and the clouds\' own (100.100.100.200, fd00:ec2::254, ...)')
   .addOption(
     new Option('--public-url <url>', 'the origin agencies and browsers reach it at, if not the bind address (Docker, tunnel): pages, authorize_url, links, CSV and webhooks carry it')
       .env('EMULATOR_PUBLIC_URL')
@@ -78,6 +78,8 @@ program
   .argument('[value]', 'advance: a duration such as 31m, 2h, 1h30m, 90d; freeze: an ISO time with Z or an offset (default now)')
   .addOption(dataOption())
   .addHelpText('after', CLOCK_HELP)
+  // `clock advance -1h` reaches the action, which says the clock only moves forward, rather than commander's "unknown option".
+  .allowUnknownOption()
   .action(async (action, value, { data }) => (await import('./commands.js')).clock(data, action, value));
 
 for (const command of [...consoleCommands(), webhooksCommand(), seedCommand()]) {

@@ -1,6 +1,7 @@
 /** `emulator seed --scans N [--webhooks]`: more seeded scan history on the running emulator, for scale testing. */
 import { Command, InvalidArgumentError } from 'commander';
 import { CliError } from '../cli-error.js';
+import { isIdText } from '../domain/ids.js';
 import { controlResponse, requireRunning } from './instance.js';
 import { CLI, dataOption, dataPaths } from './paths.js';
 import { say, sayError } from './print.js';
@@ -12,7 +13,7 @@ export function seedCommand(): Command {
   return new Command('seed')
     .description('add production scans (with entries and redemptions) to the history, for scale testing; progress goes to stderr')
     .requiredOption('--scans <n>', 'how many scans to add, up to 10,000,000', scanCount)
-    .option('--webhooks', 'also send scan.processed for every seeded production scan (one delivery per scan and endpoint)')
+    .option('--webhooks', 'make every seeded scan a production one and send scan.processed for each (one delivery per scan and endpoint)')
     .addOption(dataOption())
     .action(async (options: { scans: number; webhooks?: boolean; data: string }) => {
       const instance = await requireRunning(dataPaths(options.data));
@@ -80,6 +81,6 @@ function showProgress(message: { added: number; total: number }, shownTenths: nu
 }
 
 function scanCount(text: string): number {
-  if (!/^[1-9]\d*$/.test(text) || Number(text) > 10_000_000) throw new InvalidArgumentError('A whole number from 1 to 10,000,000.');
+  if (!isIdText(text) || Number(text) > 10_000_000) throw new InvalidArgumentError('A whole number from 1 to 10,000,000.');
   return Number(text);
 }

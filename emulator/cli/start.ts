@@ -12,7 +12,8 @@ import { CliError } from '../cli-error.js';
 import { ensureListenable } from './address.js';
 import { ANSWER_WITHIN_MS, control, findRunning, isHealthy, readInstance, waitUntil } from './instance.js';
 import { type DataPaths, dataFlag, dataPaths, defaultFixture } from './paths.js';
-import { type Env, startSummary, say, sayError } from './print.js';
+import { type Env, startSummary, say, sayError, tokenNote } from './print.js';
+import { exposureOf } from '../control/exposure.js';
 import { CLI } from './paths.js';
 
 export interface StartOptions {
@@ -127,6 +128,8 @@ async function startInBackground(options: StartOptions, paths: DataPaths, fixtur
   const values = (await control(instance, 'GET', '/env')) as Env;
   child.unref();
   say(startSummary(values, instance.pid, paths.dir, instance.base_url));
+  const exposure = exposureOf(options.host, options.publicUrl);
+  if (exposure) say(tokenNote(exposure, !options.controlToken, paths));
 }
 
 /** The child's own one-line explanation when it has one, else where to look. */

@@ -5,6 +5,9 @@
  *
  * A required option is checked after the unknown ones (commander checks it first), so `seed --scan 7`
  * hears "did you mean --scans?" rather than that --scans is missing.
+ *
+ * An unknown command that begins exactly one command's name is taken for a shortening of it:
+ * `stat` suggests `status`, where commander's nearest spelling would be `start`.
  */
 import type { Command } from 'commander';
 
@@ -21,6 +24,14 @@ export function usageRules(command: Command): Command {
       if (missing) command.error(`required option '${missing.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
     });
   }
+  if (command.commands.length > 0) command.on('command:*', ([typed]: string[]) => unknownCommand(command, typed!));
   for (const subcommand of command.commands) usageRules(subcommand.configureOutput(command.configureOutput()));
   return command;
+}
+
+function unknownCommand(command: Command, typed: string): void {
+  const shortened = command.createHelp().visibleCommands(command).map((each) => each.name()).filter((name) => name.startsWith(typed));
+  if (shortened.length === 1) command.error(`unknown command '${typed}'\n(Did you mean ${shortened[0]}?)`, { code: 'commander.unknownCommand' });
+  // Otherwise commander's own answer, with its nearest spelling (a method it keeps for itself).
+  (command as unknown as { unknownCommand(): void }).unknownCommand();
 }

@@ -4,6 +4,7 @@
  * its events as they happen (listen.ts). Loads no express or SQLite.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { isIdText } from '../domain/ids.js';
 import { WEBHOOK_EVENTS } from '../store/webhooks.js';
 import { control, requireRunning } from './instance.js';
 import { dataOption, dataPaths } from './paths.js';
@@ -73,6 +74,6 @@ export function webhooksCommand(): Command {
 }
 
 function endpointId(text: string): number {
-  if (!/^[1-9]\d*$/.test(text)) throw new InvalidArgumentError('An endpoint id is a whole number, as `webhooks list` shows it.');
+  if (!isIdText(text)) throw new InvalidArgumentError('An endpoint id is a whole number, as `webhooks list` shows it.');
   return Number(text);
 }

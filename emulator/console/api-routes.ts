@@ -13,9 +13,11 @@ import { getPromotion } from '../store/promotions.js';
 import { IdText, validate } from '../validation.js';
 import { type KeyChange, type PromotionRef, approve, checklist, createKey, keys, logRows, overview, promotionRef, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
 import { promotionParam } from './promotion-param.js';
+import { endRun, renewRun, startRun } from './harness-runs.js';
 
 const KeyBody = z.strictObject({ environment: z.enum(['sandbox', 'production']) });
 const CallbackBody = z.strictObject({ production: z.string().max(4096), preview: z.string().max(4096).optional() });
+const RunBody = z.strictObject({ pid: z.number().int().min(0), host: z.string().max(255), replaces: z.string().max(64).optional() });
 const LogQuery = z.strictObject({ after: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(200).default(50) });
 
 export function consoleApiRouter(ctx: Context): Router {
@@ -75,6 +77,27 @@ export function consoleApiRouter(ctx: Context): Router {
   router.post('/resume', (req, res) => {
     const { id, promotion } = promotionOf(req);
     res.json({ routing: setRouting(ctx, false, id), promotion });
+  });
+
+  /** A harness run's snapshot of the promotion, put back at its end (harness-runs.ts). */
+  router.post('/harness-runs', (req, res) => {
+    const { id, promotion } = promotionOf(req);
+    const { replaces, ...holder } = validate(RunBody, req.body);
+    const start = startRun(ctx, holder, id, replaces);
+    if (!start.ok) {
+      const { id: run, pid, host, started_at, lease_left_ms } = start.active;
+      const message = `Another harness run (pid ${pid} on ${host}, started ${started_at}) is under way on promotion ${promotion.slug}; its lease ends in ${Math.ceil(lease_left_ms / 1000)} s unless it renews it.`;
+      throw new ConsoleError('harness_run_active', { message, details: { id: [run], pid: [String(pid)], host: [host], started_at: [started_at] } });
+    }
+    res.status(201).json({ id: start.id, recovered: start.recovered });
+  });
+  router.post('/harness-runs/:id/renew', (req, res) => {
+    if (!renewRun(ctx, req.params.id)) throw new ConsoleError('not_found', { message: 'No harness run under way has that id.' });
+    res.json({ renewed: true });
+  });
+  router.post('/harness-runs/:id/end', (req, res) => {
+    if (!endRun(ctx, req.params.id)) throw new ConsoleError('not_found', { message: 'No harness run under way has that id.' });
+    res.json({ restored: true });
   });
 
   /** The interaction log with each key shown masked, for the dashboard's live view. */

@@ -7,6 +7,8 @@ export const CONSOLE_ERRORS = {
   approval_refused: { status: 409, message: 'Not approved yet.' },
   /** A revoked key cannot be rotated. */
   key_revoked: { status: 409, message: 'That key is revoked and cannot be rotated; create a new key instead.' },
+  /** Another harness run is verifying this promotion; `details.run` names it. */
+  harness_run_active: { status: 409, message: 'Another harness run is under way on this promotion.' },
 } as const satisfies ErrorTable;
 
 export class ConsoleError extends errorClass(CONSOLE_ERRORS) {}

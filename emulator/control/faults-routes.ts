@@ -2,16 +2,16 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { validate } from '../validation.js';
+import { WholeText, validate } from '../validation.js';
 import { type Fault, FaultBody } from './faults.js';
 import { resolvePacks, wallClock } from './observations.js';
 import { CALLS_KEPT, type Instruments } from './instruments.js';
 import { restoreTerms } from './world-edits.js';
 
 const CallsQuery = z.strictObject({
-  after: z.coerce.number().int().min(0).default(0),
+  after: WholeText(0, Number.MAX_SAFE_INTEGER).default(0),
   pack: z.string().max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(CALLS_KEPT).default(1000),
+  limit: WholeText(1, CALLS_KEPT).default(1000),
 });
 
 export function faultsRouter(ctx: Context, instruments: Instruments): Router {

@@ -15,7 +15,7 @@ import { worldEditsRouter } from './world-edits.js';
 
 export function controlPlane(ctx: ControlContext): Router {
   const router = Router();
-  router.use(controlGuard(ctx.config.controlToken), noOptions, queryParams);
+  router.use(controlGuard(ctx.config), noOptions, queryParams);
   // The sink verifies signatures on the bytes as they came: before the JSON body reader.
   router.use('/sink', lazy(() => import('./sink.js'), ({ sinkReceiver }) => sinkReceiver(ctx)));
   router.use('/api-docs', lazy(() => import('../openapi/reference.js'), ({ apiReferenceRouter }) => apiReferenceRouter()));

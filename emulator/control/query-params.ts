@@ -30,6 +30,7 @@ const TAKES: Record<string, readonly string[]> = {
   'POST /console/approve': ['promotion'],
   'POST /console/pause': ['promotion'],
   'POST /console/resume': ['promotion'],
+  'POST /console/harness-runs': ['promotion'],
 };
 
 const ROUTES = Object.entries(TAKES).map(([route, takes]) => {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
 import { ControlError } from './errors.js';
 import { lazy } from '../http.js';
-import { validate } from '../validation.js';
+import { WholeText, validate } from '../validation.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { checkCallbackUrl } from '../wire-contract.js';
 import { databaseProblem } from '../store/health.js';
@@ -34,8 +34,8 @@ function sameUrl(text: string): string {
 }
 
 const InteractionsQuery = z.strictObject({
-  after: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  after: WholeText(0, Number.MAX_SAFE_INTEGER).default(0),
+  limit: WholeText(1, 1000).default(100),
 });
 
 export function controlRouter(ctx: ControlContext): Router {

@@ -10,7 +10,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { issueSecret } from '../domain/secrets.js';
-import { validate } from '../validation.js';
+import { WholeText, validate } from '../validation.js';
 import type { Secrets } from '../wire-contract.js';
 import { listCounters } from '../store/db.js';
 import { type Environment, findKeyBySecret, keySecret } from '../store/keys.js';
@@ -18,7 +18,7 @@ import { type Environment, findKeyBySecret, keySecret } from '../store/keys.js';
 /** At most this many session tokens per answer; ask again with a later `after_session`. */
 const TOKENS_PER_ANSWER = 5000;
 
-const Query = z.strictObject({ after_session: z.coerce.number().int().min(0).optional() });
+const Query = z.strictObject({ after_session: WholeText(0, Number.MAX_SAFE_INTEGER).optional() });
 
 export function secretsRouter(ctx: Context): Router {
   const router = Router();

@@ -12,20 +12,19 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { redactSecrets } from '../domain/redaction.js';
 import { ControlError } from './errors.js';
 import { sendPage } from '../pages/http.js';
 import { type Sink, type SinkEvent, type SinkVerdict, findSink, recordSinkEvent, sinkEventsAfter } from '../store/sinks.js';
 import { findEndpoint } from '../store/webhooks.js';
-import { validate } from '../validation.js';
-import { SINK_PAGE_SCRIPT, deliveryArticles } from '../webhooks/sink-page.js';
+import { WholeText, validate } from '../validation.js';
+import { SINK_PAGE_SCRIPT, deliveryArticles, redactedHeaders } from '../webhooks/sink-page.js';
 import { type Verification, endpointSecret, verifySignature } from '../webhooks/signing.js';
 
 const MAX_BODY = '1mb';
 
 const DeliveriesQuery = z.object({
-  after: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  after: WholeText(0, Number.MAX_SAFE_INTEGER).default(0),
+  limit: WholeText(1, 1000).default(100),
 });
 
 export function sinkReceiver(ctx: Context): Router {
@@ -74,7 +73,7 @@ function verdictOf(verification: Verification): SinkVerdict {
 
 /** Headers a stray caller might send with credentials in them keep their names, never their values (the logs' redaction). */
 function receivedHeaders(headers: express.Request['headers']): Record<string, string> {
-  return redactSecrets(Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]))) as Record<string, string>;
+  return redactedHeaders(Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')])));
 }
 
 /** A delivery as `GET /:name/deliveries` answers it in JSON. */

@@ -8,7 +8,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { ControlError } from './errors.js';
-import { IdText, validate } from '../validation.js';
+import { IdText, WholeText, validate } from '../validation.js';
 import { sendPage } from '../pages/http.js';
 import { nextSerial } from '../store/db.js';
 import { createSink, findSink, listSinkEvents, listSinks, setSinkResponse, type Sink, type SinkEvent } from '../store/sinks.js';
@@ -35,14 +35,12 @@ const SinkBody = z.strictObject({
 });
 const SinkUpdate = z.strictObject({ respond_with: status });
 const DeliveryQuery = z.object({
-  endpoint_id: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  endpoint_id: IdText.optional(),
+  limit: WholeText(1, 1000).default(100),
 });
-/** A whole number written plainly (no sign, exponent, decimals or spaces), as the sink page's links write them. */
-const wholeNumber = z.string().regex(/^[1-9][0-9]{0,14}$/, 'must be a whole number from 1').transform(Number);
 const SinkQuery = z.object({
-  limit: wholeNumber.pipe(z.number().max(1000, 'must be at most 1000')).optional(),
-  before: wholeNumber.optional(),
+  limit: WholeText(1, 1000).optional(),
+  before: IdText.optional(),
 });
 /** Deliveries per page of the sink page; JSON readers get 100 unless they ask. */
 const SINK_PAGE_SIZE = 20;

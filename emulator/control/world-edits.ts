@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Context } from '../context.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { ControlError } from './errors.js';
-import { validate } from '../validation.js';
+import { WholeText, validate } from '../validation.js';
 import { TermsSchema, type Terms } from '../fixture.js';
 import { settlePendingDeliveryNow } from '../store/entries.js';
 import { reachableOutcomes, unenteredPacks } from '../store/known-packs.js';
@@ -21,7 +21,7 @@ const TermsBody = z.strictObject({
   country: z.string().regex(/^[A-Z]{2}$/).nullable(),
   terms: TermsSchema.partial().extend({ minimum_age: z.number().int().positive().nullable().optional() }),
 });
-const PacksQuery = z.strictObject({ per_outcome: z.coerce.number().int().min(1).max(1000).default(100), promotion: z.string().optional() });
+const PacksQuery = z.strictObject({ per_outcome: WholeText(1, 1000).default(100), promotion: z.string().optional() });
 const SettleBody = z.strictObject({ pack: z.string().min(1).max(64), outcome: z.enum(['delivered', 'failed']).default('delivered') });
 
 /** Terms as they were before the first edit, per promotion and country: `<promotion id>:<country or "">`. */

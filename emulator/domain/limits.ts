@@ -3,6 +3,7 @@
  * stamps `expires_at` from these lifetimes, and every expiry check asks `expired`.
  * @see spec §8
  */
+import { DURATION_UNITS } from '../clock.js';
 
 /** @see spec §8: consumer session lifetime, 30 minutes */
 export const SESSION_LIFETIME_MS = 30 * 60_000;
@@ -15,17 +16,15 @@ export const KEY_LIFETIME_MS = 90 * 86_400_000;
 /** How long a collector's sign-in lasts in the simulated browser, on the virtual clock; the spec leaves it open. */
 export const BROWSER_SESSION_LIFETIME_MS = 24 * 3_600_000;
 
-const UNITS: Array<[unit: string, ms: number]> = [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], ['second', 1000]];
-
 /**
  * A lifetime in words, for messages and documents: `30 minutes`, `90 days`, `3,000 days`. Error
  * tables word their messages when their module loads, some at start: `toLocaleString` would load
  * ICU's locale data there, about 6 MB of the idle emulator's memory, so the thousands are grouped here.
  */
 export function inWords(ms: number): string {
-  const [unit, size] = UNITS.find(([, size]) => ms % size === 0) ?? ['millisecond', 1];
-  const count = ms / size;
-  return `${String(count).replace(/\B(?=(\d{3})+$)/g, ',')} ${unit}${count === 1 ? '' : 's'}`;
+  const unit = DURATION_UNITS.find((each) => ms % each.ms === 0) ?? DURATION_UNITS.at(-1)!;
+  const count = ms / unit.ms;
+  return `${String(count).replace(/\B(?=(\d{3})+$)/g, ',')} ${unit.word}${count === 1 ? '' : 's'}`;
 }
 
 /** A lifetime that ends at `expiresAt` is over from that instant on. */

@@ -17,18 +17,27 @@ export const REDACTED = '[redacted]';
 const SECRET_NAMES = new Set<string>(SECRET_FIELDS);
 
 /**
- * A name ending in one of these words names a secret too, whatever comes before it: `api_key`,
- * `X-Api-Key`, `apiKey`, `X-Token`, `client_secret`, `Proxy-Authorization`. (`state` only alone:
- * `delivery_state` is no secret.)
+ * Words that name a secret wherever they stand in a name, with their usual short forms: a name
+ * holding one is a secret's (`api_key`, `X-Api-Key`, `apiKey`, `X-Auth`, `X-Auth-User`, `pass`,
+ * `otp_code`, `pin`, `signature`, `client_secret`, `Proxy-Authorization`). `state` counts only alone
+ * (`delivery_state` is no secret).
  */
-const SECRET_WORDS = ['key', 'token', 'secret', 'password', 'verifier', 'authorization', 'cookie', 'csrf'];
-const ENDS_WITH_SECRET_WORD = new RegExp(`[^a-z0-9](?:${SECRET_WORDS.join('|')})$`);
-const ENDS_WITH_SECRET_CAMEL = new RegExp(`[a-z0-9](?:${SECRET_WORDS.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('|')})$`);
+const SECRET_WORDS = new Set([
+  'key', 'token', 'secret', 'verifier', 'cookie', 'csrf', 'xsrf', 'nonce', 'credential', 'credentials',
+  'password', 'passwd', 'pass', 'pwd', 'passphrase', 'passcode',
+  'authorization', 'authentication', 'auth', 'bearer',
+  'signature', 'sig', 'hmac',
+  'otp', 'totp', 'hotp', 'pin', 'cvv', 'cvc',
+]);
+
+/** A name's words: split at anything but a letter, and where camelCase or an acronym starts a word. */
+function wordsOf(name: string): string[] {
+  return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/);
+}
 
 /** Whether a field or header name names a secret, in any case. */
 function isSecretName(name: string): boolean {
-  const lower = name.toLowerCase();
-  return SECRET_NAMES.has(lower) || ENDS_WITH_SECRET_WORD.test(lower) || ENDS_WITH_SECRET_CAMEL.test(name);
+  return SECRET_NAMES.has(name.toLowerCase()) || wordsOf(name).some((word) => SECRET_WORDS.has(word));
 }
 
 /** Shorter text cannot hold a secret: the shortest prefix and the 16 characters `SECRET_SHAPE` asks for. */

@@ -9,7 +9,7 @@ import { csrfValid } from '../pages/csrf.js';
 import { formBody, pageErrors, sendPage } from '../pages/http.js';
 import { html } from '../pages/html.js';
 import { layout } from '../pages/layout.js';
-import { findCollector, listCollectors } from '../store/collectors.js';
+import { findCollector } from '../store/collectors.js';
 import { findUnitByCode } from '../store/units.js';
 import { validate } from '../validation.js';
 import { authorizeRoutes } from './authorize-routes.js';
@@ -18,7 +18,7 @@ import { hostedRoutes } from './hosted-routes.js';
 import { scanPack } from './scan.js';
 import { JourneyError, refusalPages } from './errors.js';
 import { pageContext, safeNext, signInFirst } from './page-context.js';
-import { registerCollector, scannedPack, signIn, signOut } from './sign-in.js';
+import { offeredCollectors, registerCollector, scannedPack, signIn, signOut } from './sign-in.js';
 import { JOURNEY_NAV, messagePage } from './views/shell.js';
 import { signInPage } from './views/sign-in.js';
 
@@ -52,7 +52,7 @@ export function journeyRouter(ctx: Context): Router {
 
   router.get('/sign-in', (req, res) => {
     const next = safeNext(validate(SignInQuery, req.query).next);
-    sendPage(res, 200, signInPage(pageContext(ctx, req, res), listCollectors(ctx.db), { next, scanned: scannedPack(ctx, next) }));
+    sendPage(res, 200, signInPage(pageContext(ctx, req, res), offeredCollectors(ctx), { next, scanned: scannedPack(ctx, next) }));
   });
 
   router.post('/sign-in', formBody, (req, res) => {
@@ -63,14 +63,14 @@ export function journeyRouter(ctx: Context): Router {
     const chosen = form.collector_id;
     if (chosen !== undefined) {
       const collector = findCollector(ctx.db, Number(chosen));
-      if (!collector) return sendPage(res, 400, signInPage(page, listCollectors(ctx.db), { next, scanned: scannedPack(ctx, next) }));
+      if (!collector) return sendPage(res, 400, signInPage(page, offeredCollectors(ctx), { next, scanned: scannedPack(ctx, next) }));
       signIn(ctx, req, res, collector);
       return res.redirect(303, next);
     }
     const input = { email: form.email?.trim() ?? '', country: form.country ?? '', city: form.city?.trim() || null };
     const registered = registerCollector(ctx, input);
     if ('problems' in registered) {
-      return sendPage(res, 400, signInPage(page, listCollectors(ctx.db), { next, scanned: scannedPack(ctx, next), ...input, city: input.city ?? '', problems: registered.problems }));
+      return sendPage(res, 400, signInPage(page, offeredCollectors(ctx), { next, scanned: scannedPack(ctx, next), ...input, city: input.city ?? '', problems: registered.problems }));
     }
     signIn(ctx, req, res, registered.collector);
     res.redirect(303, next);

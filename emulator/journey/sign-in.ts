@@ -8,7 +8,8 @@ import type { Request, Response } from 'express';
 import type { Context } from '../context.js';
 import { readCookie } from '../pages/http.js';
 import { collectorOfBrowserSession, createBrowserSession, endBrowserSession } from '../store/browser-sessions.js';
-import { type Collector, createCollector, findCollector, findCollectorByEmail } from '../store/collectors.js';
+import { type Collector, createCollector, findCollector, findCollectorByEmail, listCollectors } from '../store/collectors.js';
+import { isHarnessCollector } from '../wire-contract.js';
 import { getBrand, getPromotion } from '../store/promotions.js';
 import { findUnitByCode } from '../store/units.js';
 
@@ -40,11 +41,18 @@ export type NewCollectorInput = { email: string; country: string; city: string |
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const COUNTRY_PATTERN = /^[A-Z]{2}$/;
 
-/** Creates a collector, or says which field is wrong. */
+/** The accounts the sign-in page offers: all but the harness's own (wire-contract.ts). */
+export function offeredCollectors(ctx: Context): Collector[] {
+  return listCollectors(ctx.db).filter((collector) => !isHarnessCollector(collector.email));
+}
+
+/** Creates a collector, or says which field is wrong; an account the page does not offer, typed in with its country, is signed in as. */
 export function registerCollector(ctx: Context, input: NewCollectorInput): { collector: Collector } | { problems: Record<string, string> } {
   const problems: Record<string, string> = {};
+  const existing = EMAIL_PATTERN.test(input.email) ? findCollectorByEmail(ctx.db, input.email) : undefined;
+  if (existing && isHarnessCollector(existing.email) && existing.country === input.country) return { collector: existing };
   if (!EMAIL_PATTERN.test(input.email)) problems.email = 'Enter an email address such as name@example.test.';
-  else if (findCollectorByEmail(ctx.db, input.email)) problems.email = 'An account with this email exists: pick it from the list above.';
+  else if (existing) problems.email = isHarnessCollector(existing.email) ? `An account with this email exists, in ${existing.country ?? 'no country'}: choose that country to sign in as it.` : 'An account with this email exists: pick it from the list above.';
   if (!COUNTRY_PATTERN.test(input.country)) problems.country = 'Choose the country you are browsing from.';
   if (Object.keys(problems).length > 0) return { problems };
   return { collector: createCollector(ctx.db, { ...input, now: ctx.clock.now() }) };

@@ -1,8 +1,9 @@
 /**
  * `POST /_emulator/seed {"scans": N}`: more seeded history for scale testing (`emulator seed
  * --scans N`). Inserted in chunks, one transaction each, with the event loop free between them;
- * answers when done. With `"webhooks": true` every seeded production scan is announced as a
- * `scan.processed` event too; by default history stays quiet, as it would flood every endpoint.
+ * answers when done. With `"webhooks": true` every seeded scan is a production one, announced as
+ * a `scan.processed` event too (N scans, N deliveries per endpoint; a tester scan never is); by
+ * default history stays quiet, as it would flood every endpoint.
  * With `"progress": true` the answer is NDJSON: `{"added", "total"}` after each chunk, then the
  * usual `{"scans", "milliseconds"}` (what `emulator seed` shows its progress from).
  */
@@ -38,7 +39,7 @@ export function seedControlRouter(ctx: Context): Router {
     ctx.events.once('world.resetting', onReset);
     let added = 0;
     try {
-      const run = ownTransaction(ctx.db, () => historyRun(ctx.db, ctx.seed, ctx.clock.now(), scans));
+      const run = ownTransaction(ctx.db, () => historyRun(ctx.db, ctx.seed, ctx.clock.now(), scans, { testerScans: !webhooks }));
       for (; added < scans && !stopped; ) {
         // Chunks after the first turn run beside experience requests: each in its own transaction.
         const production = ownTransaction(ctx.db, () => run.add(CHUNK));

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { validate } from '../validation.js';
 import { apiDocs } from '../api-docs.js';
+import { ID_DIGITS, isIdText } from '../domain/ids.js';
 import { SCAN_PAGE } from '../domain/limits.js';
 import { ReportingError } from './errors.js';
 
@@ -85,11 +86,11 @@ export function parse<T>(schema: z.ZodType<T>, input: unknown): T {
 }
 
 /** Path ids: anything but a positive whole number names nothing, so 404. */
-export const PathId = z.string().regex(/^[1-9]\d{0,15}$/).register(apiDocs, { description: 'A positive whole number; anything else is 404.' });
+export const PathId = z.string().regex(ID_DIGITS).register(apiDocs, { description: 'A positive whole number; anything else is 404.' });
 
 export const BrandSlug = z.string().register(apiDocs, { description: "The slug of one of the company's brands; any other is 404." });
 
 export function pathId(text: string | undefined): number {
-  if (!PathId.safeParse(text).success) throw new ReportingError('not_found');
+  if (text === undefined || !isIdText(text)) throw new ReportingError('not_found');
   return Number(text);
 }

@@ -1,7 +1,7 @@
 /** Collectors' sign-ins in the simulated browser: a random cookie value, stored hashed. */
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../domain/secrets.js';
-import { BROWSER_SESSION_LIFETIME_MS } from '../domain/limits.js';
+import { BROWSER_SESSION_LIFETIME_MS, expired } from '../domain/limits.js';
 import type { Db } from './db.js';
 
 export function createBrowserSession(db: Db, collectorId: number, now: number): string {
@@ -14,10 +14,10 @@ export function createBrowserSession(db: Db, collectorId: number, now: number): 
 
 /** The signed-in collector's id, or undefined when the token is unknown or expired. */
 export function collectorOfBrowserSession(db: Db, token: string, now: number): number | undefined {
-  const row = db.prepare('SELECT collector_id FROM browser_sessions WHERE token_hash = ? AND expires_at > ?').get(hashSecret(token), now) as
-    | { collector_id: number }
+  const row = db.prepare('SELECT collector_id, expires_at FROM browser_sessions WHERE token_hash = ?').get(hashSecret(token)) as
+    | { collector_id: number; expires_at: number }
     | undefined;
-  return row?.collector_id;
+  return row && !expired(row.expires_at, now) ? row.collector_id : undefined;
 }
 
 export function endBrowserSession(db: Db, token: string): void {

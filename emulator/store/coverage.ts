@@ -33,3 +33,23 @@ export function promotionCoverage(db: Db, promotionId: number): CoverageRow[] {
 export function clearPromotionCoverage(db: Db, promotionId: number): void {
   db.prepare(`DELETE FROM sandbox_coverage WHERE key_id IN (${PROMOTION_SANDBOX_KEYS})`).run(promotionId);
 }
+
+/** One sandbox key's coverage row as stored, to put the checklist back exactly as it was. */
+export interface StoredCoverage {
+  key_id: number;
+  scenario: string;
+  session_created_at: number | null;
+  entry_submitted_at: number | null;
+}
+
+export function storedCoverage(db: Db, promotionId: number): StoredCoverage[] {
+  return db.prepare(`SELECT key_id, scenario, session_created_at, entry_submitted_at FROM sandbox_coverage WHERE key_id IN (${PROMOTION_SANDBOX_KEYS}) ORDER BY key_id, scenario`).all(promotionId) as StoredCoverage[];
+}
+
+/** The promotion's checklist replaced by rows read earlier with storedCoverage, those of its keys that are still there (a reset makes new ones). */
+export function replaceCoverage(db: Db, promotionId: number, rows: readonly StoredCoverage[]): void {
+  clearPromotionCoverage(db, promotionId);
+  const insert = db.prepare(`INSERT INTO sandbox_coverage (key_id, scenario, session_created_at, entry_submitted_at)
+    SELECT ?, ?, ?, ? WHERE ? IN (${PROMOTION_SANDBOX_KEYS})`);
+  for (const row of rows) insert.run(row.key_id, row.scenario, row.session_created_at, row.entry_submitted_at, row.key_id, promotionId);
+}

@@ -75,8 +75,12 @@ interface HistoryPromotion {
   sessionId: number;
 }
 
-/** Prepares a run of `total` scans: its packs and clock span. Scans are then added in order, in chunks of any size. */
-export function historyRun(db: Db, seed: string, now: number, total: number): HistoryRun {
+/**
+ * Prepares a run of `total` scans: its packs and clock span. Scans are then added in order, in
+ * chunks of any size. `testerScans: false` makes every scan a production one, as a seed whose
+ * scans are each announced to the webhooks wants (tester scans never are).
+ */
+export function historyRun(db: Db, seed: string, now: number, total: number, { testerScans = true } = {}): HistoryRun {
   const run = nextSerial(db, 'history_run');
   const random = sfc32(deriveBytes(seed, `history:${run}`));
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
@@ -135,7 +139,7 @@ export function historyRun(db: Db, seed: string, now: number, total: number): Hi
         const scannedAt = start + Math.floor(((done + random()) * (SPAN_MS - QUIET_MS)) / total);
         const pack = pick(packs);
         const roll = random();
-        const collector = roll < SHARE.tester && testers.length ? pick(testers) : roll < SHARE.signedIn && shoppers.length ? pick(shoppers) : null;
+        const collector = testerScans && roll < SHARE.tester && testers.length ? pick(testers) : roll < SHARE.signedIn && shoppers.length ? pick(shoppers) : null;
         const [country, city] = collector ? [collector.country, collector.city] : pick(PLACES);
         const tester = collector?.tester ?? 0;
         const id = Number(insertScan.run(pack.id, pack.brandId, collector?.id ?? null, tester, country, city, weighted(DEVICES, random()), scannedAt).lastInsertRowid);

@@ -1,6 +1,7 @@
 /** Promotions, their prizes and their campaign content. */
 import type { PromotionContent } from '../fixture.js';
 import type { Delivery } from '../domain/delivery.js';
+import { isIdText } from '../domain/ids.js';
 import { cached } from '../fast-path/cache.js';
 import type { Db } from './db.js';
 
@@ -74,8 +75,8 @@ export function defaultPromotionId(db: Db): number {
 
 /** A promotion by its id (digits) or its slug. */
 export function findPromotion(db: Db, ref: string): Promotion | undefined {
-  // An id is its digits exactly: `1.0`, `1e0` and `01` name no promotion.
-  const id = /^[1-9]\d{0,14}$/.test(ref) ? Number(ref) : null;
+  // An id is its digits exactly (domain/ids.ts): `1.0`, `1e0` and `01` name no promotion.
+  const id = isIdText(ref) ? Number(ref) : null;
   const row = db.prepare('SELECT id FROM promotions WHERE slug = ? OR id = ?').get(ref, id) as { id: number } | undefined;
   return row && getPromotion(db, row.id);
 }

@@ -24,6 +24,8 @@ export async function attemptDelivery(ctx: Context, delivery: Delivery, stopping
     'X-Service-Delivery': delivery.public_id,
     'X-Service-Signature': signatureHeader(endpointSecret(ctx.seed, delivery.secret_serial), Math.floor(at / 1000), delivery.body),
   };
+  // A sink (a path, no host) is on the emulator's own control plane, which may ask for the token (control/guard.ts).
+  if (delivery.url.startsWith('/') && ctx.config.controlToken) Object.assign(headers, { Authorization: `Bearer ${ctx.config.controlToken}` });
   const started = performance.now();
   let status: number | null = null;
   let response: string | null = null;

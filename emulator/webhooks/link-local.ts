@@ -1,10 +1,11 @@
 /**
- * Webhooks never go to link-local addresses (169.254.0.0/16, fe80::/10, and 169.254.0.0/16 carried
- * inside an IPv6 address), where cloud metadata services answer (169.254.169.254), unless the
- * emulator was started with `--allow-link-local-webhooks`: a webhook URL must not turn the emulator
- * into a way to read them. Checked on the URL when an endpoint is added, and on the addresses its
- * name resolves to before each delivery. ipaddr.js names the ranges; this module only knows where
- * each range keeps the IPv4 address it carries.
+ * Webhooks never go where cloud metadata services answer: link-local addresses (169.254.0.0/16,
+ * fe80::/10, and 169.254.0.0/16 carried inside an IPv6 address; 169.254.169.254 on most clouds)
+ * and the few metadata addresses outside them (`METADATA_ADDRESSES`), unless the emulator was
+ * started with `--allow-link-local-webhooks`: a webhook URL must not turn the emulator into a way
+ * to read them. Checked on the URL when an endpoint is added, and on the addresses its name
+ * resolves to before each delivery. ipaddr.js names the ranges; this module only knows where each
+ * range keeps the IPv4 address it carries.
  */
 import dns from 'node:dns';
 import { isIP } from 'node:net';
@@ -15,6 +16,13 @@ export const ALLOW_FLAG = '--allow-link-local-webhooks';
 /** Where RFC 6052 puts the IPv4 address after a prefix of each length: byte 8 (bits 64-71) is always skipped. */
 const RFC6052_LAYOUTS: Record<number, number[]> = { 48: [6, 7, 9, 10], 56: [7, 9, 10, 11], 64: [9, 10, 11, 12], 96: [12, 13, 14, 15] };
 const LAST_FOUR = RFC6052_LAYOUTS[96];
+
+/**
+ * Cloud metadata and platform services outside the link-local ranges: Alibaba Cloud's
+ * 100.100.100.200, Oracle Cloud Classic's 192.0.0.192, Azure's WireServer 168.63.129.16, and AWS's
+ * IPv6 instance metadata fd00:ec2::254. Compared in ipaddr.js's normalised form.
+ */
+const METADATA_ADDRESSES = new Set(['100.100.100.200', '192.0.0.192', '168.63.129.16', 'fd00:ec2::254'].map((text) => ipaddr.parse(text).toNormalizedString()));
 
 /** The IPv4 addresses an IPv6 address carries, read where its range keeps them. */
 function carriedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] {
@@ -36,12 +44,15 @@ function carriedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] {
   }
 }
 
+const metadataIPv4 = (address: ipaddr.IPv4) => address.range() === 'linkLocal' || METADATA_ADDRESSES.has(address.toNormalizedString());
+
+/** Whether a metadata service may answer at this address, also one an IPv6 address carries. */
 function isLinkLocal(text: string): boolean {
   if (isIP(text) === 0) return false;
   const address = ipaddr.parse(text);
-  if (address.kind() === 'ipv4') return address.range() === 'linkLocal';
+  if (address.kind() === 'ipv4') return metadataIPv4(address as ipaddr.IPv4);
   const ipv6 = address as ipaddr.IPv6;
-  return ipv6.range() === 'linkLocal' || carriedIPv4(ipv6).some((ipv4) => ipv4.range() === 'linkLocal');
+  return ipv6.range() === 'linkLocal' || METADATA_ADDRESSES.has(ipv6.toNormalizedString()) || carriedIPv4(ipv6).some(metadataIPv4);
 }
 
 /** The host of a URL as an address (IPv6 without its brackets), when it is one. */
@@ -51,7 +62,7 @@ function addressOf(url: URL): string {
 
 /** Why an endpoint URL is refused, if it names a link-local address. */
 export function linkLocalProblem(url: string): string | undefined {
-  return isLinkLocal(addressOf(new URL(url))) ? `is a link-local address (169.254.0.0/16, fe80::/10, or 169.254.0.0/16 inside an IPv6 address); start the emulator with ${ALLOW_FLAG} to allow it` : undefined;
+  return isLinkLocal(addressOf(new URL(url))) ? `is an address where cloud metadata services answer (link-local 169.254.0.0/16 and fe80::/10, also inside an IPv6 address, or a cloud's own such as 100.100.100.200 and fd00:ec2::254); start the emulator with ${ALLOW_FLAG} to allow it` : undefined;
 }
 
 /** Why a delivery to this URL is refused, if its host resolves to a link-local address; resolving errors are left to the delivery itself. */
@@ -60,5 +71,5 @@ export async function resolvedLinkLocalProblem(url: URL): Promise<string | undef
   if (isIP(host) !== 0) return linkLocalProblem(url.href);
   const addresses = await dns.promises.lookup(host, { all: true }).catch(() => []);
   const local = addresses.find((entry) => isLinkLocal(entry.address));
-  return local ? `refused: ${host} resolves to the link-local address ${local.address}; start the emulator with ${ALLOW_FLAG} to allow it` : undefined;
+  return local ? `refused: ${host} resolves to ${local.address}, a link-local or cloud metadata address; start the emulator with ${ALLOW_FLAG} to allow it` : undefined;
 }

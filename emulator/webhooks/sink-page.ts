@@ -57,6 +57,19 @@ ${pager}`,
   });
 }
 
+const SIGNATURE_HEADER = 'x-service-signature';
+
+/**
+ * Headers with every secret's value redacted, but for the service's own signature: the sink
+ * verifies it (and says so), a brand compares its own verification with it, and `emulator
+ * webhooks listen` reads its time. It signs one delivery's body, and holds no secret.
+ */
+export function redactedHeaders(headers: Record<string, string>): Record<string, string> {
+  const kept = redactSecrets(headers) as Record<string, string>;
+  if (headers[SIGNATURE_HEADER] !== undefined) kept[SIGNATURE_HEADER] = headers[SIGNATURE_HEADER];
+  return kept;
+}
+
 /** Deliveries in the order given, as the page shows them; also the live list's fragments. */
 export function deliveryArticles(events: SinkEvent[]): Html {
   return html`${events.map(deliveryArticle)}`;
@@ -65,7 +78,7 @@ export function deliveryArticles(events: SinkEvent[]): Html {
 function deliveryArticle(event: SinkEvent): Html {
   const verdict = VERDICTS[event.verdict];
   // Redacted as received (control/sink.ts) and again here: data folders of older versions kept more.
-  const headers = Object.entries(redactSecrets(JSON.parse(event.headers)) as Record<string, string>);
+  const headers = Object.entries(redactedHeaders(JSON.parse(event.headers) as Record<string, string>));
   // A verified delivery the sink failed (respond_with 500) is no success either.
   const box = event.answered !== null && event.answered >= 300 ? 'warning' : verdict.box;
   return html`<article class="${box}" data-id="${event.id}">

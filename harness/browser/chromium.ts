@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { HarnessError } from '../errors.js';
+import { chromiumProcesses, residentBytes } from './processes.js';
 
 /**
  * The features playwright-core (pinned at 1.64.1) disables in every Chromium it launches. Chromium
@@ -35,7 +36,8 @@ export const UNSHOWN_UI_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup',
  * Without the background-networking flags Chromium keeps calling out to a network the machine may
  * not have. `AutomationControlled` off: `navigator.webdriver` is false, as in any browser a person
  * uses, so an agency cannot behave well only under test. Each page's script memory is capped, so
- * a page that allocates without end crashes itself (said in the report), not the machine. The
+ * a page that allocates without end crashes itself (said in the report), not the machine; what the
+ * cap does not hold (typed arrays, workers, drawing) the memory guard does (launchChromium). The
  * sandbox is Playwright's `chromiumSandbox` (launchChromium).
  */
 export const CHROMIUM_ARGS = [
@@ -118,12 +120,13 @@ export function sandboxOff(browser: Browser): string | undefined {
  * Launches the harness's Chromium, its pages sandboxed where the operating system allows it: not as
  * root (Chromium refuses to sandbox as root), and where it can make the sandbox (a container
  * without user namespaces cannot: the launch fails, and is made again without). When it runs
- * without, sandboxOff says why, and the report's notes say it.
+ * without, sandboxOff says why, and the report's notes say it. `rendererLimitMb`: the memory guard's
+ * bound (RENDERER_LIMIT_MB unless a test asks for less).
  */
-export async function launchChromium(options: { install?: InstallPolicy; log?: (line: string) => void } = { install: 'attempt' }): Promise<Browser> {
+export async function launchChromium(options: { install?: InstallPolicy; log?: (line: string) => void; rendererLimitMb?: number } = { install: 'attempt' }): Promise<Browser> {
   const executablePath = await findChromium(options);
   const { chromium } = await playwright();
-  const launch = (sandbox: boolean) => chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, chromiumSandbox: sandbox });
+  const launch = async (sandbox: boolean) => guardMemory(await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, chromiumSandbox: sandbox }), options.rendererLimitMb ?? RENDERER_LIMIT_MB);
   if (process.getuid?.() === 0) return unsandboxed(await launch(false), 'the harness runs as root, where Chromium cannot sandbox the pages it runs');
   try {
     return await launch(true);
@@ -131,6 +134,42 @@ export async function launchChromium(options: { install?: InstallPolicy; log?: (
     const why = (error instanceof Error ? error.message : String(error)).split('\n').find((line) => /sandbox|namespace/i.test(line))?.trim() ?? 'its launch with the sandbox failed';
     return unsandboxed(await launch(false), `Chromium could not make its sandbox here (${why.slice(0, 200)})`);
   }
+}
+
+/**
+ * The most one renderer (a page with its workers and what it draws, or a shared worker) may hold in
+ * memory: a page's script memory is capped below it, but typed arrays, workers and drawing are not.
+ */
+export const RENDERER_LIMIT_MB = 1024;
+/** How often the guard reads the renderers' memory, and how often it looks for new renderers (reading every process of the machine costs more). */
+const GUARD_MS = { read: 100, find: 1000 };
+
+/**
+ * Ends every renderer of the browser that holds more than RENDERER_LIMIT_MB (Linux, from /proc;
+ * elsewhere only the script memory cap holds): its pages crash, and the run's notes say which
+ * (BrowserSession). Stops when the browser closes.
+ */
+function guardMemory(browser: Browser, limitMb: number): Browser {
+  if (process.platform !== 'linux') return browser;
+  let renderers: number[] = [];
+  let found = 0;
+  const timer = setInterval(() => {
+    if (Date.now() - found >= GUARD_MS.find) {
+      renderers = [...chromiumProcesses()].filter(([, proc]) => proc.type === 'renderer').map(([pid]) => pid);
+      found = Date.now();
+    }
+    for (const pid of renderers) {
+      if ((residentBytes(pid) ?? 0) <= limitMb * 1024 * 1024) continue;
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // It ended meanwhile.
+      }
+    }
+  }, GUARD_MS.read);
+  timer.unref();
+  browser.on('disconnected', () => clearInterval(timer));
+  return browser;
 }
 
 function unsandboxed(browser: Browser, why: string): Browser {

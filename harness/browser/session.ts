@@ -9,53 +9,27 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import type { TraceMode } from '../config.js';
 import type { AgencyPage, ShownMark } from '../pages/agency.js';
-import { type RunFacts, redactUrl } from '../run/facts.js';
+import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
 import type { Environment, PageSeen, RequestSeen } from '../run/browser-seen.js';
+import { type Heard, recordSharedWorkers, recordSockets } from './channels.js';
+import { RENDERER_LIMIT_MB } from './chromium.js';
+import { ordinaryDevice, phoneContext, phoneOf, presentAsPhone } from './device.js';
 import { readPage, recordShown, shownMark } from './in-page.js';
 import { onEveryDocument, outside } from './outside.js';
 
-/** A phone, as most collectors scan; desktop screenshots resize the same page. */
-export const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-
-/**
- * One ordinary browser, whatever Chromium runs the pages: Chromium of its own version on an Android
- * phone, in its user agent, its client hints (`Sec-CH-UA`, `navigator.userAgentData`) alike; never
- * "HeadlessChrome" in one while the other claims a phone.
- */
-function phoneOf(version: string) {
-  const major = version.split('.')[0] ?? '0';
-  const userAgent = `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`;
-  const brands = [{ brand: 'Not:A-Brand', version: '8' }, { brand: 'Chromium', version: major }];
-  return {
-    userAgent,
-    override: {
-      userAgent, platform: 'Linux armv8l',
-      userAgentMetadata: { brands, fullVersionList: brands.map((brand) => ({ ...brand, version: brand.brand === 'Chromium' ? version : brand.version })), fullVersion: version, platform: 'Android', platformVersion: '14.0.0', architecture: '', model: 'Pixel 8', mobile: true },
-    },
-  };
-}
-
-const presented = new WeakMap<Page, Promise<void>>();
-
-/** Every page of the context, popups included, presents the phone (phoneOf), once. */
-function presentAsPhone(page: Page, phone: ReturnType<typeof phoneOf>): Promise<void> {
-  let done = presented.get(page);
-  if (!done) {
-    done = page.context().newCDPSession(page).then((cdp) => cdp.send('Emulation.setUserAgentOverride', phone.override)).then(() => undefined);
-    presented.set(page, done);
-  }
-  return done;
-}
-export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
 
 const MAX_BODY = 500_000;
+/** Requests and WebSocket frames kept per browser context: a page that sends without end is told, not kept. */
+export const MAX_REQUESTS = 20_000;
 const TEXT_TYPES = /html|json|javascript|ecmascript|text\//i;
 /** Requests an action waits for; a stream (event source, web socket) never finishes, so it is not one. */
 const AWAITED = new Set(['document', 'fetch', 'xhr']);
 /** After the last of them: quiet this long means the page is done with the action. */
 const QUIET_MS = 250;
-/** Console messages kept per page, and characters per message: a page that floods its console is told, not kept. */
-export const CONSOLE_LIMIT = { messages: 500, chars: 2000 };
+/** Console messages kept per context, and characters per message: a page that floods its console is told, not kept; at `ended` it is ended. */
+export const CONSOLE_LIMIT = { messages: 500, chars: 2000, ended: 2000 };
+/** How long the harness's own request to the emulator may take (toEmulator). */
+const EMULATOR_MS = 20_000;
 /** How long closing a page may take: a page that hangs its renderer, or a body that never ends, is left behind. */
 const CLOSE_MS = 10_000;
 /** How long a page's main thread may take to answer before it counts as busy. */
@@ -72,6 +46,12 @@ export class BrowserSession {
   private readonly inFlight = new Set<Request>();
   private readonly seen = new WeakMap<Request, RequestSeen>();
   private lastActivity = 0;
+  /** Requests and frames heard so far (heard). */
+  private requests = 0;
+  /** Stops hearing the context's shared workers (recordSharedWorkers). */
+  private stopWorkers: () => void = () => undefined;
+  /** Names of the cookies the emulator set in this browser: the only ones the harness's own calls to it carry (toEmulator). */
+  private readonly emulatorCookies = new Set<string>();
   /** Status of the last main-frame document. */
   lastStatus: number | undefined;
   /** Where the page's record of what it shows stood when the last action began. */
@@ -90,26 +70,43 @@ export class BrowserSession {
    * `trace`: the config's; a trace holds the actions, network and console, and the DOM at each
    * action only with `on-failure-with-snapshots` (that costs a verify a tenth of its CPU). `clock`: the pages'
    * timers run on Playwright's clock, which a step can run ahead in virtual time. `recorded`: the
-   * selectors every page records its changes of (`recordShown`).
+   * selectors every page records its changes of (`recordShown`). `country`: the journey's, whose
+   * language and time zone the phone has (device.ts).
    */
-  static async open(browser: Browser, facts: RunFacts, scenario: string, journey: string, options: { trace: TraceMode; clock?: boolean; recorded: string[]; timeoutMs?: number }): Promise<BrowserSession> {
-    const phone = phoneOf(browser.version());
-    const context = await browser.newContext({ ...MOBILE, userAgent: phone.userAgent });
+  static async open(browser: Browser, facts: RunFacts, scenario: string, journey: string, options: { trace: TraceMode; clock?: boolean; recorded: string[]; timeoutMs?: number; country?: string }): Promise<BrowserSession> {
+    const phone = phoneOf(browser.version(), options.country);
+    const context = await browser.newContext(phoneContext(browser.version(), options.country));
     context.on('page', (opened) => void presentAsPhone(opened, phone).catch(() => undefined));
     // A cap, not a wait: a loaded machine can take seconds for one click.
     context.setDefaultTimeout(options.timeoutMs ?? 20_000);
     const tracing = options.trace !== 'off';
     if (tracing) await context.tracing.start({ snapshots: options.trace === 'on-failure-with-snapshots', screenshots: false });
     if (options.clock) await context.clock.install();
+    await context.addInitScript(ordinaryDevice);
     const page = await context.newPage();
     await Promise.all([presentAsPhone(page, phone), onEveryDocument(page, recordShown, options.recorded)]);
     const session = new BrowserSession(context, page, facts, scenario, journey, tracing);
     session.record();
+    session.stopWorkers = await recordSharedWorkers(browser, page, (seen) => session.heard(seen));
     return session;
+  }
+
+  /** A request of the context, kept up to MAX_REQUESTS; undefined past them. */
+  private heard(seen: Heard & { referer?: string }): RequestSeen | undefined {
+    this.requests += 1;
+    if (this.requests > MAX_REQUESTS) {
+      if (this.requests === MAX_REQUESTS + 1) this.facts.noteLimit(`${this.scenario} (${this.journey}): the pages sent more than ${MAX_REQUESTS} requests and WebSocket frames; only the first ${MAX_REQUESTS} were kept`);
+      return undefined;
+    }
+    const kept: RequestSeen = { scenario: this.scenario, journey: this.journey, at: Date.now(), referer: undefined, ...seen };
+    this.facts.requests.push(kept);
+    return kept;
   }
 
   private record(): void {
     const { facts, scenario, journey } = this;
+    recordSockets(this.page, (seen) => this.heard(seen));
+    this.context.on('page', (opened) => opened !== this.page && recordSockets(opened, (seen) => this.heard(seen)));
     this.context.on('request', (request) => {
       let from = '';
       try {
@@ -119,9 +116,8 @@ export class BrowserSession {
       }
       const previous = request.redirectedFrom();
       if (previous) facts.noteRedirect(previous.url(), request.url());
-      const seen = { scenario, journey, at: Date.now(), method: request.method(), url: request.url(), referer: request.headers().referer, resourceType: request.resourceType(), from, body: request.postData()?.slice(0, MAX_BODY) };
-      facts.requests.push(seen);
-      this.seen.set(request, seen);
+      const seen = this.heard({ method: request.method(), url: request.url(), referer: request.headers().referer, resourceType: request.resourceType(), from, body: request.postData()?.slice(0, MAX_BODY) });
+      if (seen) this.seen.set(request, seen);
       if (AWAITED.has(request.resourceType())) this.inFlight.add(request);
       this.lastActivity = Date.now();
     });
@@ -140,8 +136,13 @@ export class BrowserSession {
       messages += 1;
       if (messages <= CONSOLE_LIMIT.messages) facts.console.push({ scenario, text: message.text().slice(0, CONSOLE_LIMIT.chars) });
       else if (messages === CONSOLE_LIMIT.messages + 1) facts.noteLimit(`${scenario} (${journey}): the page wrote more than ${CONSOLE_LIMIT.messages} console messages; only the first ${CONSOLE_LIMIT.messages} were kept`);
+      else if (messages === CONSOLE_LIMIT.ended) {
+        // Every message reaches the harness whole, kept or not: a page that floods on is ended.
+        facts.noteLimit(`${scenario} (${journey}): the page wrote ${CONSOLE_LIMIT.ended} console messages; the harness ended it`);
+        void message.page()?.close().catch(() => undefined);
+      }
     });
-    this.page.on('crash', () => facts.noteLimit(`${scenario} (${journey}): the page crashed (out of memory: the harness caps each page's script memory, or its renderer died)`));
+    this.page.on('crash', () => facts.noteLimit(`${scenario} (${journey}): the page crashed or was ended: it held more memory than the harness allows a page (512 MB of script, ${RENDERER_LIMIT_MB} MB in all with its workers and drawing), or its renderer died`));
     this.page.on('response', (response) => {
       if (response.request().isNavigationRequest() && response.frame() === this.page.mainFrame()) this.lastStatus = response.status();
     });
@@ -149,6 +150,10 @@ export class BrowserSession {
 
   private async onResponse(response: Response): Promise<void> {
     const url = response.url();
+    if (originOf(url) === this.facts.origins.emulator) {
+      for (const line of await response.headerValues('set-cookie').catch(() => [] as string[])) this.emulatorCookies.add(line.slice(0, line.indexOf('=')).trim());
+      return;
+    }
     if (!this.facts.isAgency(url)) return;
     const request = response.request();
     const [headers, setCookies] = await Promise.all([response.allHeaders().catch((): Record<string, string> => ({})), response.headerValues('set-cookie').catch(() => [] as string[])]);
@@ -162,6 +167,24 @@ export class BrowserSession {
   private track(promise: Promise<void>): void {
     const tracked = promise.catch(() => undefined).finally(() => this.pending.delete(tracked));
     this.pending.add(tracked);
+  }
+
+  /**
+   * The harness's own request to the emulator beside the browser (a redirect it reads without
+   * following), with the emulator's cookies of this browser and no others. Cookies belong to a host,
+   * not a port: on one machine the browser holds the agency's for the emulator too, and one the
+   * harness cannot send (a byte above U+00FF) would have its request refused, or another change
+   * what the emulator answers.
+   */
+  async toEmulator(url: string, form?: Record<string, string>): Promise<{ status: number; location: string | undefined }> {
+    const cookies = (await this.context.cookies(url)).filter((cookie) => this.emulatorCookies.has(cookie.name));
+    const answer = await fetch(url, {
+      method: form ? 'POST' : 'GET', redirect: 'manual', signal: AbortSignal.timeout(EMULATOR_MS),
+      headers: cookies.length ? { cookie: cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ') } : {},
+      ...(form ? { body: new URLSearchParams(form) } : {}),
+    });
+    await answer.arrayBuffer().catch(() => undefined);
+    return { status: answer.status, location: answer.headers.get('location') ?? undefined };
   }
 
   /** Opens a URL and waits for its last page; never throws on an HTTP error status. */
@@ -212,9 +235,14 @@ export class BrowserSession {
     await within(Promise.all([...this.pending]).then(() => undefined), CLOSE_MS, undefined);
   }
 
+  /** The page's own requests still loading (its pages, fetches and XHRs), each as `GET /path`. */
+  loading(): string[] {
+    return [...this.inFlight].map((request) => `${request.method()} ${redactUrl(request.url()).split('?')[0]}`);
+  }
+
   /** What the page is doing now, in a sentence: where it is, what it still loads, whether its main thread answers. */
   async doing(): Promise<string> {
-    const loading = [...this.inFlight].map((request) => `${request.method()} ${redactUrl(request.url()).split('?')[0]}`);
+    const loading = this.loading();
     const state = await within(outside(this.page, () => (globalThis as unknown as { document: { readyState: string } }).document.readyState), ANSWER_MS, undefined);
     const parts = [`at ${redactUrl(this.page.url())}`];
     if (state === undefined) parts.push(`its main thread did not answer within ${ANSWER_MS / 1000} s (a script that never returns, or a synchronous request never answered)`);
@@ -225,6 +253,7 @@ export class BrowserSession {
 
   /** Closes the context, each part bounded: a page that hangs, or a body that never ends, does not hold the run. */
   async close(tracePath?: string): Promise<void> {
+    this.stopWorkers();
     await this.settle();
     if (this.tracing) await within(this.context.tracing.stop(tracePath ? { path: tracePath } : {}), CLOSE_MS, undefined);
     await within(this.context.close(), CLOSE_MS, undefined);

@@ -1,4 +1,4 @@
-/** The advisory checks: axe-core, and screenshots for the brand's review. @see spec §1 lifecycle 5 */
+/** Accessibility (axe-core: its violations of the configured impacts fail the run) and screenshots for the brand's review. @see spec §1 lifecycle 5 */
 import { type Check, fail, inconclusive, manual, pass, warn } from './types.js';
 import type { Capture } from '../run/facts.js';
 
@@ -10,7 +10,7 @@ function unanalysed(missed: Capture[], states: Capture[]): string {
 export const ADVISORY_CHECKS: Check[] = [
   {
     id: 'a11y.axe',
-    title: 'axe-core finds no accessibility violations on any state (advisory)',
+    title: 'axe-core finds no accessibility violations on any state: those of the impacts a11y.fail_on names (default critical) fail the run, others warn',
     group: 'advisory',
     spec: '§1 lifecycle 5',
     kind: 'can_fail',
@@ -25,7 +25,9 @@ export const ADVISORY_CHECKS: Check[] = [
         ...(capture.screenshots.mobile ? { path: capture.screenshots.mobile } : {}),
       }));
       const blocking = violations.filter(({ violation }) => failOn.has(violation.impact ?? ''));
-      if (blocking.length) return fail(`${blocking.length} ${[...failOn].join('/')} violation(s), e.g. ${blocking[0]!.violation.id} on ${blocking[0]!.capture.key}`, [evidence[violations.indexOf(blocking[0]!)]!, ...evidence]);
+      // The scenarios named in the reason are those whose traces the report keeps (report/traces.ts): where the violations were seen, not every one axe ran in.
+      const seenIn = [...new Set(blocking.map(({ capture }) => capture.scenario))].join(', ');
+      if (blocking.length) return fail(`${blocking.length} ${[...failOn].join('/')} violation(s), e.g. ${blocking[0]!.violation.id} on ${blocking[0]!.capture.key}; seen in ${seenIn}`, [evidence[violations.indexOf(blocking[0]!)]!, ...evidence]);
       // A state that vanished before axe saw it may hold the violation: no verdict on what was not analysed.
       const missed = states.filter((capture) => !capture.axe);
       if (missed.length) return inconclusive(unanalysed(missed, states), undefined, evidence);

@@ -62,6 +62,29 @@ describe('behaviour.polling_stops', () => {
     expect(stops.evaluate(seen)).toMatchObject({ status: 'pass' });
   });
 
+  test.for([
+    ['a WebSocket', 'websocket-frame', 'ws://127.0.0.1:3000/live', 'SEND'],
+    ['an EventSource', 'eventsource', `${AGENCY}/events`, 'GET'],
+    ['JSONP script tags', 'script', `${AGENCY}/status.js?callback=cb`, 'GET'],
+    ['sendBeacon', 'ping', `${AGENCY}/beacon`, 'POST'],
+    ['image pings', 'image', `${AGENCY}/pixel.gif?t=1`, 'GET'],
+    ['stylesheet links', 'stylesheet', `${AGENCY}/state.css?t=1`, 'GET'],
+    ['a shared worker', 'fetch', `${AGENCY}/from-worker`, 'GET'],
+    ['another port of the same host', 'xhr', 'http://127.0.0.1:3001/status', 'GET'],
+  ])('a page that goes on asking the agency every 2 s over %s after the end: fail (issue 48 item 2)', ([, resourceType, url, method]) => {
+    const seen = deliveredWatch();
+    seen.requests.push(...Array.from({ length: 10 }, (_, index) => ({ ...pageRequest(10_000 + index * 2000, resourceType), url, method })));
+    // The first request after the end may be the page hearing of it (a fetch or stream of its own origin): the rest are polling.
+    expect(stops.evaluate(seen)).toMatchObject({ status: 'fail', reason: expect.stringMatching(new RegExp(`the page went on asking the agency after delivery delivered \\((9|10) request\\(s\\), e\\.g\\. ${method} ${new URL(url).pathname}\\)`)) });
+  });
+
+  test('one late load of each kind of resource, or one frame or beacon, is not polling; a request to another host is not asking the agency', () => {
+    const seen = deliveredWatch();
+    for (const [index, resourceType] of ['image', 'stylesheet', 'script', 'font', 'ping', 'websocket-frame'].entries()) seen.requests.push({ ...pageRequest(12_000 + index * 1000, resourceType), url: `${AGENCY}/${resourceType}` });
+    seen.requests.push(...Array.from({ length: 5 }, (_, index) => ({ ...pageRequest(20_000 + index * 2000), url: 'https://analytics.example/collect' })));
+    expect(stops.evaluate(seen)).toMatchObject({ status: 'pass' });
+  });
+
   test('a page still showing pending after delivered: fail; one the harness cannot recognise: inconclusive, naming the markers', () => {
     expect(stops.evaluate(deliveredWatch(['page:result', 'state:pending']))).toMatchObject({ status: 'fail', reason: expect.stringContaining('the page still shows page:result, state:pending, not won') });
     expect(stops.evaluate(deliveredWatch(['page:result']))).toMatchObject({ status: 'inconclusive', configure: expect.stringContaining('markers.states.won') });

@@ -24,10 +24,27 @@ function watched(facts: RunFacts, mode: PollWatch['mode']): Array<{ watch: PollW
 
 /** The browser's own polling requests of a watch's journey to the agency, on the emulator's clock, from `from` on. */
 function pagePolls(facts: RunFacts, watch: PollWatch, from: number): Array<RequestSeen & { on: number }> {
+  return pageRequests(facts, watch, from).filter((request) => POLLING_TYPES.has(request.resourceType) && facts.isAgency(request.url));
+}
+
+/** Every request of a watch's journey's pages and workers to the agency's host (any port, any kind, WebSocket frames included), on the emulator's clock, from `from` on. */
+function pageRequests(facts: RunFacts, watch: PollWatch, from: number): Array<RequestSeen & { on: number }> {
   return facts.requests
-    .filter((request) => request.scenario === watch.scenario && request.journey === watch.journey && POLLING_TYPES.has(request.resourceType) && facts.isAgency(request.url))
+    .filter((request) => request.scenario === watch.scenario && request.journey === watch.journey && facts.isAgencyHost(request.url))
     .map((request) => ({ ...request, on: facts.onEmulatorClock(request.at) }))
     .filter((request) => request.on >= from);
+}
+
+/**
+ * What of a page's requests shows it still asking: a load, fetch, XHR or stream it started; any other
+ * kind (a script, image, stylesheet, beacon, WebSocket frame, another port) sent twice to one
+ * address. A page that loads its last image late has not polled; one that pings an image every 2 s has.
+ */
+function stillAsking(requests: ReadonlyArray<RequestSeen & { on: number }>): Array<RequestSeen & { on: number }> {
+  const address = (request: RequestSeen) => `${request.resourceType} ${request.url.split('?')[0]}`;
+  const times = new Map<string, number>();
+  for (const request of requests) times.set(address(request), (times.get(address(request)) ?? 0) + 1);
+  return requests.filter((request) => POLLING_TYPES.has(request.resourceType) || times.get(address(request))! > 1);
 }
 
 /**
@@ -62,7 +79,7 @@ function neverLearned(facts: RunFacts, watch: PollWatch, polls: readonly Observe
   const ended = facts.journey(watch.scenario, watch.journey)?.pollingEnded;
   if (!ended) return { label: `${watch.scenario}: no poll reached the service after the delivery settled or the session ended (${window})` };
   const at = facts.onEmulatorClock(ended.at);
-  const asked = pagePolls(facts, watch, at + LEARN_MS);
+  const asked = stillAsking(pageRequests(facts, watch, at + LEARN_MS));
   return {
     label: `${watch.scenario}: ${ended.by} ${Math.max(0, Math.round((at - watch.from) / 1000))} s after the entry, and no poll reached the service after it (${window}); the page asked the agency ${asked.length} time(s) since${asked.length && overdue ? ', so it polls for ever without learning the end' : ''}`,
     data: { page_requests: asked.slice(0, 20).map((request) => `${request.method} ${request.url.split('?')[0]} (${request.resourceType})`) },
@@ -75,12 +92,15 @@ const AFTER_LAST_PAGE_MS = 1000;
 /**
  * Sandbox sessions opened after a production entry's 401, while its journey went on, that the
  * preview does not account for (more sessions of that sandbox scenario than the preview opened):
- * another identity, one that needs no collector.
+ * another identity, one that needs no collector. The session whose entry the harness made fail (the
+ * preview shown once more to learn the agency's failure page, which may run while production
+ * journeys do) is the harness's own.
  */
 function sandboxSessionsAfter(facts: RunFacts, refused: ObservedCall, journey: JourneyFacts): ObservedCall[] {
   const pages = facts.pages.filter((page) => page.scenario === journey.scenario && page.journey === journey.journey);
   const until = Math.max(refused.at, ...pages.map((page) => facts.onEmulatorClock(page.at))) + AFTER_LAST_PAGE_MS;
-  const opened = facts.calls.filter((call) => call.environment === 'sandbox' && call.method === 'POST' && call.path === '/sessions' && call.answer?.session_created);
+  const faulted = new Set(facts.calls.filter((call) => isEntry(call) && call.environment === 'sandbox' && call.fault !== undefined).map((call) => call.session_id));
+  const opened = facts.calls.filter((call) => call.environment === 'sandbox' && call.method === 'POST' && call.path === '/sessions' && call.answer?.session_created && !faulted.has(call.session_id));
   const unaccounted = (scenario: string | null) => opened.filter((call) => call.scenario === scenario).length > facts.previewed.filter((previewed) => previewed === scenario).length;
   return opened.filter((call) => call.seq > refused.seq && call.at <= until && unaccounted(call.scenario));
 }
@@ -144,7 +164,7 @@ export const BEHAVIOUR_CHECKS: Check[] = [
         const later = facts.callsOf(watch.pack).filter((call) => isSessionRead(call) && call.seq > terminal.seq && call.at <= watchEnd(watch));
         // The page hears of the end with its next request to the agency (or with the one that made the poll); what follows that is polling.
         const learned = pagePolls(facts, watch, terminal.at)[0]?.on ?? terminal.at;
-        const pageLater = pagePolls(facts, watch, learned + LEARN_MS);
+        const pageLater = stillAsking(pageRequests(facts, watch, learned + LEARN_MS));
         const state = finalState(terminal);
         const page = watch.finalPage;
         const seen = terminal === entry ? 'the entry was answered' : `poll ${polls.indexOf(terminal) + 1} saw`;

@@ -34,6 +34,14 @@ describe.each([
   });
 });
 
+test('callback.referrer_policy: a pass quotes the policy the agency sent, not the one the check asks for', () => {
+  const seen = facts();
+  seen.responses.push(response({ headers: { 'referrer-policy': 'no-referrer' } }), response({ headers: { 'referrer-policy': 'no-referrer' } }));
+  const verdict = check('callback.referrer_policy').evaluate(seen)!;
+  expect(verdict).toMatchObject({ status: 'pass', reason: '2 callback responses, each with referrer-policy as same-origin (or the stricter no-referrer) asks: "no-referrer" (2)' });
+  expect(verdict.evidence[0]!.label).toContain('referrer-policy: no-referrer');
+});
+
 describe('callback.clean_url', () => {
   const journey = (landed: string, status = 303): JourneyFacts => ({
     scenario: 'production-won', journey: 'main', pack: { code: 'P1', outcome: 'won' }, country: 'DE', email: 'h@example.test', consent: [], submissions: [],
@@ -71,6 +79,15 @@ describe('callback.no_third_party', () => {
     expect(check('callback.no_third_party').evaluate(seen)!.status).toBe('pass');
     seen.requests.push(request('https://fonts.example.com/font.woff2?v=1'));
     expect(check('callback.no_third_party').evaluate(seen)).toMatchObject({ status: 'fail', reason: expect.stringContaining('font https://fonts.example.com/font.woff2') });
+  });
+  test("a WebSocket is judged by its site: the agency's own (ws:// beside http://) passes, another origin's fails, frames included (issue 48 item 2)", () => {
+    const seen = facts();
+    seen.pages.push(page);
+    const socket = (url: string, method = 'GET') => ({ ...request(url), method, resourceType: method === 'GET' ? 'websocket' : 'websocket-frame' });
+    seen.requests.push(socket(`${AGENCY.replace('http:', 'ws:')}/live`), socket(`${AGENCY.replace('http:', 'ws:')}/live`, 'SEND'));
+    expect(check('callback.no_third_party').evaluate(seen)!.status).toBe('pass');
+    seen.requests.push(socket('wss://push.example.net/socket', 'SEND'));
+    expect(check('callback.no_third_party').evaluate(seen)).toMatchObject({ status: 'fail', reason: expect.stringContaining('websocket-frame wss://push.example.net/socket') });
   });
 });
 
@@ -147,6 +164,8 @@ describe('logs.params_redacted', () => {
   });
   test('a log of this run without the values passes; one holding the state fails, naming its line and not the value', () => {
     expect(withLog(`{"time":${AT + 50},"url":"/callback?service_code=[redacted]"}\n`)).toMatchObject({ status: 'pass', reason: expect.stringContaining('1 of whose 1 lines were written during this run') });
+    // The log is the agency's own account (issue 48 item 6): the pass says so, beside the check.
+    expect(withLog(`{"time":${AT + 50},"url":"/callback"}\n`).reason).toContain("the log is the agency's own claim (one written with the values cut out passes too)");
     const leaked = withLog('{"msg":"start"}\n{"url":"/callback?state=state-value-789"}\n');
     expect(leaked).toMatchObject({ status: 'fail', reason: '1 of 3 journey values appear in the agency\'s log' });
     expect(JSON.stringify(leaked.evidence)).toContain('on line 2');

@@ -66,3 +66,36 @@ describe('entry.terms_version_echoed', () => {
     expect(run('spring-2026.b')).toMatchObject({ status: 'fail', reason: 'consent: sent "spring-2026.b", the session\'s terms are "Spring-2026.B"' });
   });
 });
+
+describe('consent.refresh_after_422 judges only the 422 that follows the run changing the terms', () => {
+  const refused = (seq: number) => entry(seq, { consent: { accepted: false, age_confirmed: true, terms_version: 'v1' } }, { status: 422, answer: { error: 'consent_required' } } as Partial<ObservedCall>);
+  const reread = (seq: number) => ({ ...entry(seq, null), method: 'GET', path: '/session', answer: { terms_version: 'v2' } }) as ObservedCall;
+  const submission = (at: number, accept: boolean) => ({ at, accept, age: true, bypass: !accept, boxesFound: { terms: true, age: true }, url: 'http://127.0.0.1:3000/entry' });
+  const run = (journeys: JourneyFacts[], calls: ObservedCall[], edits: RunFacts['termsEdits'] = []) => {
+    const seen = facts();
+    seen.journeys.push(...journeys);
+    seen.calls.push(...calls);
+    seen.termsEdits.push(...edits);
+    return check('consent.refresh_after_422').evaluate(seen);
+  };
+  const edit = (at: number) => ({ scenario: 'terms-change', journey: 'main', at, country: null, set: { version: 'v2' } });
+
+  test("consent.required's unticked post answered 422, the form shown again and never read: no verdict, not a failure", () => {
+    // The agency asks the service with the box unticked; on the 422 it reads the session and shows the form: the contract's behaviour.
+    const probed = { ...journey([view([box('terms')])]), submissions: [submission(5, false)] };
+    expect(run([probed], [refused(6), reread(7)])).toBeUndefined();
+  });
+
+  test('beside it, the terms-change journey is judged on its own 422 and the form read after it', () => {
+    const probed = { ...journey([view([box('terms')])]), submissions: [submission(5, false)] };
+    const changed = (after: ConsentView[]): JourneyFacts => ({
+      ...journey([view([box('terms')]), ...after]), scenario: 'terms-change', pack: { code: 'PACK-2', outcome: 'lost' }, submissions: [submission(20, true)],
+    });
+    const calls = [refused(6), reread(7), { ...refused(21), pack: 'PACK-2', session_id: 2 }, { ...reread(22), pack: 'PACK-2', session_id: 2 }];
+    const again = { ...view([box('terms')]), label: 'after_change', at: 30, termsVersion: 'v2' };
+    expect(run([probed, changed([again])], calls, [edit(10)])).toMatchObject({ status: 'pass', observed: 1 });
+    expect(run([probed, changed([])], calls, [edit(10)])).toMatchObject({ status: 'fail', reason: 'terms-change: no consent form after the 422' });
+    // A 422 to a fully ticked form with no change of terms by this scenario is not what the check judges either.
+    expect(run([changed([])], calls.slice(2))).toBeUndefined();
+  });
+});

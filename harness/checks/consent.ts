@@ -202,7 +202,7 @@ export const CONSENT_CHECKS: Check[] = [
       const results: Evidence[] = [];
       const problems: string[] = [];
       for (const journey of facts.journeys) {
-        const refused = facts.callsOf(journey.pack.code).find((call) => isEntry(call) && call.answer?.error === 'consent_required' && call.fault === undefined);
+        const refused = refusedAfterEdit(facts, journey);
         if (!refused) continue;
         const edit = facts.termsEdits.filter((candidate) => candidate.scenario === journey.scenario && facts.onEmulatorClock(candidate.at) <= refused.at).at(-1);
         const reread = facts.callsOf(journey.pack.code).some((call) => isSessionRead(call) && call.seq > refused.seq);
@@ -221,6 +221,23 @@ export const CONSENT_CHECKS: Check[] = [
     },
   },
 ];
+
+/**
+ * The 422 consent_required this check judges: the answer to an entry the harness sent with every
+ * box it asks ticked, after it changed the journey's terms. A 422 to a form sent with a box left
+ * unticked (consent.required's probe) is the contract working, not a change of terms: the agency
+ * may show the form again or not, and no consent form is read after it.
+ */
+function refusedAfterEdit(facts: RunFacts, journey: JourneyFacts): ObservedCall | undefined {
+  const edited = facts.termsEdits.filter((edit) => edit.scenario === journey.scenario && edit.journey === journey.journey);
+  const minimumAge = termsOf(facts, journey.country)?.minimum_age !== undefined;
+  for (const [index, submission] of journey.submissions.entries()) {
+    if (!submission.accept || (minimumAge && !submission.age) || !edited.some((edit) => edit.at <= submission.at)) continue;
+    const refused = entriesAfter(facts, journey, index).find((call) => call.answer?.error === 'consent_required' && call.fault === undefined);
+    if (refused) return refused;
+  }
+  return undefined;
+}
 
 /** Entries sent after the harness left a box unticked that still claim it was ticked. */
 function consentBreaches(facts: RunFacts, box: 'accept' | 'age', claims: (body: EntryBody) => boolean, claim: string) {

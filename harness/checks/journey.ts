@@ -22,9 +22,25 @@ function unlearned(facts: RunFacts, state: ResultState): string {
   return facts.states.pageOf(state) ? `; its page in the preview carries nothing the other five do not` : `; the preview did not show it`;
 }
 
+/**
+ * Whether a page is the agency's generic failure page (the preview's won scenario made to fail):
+ * what the preview's other pages tell it apart by, with the page of `state` left out (a preview that
+ * shows that state as the failure page teaches neither), signature and words alike.
+ */
+function isFailurePage(facts: RunFacts, state: ResultState, page: PageSeen | undefined): boolean {
+  if (!page?.features || !facts.states.pageOf('error')) return false;
+  return facts.states.without(state).carried(page.features).join() === 'error';
+}
+
 const LANDING = 'markers.pages.landing: your name for the landing page, or a selector that matches on it (else its text must name the campaign)';
 
+/** A page read at the bound while it still loaded says so (harness/pages/settle.ts). */
+const loadingNote = (page: PageSeen | undefined) => (page?.loading ? ` (read ${page.loading})` : '');
+
 const label = (expectation: Expectation) => `${expectation.environment === 'sandbox' ? 'preview' : expectation.scenario}${expectation.journey === 'main' || expectation.journey === 'preview' ? '' : `/${expectation.journey}`}`;
+
+/** What another expectation's page was shown for: its state, or the kind of page a step waited for (`landing/other's consent form`). */
+const shownFor = (other: Expectation) => other.state ?? `${label(other)}'s ${other.wanted.replace('_', ' ')}`;
 
 /** `journey.state.<state>`: the page shows the state the service answered, and no other. */
 function stateCheck(state: ResultState): Check {
@@ -45,7 +61,7 @@ function stateCheck(state: ResultState): Check {
       let shown = 0;
       for (const expectation of expected) {
         const page = expectation.page;
-        const at = `${label(expectation)} (${page ? redactUrl(page.url) : 'no page'})`;
+        const at = `${label(expectation)} (${page ? redactUrl(page.url) : 'no page'})${loadingNote(page)}`;
         if (!expectation.answer || !answer.is(expectation.answer)) {
           evidence.push({ label: `${at}: the service did not answer ${answer.label} (${expectation.answer ? `it answered ${expectation.answer.status} ${expectation.answer.error ?? expectation.answer.entryState ?? ''}` : 'no answer observed'}), so this page proves nothing` });
           continue;
@@ -53,7 +69,7 @@ function stateCheck(state: ResultState): Check {
         const twin = page && facts.expectations.find((other) => other.state !== state && other.page && samePageSeen(other.page, page));
         // An inferred state is a page unlike the learned ones: it is its own only if no other answer got the very same page.
         if (expectation.met && twin && expectation.how?.startsWith('inferred')) {
-          problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${twin.state}` });
+          problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${shownFor(twin)}` });
           continue;
         }
         if (expectation.met) {
@@ -65,7 +81,8 @@ function stateCheck(state: ResultState): Check {
         const carried = page?.features ? facts.states.carried(page.features) : [];
         const read = expectation.how ? ` (${expectation.how})` : '';
         if (others.length || page?.shows.includes('page:error')) problems.push({ label: `${at}: the service answered ${answer.label}; the page shows ${others.join(', ') || 'an error page'}${read}` });
-        else if (twin) problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${twin.state}` });
+        else if (twin) problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${shownFor(twin)}` });
+        else if (isFailurePage(facts, state, page)) problems.push({ label: `${at}: the service answered ${answer.label}; the page is the agency's failure page (the one it shows when the service fails, learned from the preview), not a page of this state${read}` });
         else if (carried.length > 1) evidence.push({ label: `${at}: the service answered ${answer.label}; the page carries the signatures of ${carried.join(' and ')}, learned from the preview: it is not recognised as either` });
         else evidence.push({ label: `${at}: the service answered ${answer.label}; the page shows nothing the harness recognises (${page?.title || 'untitled'})${unlearned(facts, state)}${read}` });
       }
@@ -119,7 +136,7 @@ export const JOURNEY_CHECKS: Check[] = [
       for (const { page, met } of landing) {
         if (!page) continue;
         const campaign = Boolean(facts.campaignName && page.text.includes(facts.campaignName));
-        const item = { label: `${redactUrl(page.url)}: HTTP ${page.status}; shows ${page.shows.join(', ') || 'nothing recognised'}${campaign ? `; names the campaign "${facts.campaignName}"` : ''}` };
+        const item = { label: `${redactUrl(page.url)}: HTTP ${page.status}; shows ${page.shows.join(', ') || 'nothing recognised'}${campaign ? `; names the campaign "${facts.campaignName}"` : ''}${loadingNote(page)}` };
         if ((page.status ?? 200) >= 400 || page.shows.includes('page:error')) problems.push(item);
         else if (met || campaign) shown += 1;
         evidence.push(item);

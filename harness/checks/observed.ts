@@ -29,8 +29,9 @@ const CLOCK_SKEW_MS = 50;
  * journey's own browser opened it. Any other exchange of the code is a probe's.
  */
 export function issuedExchange(facts: RunFacts, journey: JourneyFacts): ObservedCall | undefined {
-  if (!journey.completion) return undefined;
-  const opened = facts.onEmulatorClock(journey.completion.at) - CLOCK_SKEW_MS;
+  const at = journey.completion?.at ?? journey.openedAt;
+  if (at === undefined) return undefined;
+  const opened = facts.onEmulatorClock(at) - CLOCK_SKEW_MS;
   return journeyExchanges(facts, journey).find((call) => call.at >= opened);
 }
 

@@ -181,7 +181,7 @@ function judgeRejections(facts: RunFacts, probes: Probe[]): Verdict {
 function controlOf(facts: RunFacts, probe: Probe, journey: JourneyFacts): string | undefined {
   const issued = issuedExchange(facts, journey);
   if (!issued?.answer?.session_created) return probe.fresh ? sibling(facts, journey) : undefined;
-  const openedAt = journey.completion!.at;
+  const openedAt = (journey.completion?.at ?? journey.openedAt)!;
   if (probe.kind === 'replay') return openedAt < probe.at ? `control: the callback opened as issued before it was exchanged (HTTP ${issued.status})` : undefined;
   if (openedAt > probe.at) return `control: the same transaction opened as issued afterwards was exchanged (HTTP ${issued.status})`;
   return undefined;

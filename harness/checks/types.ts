@@ -39,7 +39,8 @@ export const GROUPS = {
   consent: 'Terms and consent',
   behaviour: 'Behaviour',
   endpoint: "The agency's entry endpoint",
-  advisory: 'Advisory',
+  // Named for what its checks do to the verdict: a11y.axe fails on the impacts a11y.fail_on names, the screenshots never do.
+  advisory: 'Accessibility (its failures fail the run) and visual review',
 } as const;
 
 export type Group = keyof typeof GROUPS;

@@ -13,8 +13,16 @@ export type { Checklist, Env, FaultSpec, ObservedCall, Pack, PackKind, Promotion
 
 const TIMEOUT_MS = 10_000;
 
-/** The production callback for the instant an approval is withdrawn: a name no host has (RFC 2606). */
-const APPROVAL_WITHDRAWN = 'https://approval-withdrawn.invalid/callback';
+/** An earlier run as the emulator names it: `started_at` of a recovered one, `message` of one still under way. */
+export interface EarlierRun {
+  id: string;
+  pid: number;
+  host: string;
+  started_at?: string;
+  message?: string;
+}
+
+export type RunStart = { id: string; recovered: EarlierRun | null } | { active: EarlierRun };
 
 export class EmulatorClient {
   readonly origin: string;
@@ -79,14 +87,32 @@ export class EmulatorClient {
   }
 
   /**
-   * Takes back an approval this run gave, so the brand's console never shows a build approved that
-   * the brand did not approve. The console has no "unapprove": a change of callback URL clears an
-   * approval (spec §1 rules), so the production callback is set to a placeholder and back, which
-   * leaves the registration as it was and the promotion unapproved.
+   * Opens this run on the promotion: the emulator keeps what the brand had (callback URLs,
+   * checklist, approval) and puts it back at endRun, or when a later run finds this one gone
+   * (emulator/console/harness-runs.ts). `active`: another run holds the promotion.
    */
-  async withdrawApproval(callback: string): Promise<void> {
-    await this.setCallbacks({ production: APPROVAL_WITHDRAWN });
-    await this.setCallbacks({ production: callback });
+  async startRun(holder: { pid: number; host: string; replaces?: string }): Promise<RunStart> {
+    const response = await this.fetch(this.scoped('/_emulator/console/harness-runs'), { method: 'POST', body: JSON.stringify(holder) });
+    if (response.status === 409) {
+      const { message, details } = (await response.json()) as { message: string; details: Record<string, [string]> };
+      return { active: { id: details.id![0], pid: Number(details.pid![0]), host: details.host![0], message } };
+    }
+    if (!response.ok) throw await this.refused('POST', '/_emulator/console/harness-runs', response);
+    return (await response.json()) as RunStart;
+  }
+
+  /** Keeps the run's lease; false once the emulator no longer knows it. */
+  async renewRun(id: string): Promise<boolean> {
+    const response = await this.fetch(`/_emulator/console/harness-runs/${encodeURIComponent(id)}/renew`, { method: 'POST', body: '{}' });
+    await response.arrayBuffer();
+    return response.ok;
+  }
+
+  /** Puts back what the run found; false when the emulator no longer knows the run (restarted, or a later run restored it). */
+  async endRun(id: string): Promise<boolean> {
+    const response = await this.fetch(`/_emulator/console/harness-runs/${encodeURIComponent(id)}/end`, { method: 'POST', body: '{}' });
+    await response.arrayBuffer();
+    return response.ok;
   }
 
   arm(fault: FaultSpec): Promise<{ id: number }> {

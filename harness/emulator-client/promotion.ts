@@ -14,7 +14,7 @@ export interface ChosenPromotion {
   how: string;
 }
 
-export async function choosePromotion(client: EmulatorClient, wanted: string | undefined, callback: string): Promise<ChosenPromotion> {
+export async function choosePromotion(client: EmulatorClient, wanted: string | undefined, callback: string | undefined): Promise<ChosenPromotion> {
   const all = await client.promotions();
   let chosen: ChosenPromotion;
   if (wanted !== undefined) {
@@ -22,11 +22,11 @@ export async function choosePromotion(client: EmulatorClient, wanted: string | u
     if (!named) throw new HarnessError(`the emulator has no promotion "${wanted}": pass --promotion with one of ${listed(all)}`);
     chosen = { promotion: named, how: 'the one asked for' };
   } else {
-    const registered = await client.promotions(callback);
+    const registered = callback === undefined ? [] : await client.promotions(callback);
     const fallback = all.find((promotion) => promotion.default) ?? all[0]!;
     if (registered.length === 1) chosen = { promotion: registered[0]!, how: 'the one the callback URL is registered on' };
     else if (registered.length > 1) chosen = { promotion: fallback, how: `the default: the callback URL is registered on ${registered.map((promotion) => promotion.slug).join(', ')}; pass --promotion to choose` };
-    else chosen = { promotion: fallback, how: 'the default: no promotion has this callback URL yet' };
+    else chosen = { promotion: fallback, how: callback === undefined ? 'the default: no callback URL to find it by' : 'the default: no promotion has this callback URL yet' };
   }
   const { promotion } = chosen;
   if (promotion.state === 'scheduled' || promotion.state === 'ended') {

@@ -15,6 +15,7 @@ import { PAGES, type PageName, STATES, type Shown, type StateName, statesShown }
 import { type Vocabulary, patternOf, vocabularyOf } from '../vocabulary.js';
 import { firstFound, untilAnyAttached } from './locate.js';
 import { type Person, fillAsPerson } from './person.js';
+import { withoutServiceData } from './service-data.js';
 import type { Fingerprint, StateBook } from './states.js';
 
 export type MarkerConfig = Config['markers'];
@@ -131,7 +132,7 @@ export class AgencyPage {
   private async recognised(withFeatures: boolean): Promise<Awaited<ReturnType<typeof recognise>> & { features?: Fingerprint }> {
     const markers = await outside(this.page, recognise, { selectors: this.selectors });
     const learning = this.states?.learned && !markers.matches.some((hit, index) => hit === true && RECOGNISED[index]!.shown.startsWith('state:'));
-    return withFeatures || learning ? { ...markers, features: await outside(this.page, fingerprint) } : markers;
+    return withFeatures || learning ? { ...markers, features: await withoutServiceData(this.page, await outside(this.page, fingerprint), this.states?.data) } : markers;
   }
 
   /**

@@ -3,14 +3,6 @@ import type { Locator, Page } from 'playwright-core';
 import { readForm } from '../browser/in-page.js';
 
 /**
- * The harness's own collector of a country, in the emulator: one per country whatever the run (the
- * agency never sees it: the service hands it an opaque id; what the agency's form gets is person.ts's).
- */
-export function collectorOf(country: string): string {
-  return `harness.${country.toLowerCase()}@example.test`;
-}
-
-/**
  * The simulated collector sign-in. The harness signs in as its own collector of the journey's
  * country, creating it the first time, so repeated runs do not fill the emulator with collectors.
  */

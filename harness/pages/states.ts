@@ -9,6 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { fingerprint } from '../browser/in-page.js';
 import type { StateName } from '../journey-states.js';
+import { ServiceData } from './service-data.js';
 
 export type Fingerprint = ReturnType<typeof fingerprint>;
 
@@ -95,6 +96,8 @@ function list(items: readonly string[]): string {
  */
 export class StateBook {
   learned: Learned | undefined;
+  /** The service's values the run has seen: every page is read without them (service-data.ts). */
+  readonly data = new ServiceData();
   private readonly pages = new Map<StateName, Fingerprint | undefined>();
   private expected: StateName[] | undefined;
   private finish!: () => void;
@@ -174,6 +177,19 @@ export class StateBook {
       this.ownWordsOf.set(state, (words = own(page, others, 'text')));
     }
     return words;
+  }
+
+  /**
+   * The book learned again without one state's page: what the other pages tell apart once that one
+   * is left out. A preview that shows a state as its failure page teaches neither (the two pages
+   * are one); without the state, the failure page is learned, and a page carrying it is that page.
+   */
+  without(state: StateName): StateBook {
+    const book = new StateBook();
+    const kept = [...this.pages.keys()].filter((other) => other !== state);
+    book.expect(kept);
+    for (const other of kept) book.report(other, this.pages.get(other));
+    return book;
   }
 
   signatureOf(state: StateName): Signature | undefined {

@@ -24,8 +24,11 @@ export function jsonReporter(options: ReporterOptions): Reporter {
   };
 }
 
+/** What XML 1.0 cannot hold, even as a character reference; the reporters receive such characters escaped (showControls), and this holds the file well-formed whatever it is given. */
+const NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+
 const xml = (text: string) =>
-  text.replace(/[<>&'"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[char]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  text.replace(/[<>&'"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[char]!).replace(NOT_XML, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** One test suite per checklist group, one test case per check; warn passes with a note; manual is skipped; inconclusive is an error (not judged). */
 export function junitReporter(options: ReporterOptions): Reporter {

@@ -1,23 +1,20 @@
 /**
  * report.html, for the brand: the verdict first (approve, do not approve, incomplete), then the
  * failures, each with what was seen, how to fix it, the rule and the reference agency's file that
- * does it right, then the inconclusive checks, then the passes, then the screenshots. One file that
+ * does it right (companions.ts writes the rules and that file as pages beside it), then the inconclusive checks, then the passes, then the screenshots. One file that
  * opens offline: every screenshot inlined, no script, no external resource.
  */
-import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CheckReport } from '../checks/evaluate.js';
 import { GUIDANCE } from '../checks/guidance.js';
 import { GROUPS, type Status } from '../checks/types.js';
-import { packageRoot } from '../paths.js';
+import { writeReferencePage, writeRulesPage } from './companions.js';
 import { escapeHtml as html } from './escape.js';
 import { REPORT_FILES } from './files.js';
 import { GALLERY_CSS, galleryHtml, screenshotsOf } from './gallery.js';
-import { LEGEND, promotionLine, traceCommand, verdictLine, verdictTitle } from './legend.js';
+import { LEGEND, howToApprove, promotionLine, traceCommand, verdictLine, verdictTitle } from './legend.js';
 import type { Report, Reporter, ReporterOptions } from './types.js';
-
-/** docs/rules.md, as the report folder holds it. */
-const RULES_COPY = 'rules.md';
 
 /** The report's sections, in reading order. */
 const SECTIONS: ReadonlyArray<{ id: string; heading: string; statuses: Status[] }> = [
@@ -37,15 +34,22 @@ h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid 
 details{font-size:.9rem}.meta td{padding:0 1rem 0 0;vertical-align:top}code{word-break:break-all}
 ${GALLERY_CSS}`;
 
-/**
- * The rules' links: docs/rules.md copied beside the report, so a report sent on stands alone; none
- * where this package has no docs/rules.md (the container image, the single executable).
- */
-function rulesLink(outDir: string): ((rule: string) => string) | undefined {
-  const file = join(packageRoot(), 'docs', 'rules.md');
-  if (!existsSync(file)) return undefined;
-  copyFileSync(file, join(outDir, RULES_COPY));
-  return (rule) => `${RULES_COPY}#${rule}`;
+/** Links to the pages beside the report (companions.ts): a rule's row, the reference agency's file; undefined where the package has none. */
+interface Links {
+  rule?: (rule: string) => string;
+  reference: (path: string) => string | undefined;
+}
+
+function companions(outDir: string): Links {
+  const written = new Map<string, string | undefined>();
+  const rule = writeRulesPage(outDir);
+  return {
+    ...(rule ? { rule } : {}),
+    reference: (path) => {
+      if (!written.has(path)) written.set(path, writeReferencePage(outDir, path));
+      return written.get(path);
+    },
+  };
 }
 
 export function htmlReporter(options: ReporterOptions): Reporter {
@@ -60,11 +64,11 @@ export function htmlReporter(options: ReporterOptions): Reporter {
 function page(report: Report, written: string): string {
   const { summary, run } = report;
   const verdict = verdictTitle(summary);
-  const link = rulesLink(written);
+  const links = companions(written);
   const outDir = run.out_dir;
   const sections = SECTIONS.flatMap(({ id, heading, statuses }) => {
     const checks = report.checks.filter((check) => statuses.includes(check.status));
-    return checks.length ? [`<section id="${id}"><h2>${html(heading)} (${checks.length})</h2><ul class="checks">${checks.map((check) => checkItem(check, outDir, link)).join('')}</ul></section>`] : [];
+    return checks.length ? [`<section id="${id}"><h2>${html(heading)} (${checks.length})</h2><ul class="checks">${checks.map((check) => checkItem(check, outDir, links)).join('')}</ul></section>`] : [];
   });
   const counts = (['fail', 'inconclusive', 'warn', 'manual', 'pass'] as const).map((status) => `<span>${summary[status]} ${status}</span>`).join('');
   return `<!doctype html>
@@ -73,7 +77,7 @@ function page(report: Report, written: string): string {
 <style>
 ${CSS}
 </style></head><body>
-<header id="verdict" class="banner ${verdict.tone}"><h1>${html(verdict.title)}</h1><p class="counts">${counts}<span>${report.checks.length} checks</span></p><p><strong>${html(verdictLine(summary))}</strong></p></header>
+<header id="verdict" class="banner ${verdict.tone}"><h1>${html(verdict.title)}</h1><p class="counts">${counts}<span>${report.checks.length} checks</span></p><p><strong>${html(verdictLine(summary))}</strong></p>${verdict.tone === 'approve' ? `<p class="approve-how">${html(howToApprove(run))}</p>` : ''}</header>
 <table class="meta"><tr><td>Promotion</td><td>${html(`${run.promotion.name}: ${promotionLine(run)}`)}</td></tr>
 <tr><td>Callback</td><td>${html(run.callback)}</td></tr><tr><td>Preview</td><td>${html(run.preview ?? '(none)')}</td></tr>
 <tr><td>Emulator</td><td>${html(run.emulator)}</td></tr><tr><td>Run</td><td>${html(run.started_at)}, ${(run.duration_ms / 1000).toFixed(1)} s, harness ${html(run.harness_version)}</td></tr>
@@ -86,15 +90,19 @@ ${sections.join('\n')}
 `;
 }
 
-function checkItem(check: CheckReport, outDir: string, link: ((rule: string) => string) | undefined): string {
+function checkItem(check: CheckReport, outDir: string, links: Links): string {
   const guidance = GUIDANCE[check.id];
   const lines: string[] = [`<p class="seen"><span class="label">${check.status === 'pass' ? 'Seen' : 'What was seen'}:</span> ${html(check.reason)}</p>`];
   if (check.configure) lines.push(`<p class="configure"><span class="label">Configure:</span> ${html(check.configure)}</p>`);
   for (const setting of check.allowed_by ?? []) lines.push(`<p class="allowed"><span class="label">Allowed by the config:</span> <code>${html(setting)}</code></p>`);
   if (guidance && check.status === 'fail') lines.push(`<p class="fix"><span class="label">How to fix it:</span> ${html(guidance.fix)}</p>`);
-  const rules = (guidance?.rules ?? []).map((rule) => (link ? `<a href="${html(link(rule))}">${html(rule)}</a>` : html(rule))).join(', ');
-  lines.push(`<p class="rule"><span class="label">The rule:</span> ${html(check.title)} (spec ${html(check.spec)}${rules ? `; docs/rules.md: ${rules}` : ''})</p>`);
-  if (guidance && check.status !== 'pass') lines.push(`<p class="reference"><span class="label">Done right in:</span> <code>${html(guidance.reference)}</code> (the reference agency)</p>`);
+  const rules = (guidance?.rules ?? []).map((rule) => (links.rule ? `<a href="${html(links.rule(rule))}">${html(rule)}</a>` : html(rule))).join(', ');
+  lines.push(`<p class="rule"><span class="label">The rule:</span> ${html(check.title)} (spec ${html(check.spec)}${rules ? `; the rules: ${rules}` : ''})</p>`);
+  if (guidance && check.status !== 'pass') {
+    const page = links.reference(guidance.reference);
+    const name = `<code>${html(guidance.reference)}</code>`;
+    lines.push(`<p class="reference"><span class="label">Done right in:</span> ${page ? `<a href="${html(page)}">${name}</a>` : name} (the reference agency's code${page ? ', copied into this folder' : ''})</p>`);
+  }
   const traces = check.evidence.filter((item) => item.path?.endsWith('.zip'));
   for (const trace of traces) {
     const file = relative(outDir, trace.path!);

@@ -5,7 +5,7 @@
 import type { Status } from '../checks/types.js';
 import type { RunMeta } from './types.js';
 
-/** `interrupted`: Ctrl-C, as a shell counts it (128 + SIGINT). */
+/** `interrupted`: Ctrl-C as a shell counts it (128 + SIGINT), and SIGTERM too: one outcome for both (cli.ts). */
 export const EXIT = { approve: 0, failed: 1, couldNotRun: 2, inconclusive: 3, interrupted: 130 } as const;
 
 /** 1 when a check failed; else 3 when one is inconclusive; else 0 (warnings and manual reviews allowed). */
@@ -48,10 +48,15 @@ export const LEGEND = [
   'FAIL needs evidence of a violation, shown with the check.',
   'INCONCLUSIVE: the run could not judge the check (nothing observed, a scenario stopped or could not start, approval refused); the reason says what to configure.',
   'WARN and MANUAL pass, with something for the brand to read or review by hand.',
-  'Exit codes: 0 every check passed (warn and manual allowed); 1 a check failed; 2 the harness could not run; 3 no check failed but one is inconclusive (not an approval); 130 interrupted (no report).',
+  'Exit codes: 0 every check passed (warn and manual allowed); 1 a check failed; 2 the harness could not run; 3 no check failed but one is inconclusive (not an approval); 130 interrupted by Ctrl-C or SIGTERM (no report).',
 ];
 
 /** `promotion nordkakao-cafe-codes (id 2, code_unlock)` */
 export function promotionLine({ promotion }: RunMeta): string {
   return `promotion ${promotion.slug} (id ${promotion.id}, ${promotion.mechanic})`;
+}
+
+/** How the brand approves, once the verdict allows it: the console's page, or the command. */
+export function howToApprove({ emulator, promotion }: RunMeta): string {
+  return `Approving is the brand's act: the Approve button on the console's page of the promotion, ${emulator}/?promotion=${promotion.slug}, or \`npx emulator approve --promotion ${promotion.slug}\`.`;
 }

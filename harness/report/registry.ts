@@ -4,10 +4,11 @@ import type { Scenario } from '../scenarios/schema.js';
 import { inert, showControls } from './escape.js';
 import { jsonReporter, junitReporter } from './files.js';
 import { htmlReporter } from './html.js';
+import { markdownReporter } from './markdown.js';
 import { textReporter } from './text.js';
 import type { Report, Reporter, ReporterOptions, RunMeta } from './types.js';
 
-export const REPORTERS = { text: textReporter, json: jsonReporter, junit: junitReporter, html: htmlReporter } as const satisfies Record<string, (options: ReporterOptions) => Reporter>;
+export const REPORTERS = { text: textReporter, json: jsonReporter, junit: junitReporter, html: htmlReporter, markdown: markdownReporter } as const satisfies Record<string, (options: ReporterOptions) => Reporter>;
 
 export type Format = keyof typeof REPORTERS;
 export const FORMATS = Object.keys(REPORTERS) as Format[];

@@ -4,6 +4,7 @@
  */
 import { GROUPS, type Status } from '../checks/types.js';
 import { shownPath } from '../paths.js';
+import { folderContents } from './folder.js';
 import { LEGEND, exitCodeOf, promotionLine, traceCommand, verdictLine } from './legend.js';
 import type { Reporter, ReporterOptions } from './types.js';
 
@@ -14,10 +15,45 @@ export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** How a line's rows after its first begin: deeper than any row of the checklist shows its status word, and marked as the rest of a line. */
+const HANGING = `${' '.repeat(13)}… `;
+/** The terminal's own colour escapes: no width, never cut. */
+const SGR = /^\u001b\[[\d;]*m/;
+
+/** Columns a character takes: East Asian wide and emoji count two (a guess on the safe side: more rows, never fewer). */
+const columnsOf = (char: string) => (char.codePointAt(0)! >= 0x1100 ? 2 : 1);
+
+/**
+ * A line cut into rows of at most `width` columns, every row after the first begun by HANGING.
+ * The terminal then never wraps a line itself, so text the agency wrote (a title padded to the
+ * terminal's width, then `PASS journey.state.won`) never begins a row where a status word sits.
+ * Without a width (not a terminal: a file, a pipe) the line is left whole.
+ */
+export function rows(line: string, width: number | undefined): string {
+  if (!width || width <= HANGING.length + 10) return line;
+  const cut: string[] = [];
+  let row = '';
+  let used = 0;
+  for (let rest = line; rest; ) {
+    const colour = SGR.exec(rest)?.[0];
+    const char = colour ?? String.fromCodePoint(rest.codePointAt(0)!);
+    rest = rest.slice(char.length);
+    const wide = colour ? 0 : columnsOf(char);
+    if (used + wide > width) {
+      cut.push(row);
+      [row, used] = [HANGING, HANGING.length];
+    }
+    row += char;
+    used += wide;
+  }
+  return [...cut, row].join('\n');
+}
+
 export function textReporter(options: ReporterOptions): Reporter {
   const paint = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
-  const err = (line: string) => options.stderr.write(`${line}\n`);
-  const out = (line: string) => options.stdout.write(`${line}\n`);
+  const widthOf = (stream: NodeJS.WritableStream) => (stream as { isTTY?: boolean; columns?: number }).isTTY ? (stream as { columns?: number }).columns : undefined;
+  const err = (line: string) => options.stderr.write(`${rows(line, widthOf(options.stderr))}\n`);
+  const out = (line: string) => options.stdout.write(`${rows(line, widthOf(options.stdout))}\n`);
   let total = 0;
   let done = 0;
   let notesShown = 0;
@@ -71,7 +107,7 @@ export function textReporter(options: ReporterOptions): Reporter {
       const stopped = report.scenarios.filter((scenario) => scenario.status === 'errored');
       if (stopped.length) out(`${stopped.length} scenario(s) stopped early: ${stopped.map((scenario) => scenario.id).join(', ')}`);
       for (const note of report.run.notes.slice(notesShown)) out(`Note: ${note}`);
-      out(`Report folder: ${shownPath(report.run.out_dir)}`);
+      out(`Report folder: ${shownPath(report.run.out_dir)}: ${folderContents(options.outDir)}`);
     },
   };
 }

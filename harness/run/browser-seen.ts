@@ -27,6 +27,8 @@ export interface PageSeen {
   features?: Fingerprint;
   /** The state shown, when it was read from what the preview taught (not a marker). */
   learned?: StateName;
+  /** What still showed the page loading when the harness read it at the bound (harness/pages/settle.ts); absent once it settled. */
+  loading?: string;
 }
 
 /** A response from the agency's origin, redirects included. */

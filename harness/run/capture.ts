@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Frame, Page } from 'playwright-core';
 import type { BrowserSession } from '../browser/session.js';
-import { DESKTOP_VIEWPORT, MOBILE } from '../browser/session.js';
+import { DESKTOP_VIEWPORT, MOBILE } from '../browser/device.js';
 import type { Capture, RunFacts } from './facts.js';
 import type { PageSeen } from './browser-seen.js';
 
@@ -35,6 +35,22 @@ const CONFIGURE = ';axe.configure({ allowedOrigins: ["<same_origin>"], branding:
 const FRAME_INJECT_MS = 1000;
 
 /** One state of the agency's pages: what it was recognised as showing, in which environment (else its title). */
+/** A screenshot's bounds in CSS pixels: this many viewports wide, this tall. */
+export const SHOT_LIMIT = { viewports: 2, height: 8000 };
+
+/** The page's whole size in CSS pixels, as the browser lays it out (read from outside the page, which cannot change the answer). */
+async function contentSize(page: Page): Promise<{ width: number; height: number } | undefined> {
+  const cdp = await page.context().newCDPSession(page).catch(() => undefined);
+  if (!cdp) return undefined;
+  try {
+    return (await cdp.send('Page.getLayoutMetrics')).cssContentSize;
+  } catch {
+    return undefined;
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+}
+
 export function stateKey(seen: PageSeen): string {
   const shown = seen.shows.map((item) => item.replace(/^(page|state):/, '')).join('-');
   return `${seen.environment}:${shown || seen.title.trim().toLowerCase().replace(/\s+/g, '-') || 'page'}`;
@@ -102,16 +118,30 @@ export class Capturer {
       mkdirSync(folder, { recursive: true });
       const file = capture.key.replace(/[^a-z0-9_-]+/gi, '-');
       try {
-        capture.screenshots.mobile = join(folder, `${file}.mobile.png`);
-        await page.screenshot({ path: capture.screenshots.mobile, fullPage: true });
+        await this.shoot(page, capture, 'mobile', join(folder, `${file}.mobile.png`));
         await page.setViewportSize(DESKTOP_VIEWPORT);
-        capture.screenshots.desktop = join(folder, `${file}.desktop.png`);
-        await page.screenshot({ path: capture.screenshots.desktop, fullPage: true });
+        await this.shoot(page, capture, 'desktop', join(folder, `${file}.desktop.png`));
       } catch {
-        // The page navigated away meanwhile (a polling reload); the next visit of this state is not captured again.
+        // The page navigated away meanwhile (a polling reload): what was not taken is not listed, and the state's next visit takes it.
       } finally {
         await page.setViewportSize(MOBILE.viewport).catch(() => undefined);
       }
+    }
+  }
+
+  /**
+   * The whole page at its CSS size, cut at SHOT_LIMIT (the run's notes say where): a page as tall or
+   * wide as the agency likes cannot make the browser draw, or the harness receive, an image without
+   * end. The path is recorded only once the file is written.
+   */
+  private async shoot(page: Page, capture: Capture, size: 'mobile' | 'desktop', path: string): Promise<void> {
+    const viewport = page.viewportSize() ?? MOBILE.viewport;
+    const bound = { width: viewport.width * SHOT_LIMIT.viewports, height: SHOT_LIMIT.height };
+    await page.screenshot({ path, fullPage: true, scale: 'css', clip: { x: 0, y: 0, ...bound } });
+    capture.screenshots[size] = path;
+    const whole = await contentSize(page);
+    if (whole && (whole.width > bound.width || whole.height > bound.height)) {
+      this.facts.noteLimit(`${capture.scenario}: the ${size} screenshot of ${capture.key} shows the first ${bound.width} x ${bound.height} px of a ${Math.round(whole.width)} x ${Math.round(whole.height)} px page (the harness bounds a screenshot's size)`);
     }
   }
 

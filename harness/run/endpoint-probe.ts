@@ -6,7 +6,7 @@
  * CSRF token missing, then forged, then as a plain cross-site form post (no token, none of the
  * page's own headers); then as it was, in a row, until the agency answers 429.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Route } from 'playwright-core';
 import type { BrowserSession } from '../browser/session.js';
@@ -14,15 +14,25 @@ import { consentPageOf } from '../pages/agency.js';
 import { personOf } from '../pages/person.js';
 import { reachConsent } from './consent-steps.js';
 import { type EndpointProbe, type JourneyFacts, termsOf } from './facts.js';
+import { BACKEND_LATENCY_MS } from './polling.js';
 import type { ScenarioRun } from './scenario-run.js';
+import { isEntryCall, waitForCall } from './step-support.js';
 
 /** Names that carry a CSRF token, in a header or a field. */
 const TOKEN_NAME = /csrf|xsrf|token|nonce|authenticity/i;
 /** Headers the browser sets itself, or that a cross-site page cannot choose: never replayed as caught. */
 const BROWSER_HEADERS = /^(cookie|host|content-length|connection|origin|referer|user-agent|accept(-.*)?|sec-.*|priority|cache-control|pragma|upgrade-insecure-requests)$/i;
-const AFTER_FORGERY_MS = 500;
-/** A cross-site page: where a forged request comes from. */
-const ATTACKER = 'https://cross-site.example';
+/** Top-level domains a forged request's site is drawn under. */
+const ATTACKER_TLDS = ['com', 'net', 'org', 'de', 'at', 'ch', 'nl', 'pl', 'fr', 'es', 'it', 'eu', 'shop', 'io'];
+
+/**
+ * A cross-site page, where a forged request comes from: another each time, so an agency that
+ * refuses one site it knows (a probe's fixed origin) and takes every other is found out.
+ */
+export function attackerOrigin(): string {
+  const letters = Array.from({ length: randomInt(5, 12) }, () => 'abcdefghijklmnopqrstuvwxyz'[randomInt(26)]).join('');
+  return `https://${letters}.${ATTACKER_TLDS[randomInt(ATTACKER_TLDS.length)]}`;
+}
 
 interface Caught {
   method: string;
@@ -66,12 +76,14 @@ export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts
     return { status: answer.status(), readableBy: readableBy(answer.headers(), request.headers.origin) };
   };
   // Each request is placed among the calls the emulator observed by their sequence numbers, not by clocks.
+  const attacker = attackerOrigin();
   for (const variant of ['missing', 'forged', PLAIN_FORM_POST] as const) {
     const after = await run.env.client.lastObserved();
-    record.csrf.push({ variant, after, ...(await send(variant === PLAIN_FORM_POST ? plainFormPost(caught, parts) : forgery(caught, parts, variant))) });
+    record.csrf.push({ variant, after, ...(await send(variant === PLAIN_FORM_POST ? plainFormPost(caught, parts, attacker) : forgery(caught, parts, variant, attacker))) });
   }
-  // An agency that calls the service after answering has this long to do so before the burst.
-  await sleep(AFTER_FORGERY_MS);
+  // An agency that took a forgery (answered below 400) may call the service after answering: its entry is waited for, so it is not counted as the burst's.
+  const taken = record.csrf.find((attempt) => attempt.status < 400);
+  if (taken) await waitForCall(run, (call) => isEntryCall(call) && call.seq > taken.after, { pack: journey.pack.code, timeoutMs: BACKEND_LATENCY_MS });
   record.burstAfter = await run.env.client.lastObserved();
   // From the page's own origin, as the browser sent it: an agency whose API is on another origin than its pages allows only theirs.
   const own = { headers: { ...replayable(caught.headers), origin: caught.headers.origin ?? new URL(consentUrl).origin, referer: consentUrl }, body: caught.body };
@@ -136,9 +148,9 @@ function fieldsOf(caught: Caught): Record<string, unknown> | undefined {
 }
 
 /** The caught request as a page on another site could send it: from there, its token left out or made up. */
-function forgery(caught: Caught, parts: { headers: string[]; fields: string[] }, variant: 'missing' | 'forged'): { headers: Record<string, string>; body: string } {
+function forgery(caught: Caught, parts: { headers: string[]; fields: string[] }, variant: 'missing' | 'forged', attacker: string): { headers: Record<string, string>; body: string } {
   const made = (value: string) => randomBytes(Math.max(16, value.length)).toString('base64url').slice(0, Math.max(16, value.length));
-  const headers: Record<string, string> = { ...replayable(caught.headers), origin: ATTACKER, referer: `${ATTACKER}/` };
+  const headers: Record<string, string> = { ...replayable(caught.headers), origin: attacker, referer: `${attacker}/` };
   for (const name of parts.headers) {
     if (variant === 'missing') delete headers[name];
     else headers[name] = made(caught.headers[name] ?? '');
@@ -162,11 +174,11 @@ const PLAIN_FORM_POST = 'missing, as a plain form post';
  * `HX-Request` or `X-Requested-With` a framework adds) and no token. An agency that checks its token
  * only on requests that carry such a header takes this one.
  */
-function plainFormPost(caught: Caught, parts: { fields: string[] }): { headers: Record<string, string>; body: string } {
+function plainFormPost(caught: Caught, parts: { fields: string[] }, attacker: string): { headers: Record<string, string>; body: string } {
   const sent = fieldsOf(caught);
   const fields = Object.entries(sent ?? {}).filter(([name]) => !parts.fields.includes(name));
   const body = sent ? new URLSearchParams(fields.map(([name, value]): [string, string] => [name, typeof value === 'object' ? JSON.stringify(value) : String(value)])).toString() : caught.body;
-  return { headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ATTACKER, referer: `${ATTACKER}/` }, body };
+  return { headers: { 'content-type': 'application/x-www-form-urlencoded', origin: attacker, referer: `${attacker}/` }, body };
 }
 
 function replayable(headers: Record<string, string>): Record<string, string> {

@@ -26,6 +26,12 @@ export interface JourneyFacts {
   serviceRequest?: string;
   /** The callback opened as issued: its response, and where the browser ended. */
   completion?: { at: number; status: number; location: string | undefined; landed: string };
+  /**
+   * When the journey's own browser began opening the callback as issued, noted before it does: a
+   * run cut short by its bound while it opened (no completion) still knows the exchange it set off
+   * as the journey's own, never as a probe's.
+   */
+  openedAt?: number;
   consent: ConsentView[];
   submissions: Submission[];
   /** When a step last changed the journey's world (a fault armed, a delivery settled): watches run from then. */
@@ -172,8 +178,7 @@ export class RunFacts {
   readonly outcomes = new Map<string, ScenarioOutcome>();
   /** Limits the run hit (a page's console, its memory) and what the harness's browser ran without: said in the report's notes. */
   readonly notes: string[] = [];
-  /** The campaign's name, as the brand's console shows it: a landing page names it. */
-  campaignName: string | undefined;
+  private campaign: string | undefined;
   /** Terms per country ("" for the default) before the run changed any. */
   terms: { countries: string[]; default: Terms; by_country: Record<string, Terms> } | undefined;
   /** Set at the end of the run. */
@@ -203,6 +208,16 @@ export class RunFacts {
    */
   private readonly agencyOrigins: Set<string>;
 
+  /** The campaign's name, as the brand's console shows it: a landing page names it. It is the service's data, which no page is read with. */
+  get campaignName(): string | undefined {
+    return this.campaign;
+  }
+
+  set campaignName(name: string | undefined) {
+    this.campaign = name;
+    this.states.data.name(name);
+  }
+
   /** Whether a URL is on one of the agency's origins. */
   isAgency(url: string): boolean {
     return this.agencyOrigins.has(originOf(url) ?? '');
@@ -217,6 +232,16 @@ export class RunFacts {
   noteRedirect(from: string, to: string): void {
     const origin = originOf(to);
     if (origin && origin !== this.origins.emulator && /^https?:/.test(to) && this.isCallback(from)) this.agencyOrigins.add(origin);
+  }
+
+  /** Whether a URL is on one of the agency's hosts, by any port or scheme (http, ws): another door a page may ask the agency by. */
+  isAgencyHost(url: string): boolean {
+    try {
+      const host = new URL(url).hostname;
+      return [...this.agencyOrigins].some((origin) => new URL(origin).hostname === host);
+    } catch {
+      return false;
+    }
   }
 
   /** Whether a URL is the callback URL (any query). */
@@ -262,7 +287,10 @@ export const sha256 = (text: string) => createHash('sha256').update(text).digest
 
 export function originOf(url: string): string | undefined {
   try {
-    return new URL(url).origin;
+    const parsed = new URL(url);
+    // A WebSocket belongs to the site of its http(s) origin.
+    if (parsed.protocol === 'ws:' || parsed.protocol === 'wss:') parsed.protocol = parsed.protocol === 'ws:' ? 'http:' : 'https:';
+    return parsed.origin;
   } catch {
     return undefined;
   }

@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { BrowserSession } from '../browser/session.js';
-import { AuthorizePage, SignInPage, collectorOf } from '../pages/emulator.js';
+import { harnessCollectorEmail } from '../../emulator/wire-contract.js';
+import { AuthorizePage, SignInPage } from '../pages/emulator.js';
 import { type JourneyFacts, redactUrl } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 import { complete, exchangeOf, lastRequest } from './step-support.js';
@@ -18,11 +19,10 @@ export async function scanPack(run: ScenarioRun, journey: JourneyFacts, session:
   // To add a state to the service's redirect, sign in first, then take the scan's redirect without following it.
   await session.goto(supplyState ? `${facts.origins.emulator}/sign-in?next=%2Fpromotions` : scan);
   const signIn = new SignInPage(session.page);
-  if (signIn.isShown()) await signIn.signIn(collectorOf(journey.country), journey.country, (button) => session.act(() => button.click()));
+  if (signIn.isShown()) await signIn.signIn(harnessCollectorEmail(journey.country), journey.country, (button) => session.act(() => button.click()));
   if (supplyState) {
-    const routed = await session.context.request.get(scan, { maxRedirects: 0, failOnStatusCode: false });
-    const location = routed.headers().location;
-    if (!location || !facts.isCallback(new URL(location, scan).href)) throw new Error(`the scan was not routed to the agency's callback (HTTP ${routed.status()}): is the integration approved?`);
+    const { status, location } = await session.toEmulator(scan);
+    if (!location || !facts.isCallback(new URL(location, scan).href)) throw new Error(`the scan was not routed to the agency's callback (HTTP ${status}): is the integration approved?`);
     const url = new URL(location, scan);
     journey.suppliedState = randomBytes(32).toString('base64url');
     url.searchParams.set('state', journey.suppliedState);
@@ -52,13 +52,13 @@ export async function continueOnAuthorize(run: ScenarioRun, journey: JourneyFact
   if (hold) {
     // The service's redirect back, taken without following it: the callback URL is held, unopened.
     const form = await authorize.fields();
-    const answer = await session.context.request.post(new URL('/authorize', facts.origins.emulator).href, { form, maxRedirects: 0, failOnStatusCode: false });
-    const location = answer.headers().location;
-    if (!location || !isReturn(new URL(location, facts.origins.emulator))) throw new Error(`Continue did not redirect to the callback (HTTP ${answer.status()})`);
+    const { status, location } = await session.toEmulator(new URL('/authorize', facts.origins.emulator).href, form);
+    if (!location || !isReturn(new URL(location, facts.origins.emulator))) throw new Error(`Continue did not redirect to the callback (HTTP ${status})`);
     journey.issuedCallback = new URL(location, facts.origins.emulator).href;
     return;
   }
   const at = Date.now();
+  journey.openedAt = at;
   await session.act(() => authorize.continueButton.click());
   journey.issuedCallback = lastRequest(run, journey.journey, isReturn)?.href;
   await openedCallback(run, session, journey.issuedCallback);
@@ -70,6 +70,7 @@ export async function openAsIssued(run: ScenarioRun, journey: JourneyFacts, sess
   const issued = journey.issuedCallback;
   if (!issued) throw new Error('no callback URL held: run "authorize" with "hold": true first');
   const at = Date.now();
+  journey.openedAt = at;
   await session.goto(issued);
   await openedCallback(run, session, issued);
   await complete(run, journey, session, at);

@@ -11,6 +11,7 @@ import type { EmulatorClient, ObservedCall } from '../emulator-client/client.js'
 import type { PackPool } from '../emulator-client/packs.js';
 import { AgencyPage, recognisedSelectors } from '../pages/agency.js';
 import { personOf } from '../pages/person.js';
+import { untilSettled } from '../pages/settle.js';
 import { vocabularyOf } from '../vocabulary.js';
 import type { Scenario } from '../scenarios/schema.js';
 import type { Capturer } from './capture.js';
@@ -92,6 +93,7 @@ export class ScenarioRun {
     const sent = Date.now();
     const { now, data } = await this.env.client.observed(this.env.baseline.calls, pack === undefined ? {} : { pack });
     this.facts.noteClock(now, sent, Date.now());
+    this.facts.states.data.note(data);
     return data;
   }
 
@@ -102,13 +104,18 @@ export class ScenarioRun {
     return session;
   }
 
+  /** A browser for the journey `label` (or one of its probes, `main-other_browser`), in its country. */
   private open(label: string, clock: boolean): Promise<BrowserSession> {
-    return BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace, clock, recorded: recognisedSelectors(this.env.config.markers) });
+    const journeys = Object.entries(this.scenario.world.journeys);
+    const country = (journeys.find(([name]) => label === name || label.startsWith(`${name}-`)) ?? journeys[0])?.[1].country;
+    return BrowserSession.open(this.env.browser, this.facts, this.scenario.id, label, { trace: this.env.config.trace, clock, recorded: recognisedSelectors(this.env.config.markers), country });
   }
 
-  /** After a step: what the page shows, its storage, and the state's axe run and screenshots. */
+  /** After a step, once the page settled (or at the bound): what the page shows, its storage, and the state's axe run and screenshots. */
   async observe(session: BrowserSession): Promise<PageSeen | undefined> {
+    const loading = await untilSettled(session);
     const seen = await session.snapshot(this.view(session), this.scenario.phase === 'sandbox' ? 'sandbox' : 'production');
+    if (seen && loading) seen.loading = loading;
     if (seen) await this.env.capturer.capture(session, seen, this.leads);
     return seen;
   }

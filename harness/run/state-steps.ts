@@ -10,6 +10,7 @@ import type { BrowserSession } from '../browser/session.js';
 import { INFERRED_STATES, STATE_ANSWERS, type ResultState, type ServiceAnswer, type Shown, type StateName, showsState, statesShown } from '../journey-states.js';
 import type { AgencyPage, PageReading } from '../pages/agency.js';
 import { PreviewPage } from '../pages/preview.js';
+import { untilSettled } from '../pages/settle.js';
 import { type Fingerprint, samePage, statesCarried } from '../pages/states.js';
 import type { Step } from '../scenarios/schema.js';
 import { type Expectation, type JourneyFacts, redactUrl } from './facts.js';
@@ -65,7 +66,7 @@ async function openPreview(run: ScenarioRun, session: BrowserSession, preview: s
     run.facts.previewed.push(scenario);
     // The concrete signal: the service saw the preview's entry (or, without one, the page settles on its own).
     expectation.answer = answerOf(await sandboxEntry(run, scenario, PREVIEW_WAIT_MS));
-    learned = await settledPage(view, index, scenario);
+    learned = await settledPage(session, view, index, scenario);
   } finally {
     states.report(scenario, learned);
   }
@@ -96,7 +97,7 @@ async function openFailingPreview(run: ScenarioRun, preview: string): Promise<vo
     await run.env.client.arm({ path: '/session/entry', method: 'POST', status: 500, match: { environment: 'sandbox', scenario: FAILING_PREVIEW } });
     await session.act(() => link.click());
     const failed = await waitForCall(run, (call) => call.path === '/session/entry' && call.environment === 'sandbox' && call.scenario === FAILING_PREVIEW && call.fault !== undefined, { timeoutMs: PREVIEW_WAIT_MS });
-    if (failed) learned = await settledPage(view, index, 'error');
+    if (failed) learned = await settledPage(session, view, index, 'error');
   } finally {
     run.facts.states.report('error', learned);
   }
@@ -107,14 +108,16 @@ async function openFailingPreview(run: ScenarioRun, preview: string): Promise<vo
  * it is no longer the preview's own page and stays the same for a moment (a single-page app draws
  * after its fetches). Undefined when it settles on another state's marker, or never settles.
  */
-async function settledPage(view: AgencyPage, index: Fingerprint, state: StateName): Promise<Fingerprint | undefined> {
+async function settledPage(session: BrowserSession, view: AgencyPage, index: Fingerprint, state: StateName): Promise<Fingerprint | undefined> {
   const unchanged = settling();
   const settled = await view.waitFor((shown, { features }) => {
     if (showsState(shown, state)) return true;
     if (!features || samePage(features, index)) return false;
     return unchanged(features);
   }, { timeoutMs: PREVIEW_WAIT_MS, other: settledElsewhere(state), graceMs: SETTLED_GRACE_MS, withFeatures: true });
-  return settled.met ? (await view.read(true)).features : undefined;
+  if (!settled.met) return undefined;
+  await untilSettled(session);
+  return (await view.read(true)).features;
 }
 
 /** Told a page's features at each reading: true once they have read the same for SETTLED_GRACE_MS. */

@@ -10,7 +10,7 @@ import type { ServiceAnswer } from '../journey-states.js';
 import { type JourneyFacts, sha256 } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 
-const isEntryCall = (call: ObservedCall) => call.method === 'POST' && call.path === '/session/entry';
+export const isEntryCall = (call: ObservedCall) => call.method === 'POST' && call.path === '/session/entry';
 
 /** Polls the run's observed calls (of a pack, when given) until one matches; undefined after `timeoutMs`. */
 export async function waitForCall(run: ScenarioRun, matches: (call: ObservedCall) => boolean, options: { pack?: string; timeoutMs: number }): Promise<ObservedCall | undefined> {

@@ -10,6 +10,7 @@ import type { ObservedCall } from '../emulator-client/client.js';
 import { type Shown, showsState } from '../journey-states.js';
 import { type ConsentPage, consentPageOf } from '../pages/agency.js';
 import { type Person, personOf } from '../pages/person.js';
+import { untilSettled } from '../pages/settle.js';
 import type { Step } from '../scenarios/schema.js';
 import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
 import { ENDING_STATUSES, LONGEST_POLL_WAIT_MS, finalState, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
@@ -75,6 +76,7 @@ export const STEPS: Steps = {
     const stepped = await reachConsent(run, session, CONSENT_WAIT);
     // After the harness changed the terms, the form is read once it shows them.
     const edit = run.facts.termsEdits.filter((candidate) => candidate.scenario === run.scenario.id && candidate.journey === step.journey).at(-1);
+    await untilSettled(session);
     const consent = consentOf(run, journey, session);
     const opened = await consent.open((click) => session.act(click));
     // Where the form was is the harness's own pointer into the page, not a fact of it.
@@ -155,6 +157,7 @@ export const STEPS: Steps = {
     for (;;) {
       await sleep(300);
       const { now, data } = await run.env.client.observed(run.env.baseline.calls, { pack: journey.pack.code });
+      run.facts.states.data.note(data);
       const polls = data.filter((call) => call.method === 'GET' && call.path === '/session' && call.at > entry.at);
       if (step.mode === 'schedule') {
         if (scheduleViolation(entry.at, polls, pageDecided(run.facts, run.scenario.id, step.journey, [entry.at, ...polls.map((poll) => poll.at)]))) until = Math.min(until, now);

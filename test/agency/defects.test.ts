@@ -61,6 +61,11 @@ describe('the agency command', () => {
     expect(stdout).toMatch(/^state-not-checked +state\.tampered_rejected +§4\.3 step 6/m);
   });
 
+  test('--help names the command as the package installs it', async () => {
+    const { code, stdout } = await agency(['--help']).output;
+    expect([code, stdout.split('\n')[0]]).toEqual([0, 'Usage: promo-agency [options]']);
+  });
+
   test('exits 1 on an unknown defect', async () => {
     const { code, stderr } = await agency(['--defect', 'no-such-defect']).output;
     expect([code, stderr.trim()]).toEqual([1, '[agency] unknown defect "no-such-defect". Run `npm run agency -- --list-defects` to see them.']);

@@ -185,10 +185,10 @@ describe('console: access', () => {
 
   it('answers loopback callers, or others presenting the control token', () => {
     const caller = (remoteAddress: string, authorization?: string) => ({ socket: { remoteAddress }, headers: {}, get: (name: string) => (name === 'authorization' ? authorization : undefined) }) as unknown as Request;
-    expect(trustedCaller(caller('127.0.0.1'), undefined)).toBe(true);
-    expect(trustedCaller(caller('10.0.0.5'), undefined)).toBe(false);
-    expect(trustedCaller(caller('10.0.0.5', 'Bearer wrong'), 'secret-token')).toBe(false);
-    expect(trustedCaller(caller('10.0.0.5', 'Bearer secret-token'), 'secret-token')).toBe(true);
+    expect(trustedCaller(caller('127.0.0.1'), {})).toBe(true);
+    expect(trustedCaller(caller('10.0.0.5'), {})).toBe(false);
+    expect(trustedCaller(caller('10.0.0.5', 'Bearer wrong'), { controlToken: 'secret-token' })).toBe(false);
+    expect(trustedCaller(caller('10.0.0.5', 'Bearer secret-token'), { controlToken: 'secret-token' })).toBe(true);
   });
 
   it('shows the interaction log with keys masked and secrets redacted', async () => {

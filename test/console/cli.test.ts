@@ -34,29 +34,34 @@ afterAll(async () => {
   rmSync(data, { recursive: true, force: true });
 });
 
-/** Runs `emulator <args> --data <dir>` in this process and returns what it printed. */
-async function emulator(...args: string[]): Promise<string> {
-  const printed: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    printed.push(String(chunk));
+/** Runs `emulator <args> --data <dir>` in this process and returns what it printed on stdout and stderr. */
+async function printed(...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const out = { stdout: '', stderr: '' };
+  const spies = (['stdout', 'stderr'] as const).map((stream) => vi.spyOn(process[stream], 'write').mockImplementation((chunk) => {
+    out[stream] += String(chunk);
     return true;
-  });
+  }));
   try {
     const program = new Command('emulator').exitOverride();
     for (const command of consoleCommands()) program.addCommand(command);
     await program.parseAsync([...args, '--data', data], { from: 'user' });
   } finally {
-    spy.mockRestore();
+    for (const spy of spies) spy.mockRestore();
   }
-  return printed.join('');
+  return out;
 }
+
+const emulator = async (...args: string[]) => (await printed(...args)).stdout;
 
 const DEFAULT_LINE = '[emulator] promotion #1 spring-instant-win (Spring Instant Win), the default: name another with --promotion';
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('emulator keys, callback, checklist, approve, pause, resume', () => {
   it('walks the lifecycle: keys, callback, checklist, a refused then granted approval, pause and resume', async () => {
-    expect(await emulator('keys', 'list')).toMatch(new RegExp(`^${escape(DEFAULT_LINE)}\nID\\s+ENV\\s+KEY\\s+STATUS\\s+EXPIRES\n1\\s+sandbox\\s+pk_sandbox_…\\S{4}\\s+active\\s+2027-02-19\n2\\s+production`));
+    // The headings on stderr: `keys list | head -1` is a key.
+    const keys = await printed('keys', 'list');
+    expect(keys.stderr).toMatch(new RegExp(`^${escape(DEFAULT_LINE)}\nID\\s+ENV\\s+KEY\\s+STATUS\\s+EXPIRES\n$`));
+    expect(keys.stdout).toMatch(/^1\s+sandbox\s+pk_sandbox_…\S{4}\s+active\s+2027-02-19\n2\s+production/);
     const created = JSON.parse(await emulator('keys', 'create', '--env', 'production', '--json')) as { id: number; secret: string };
     expect(created.secret).toMatch(/^pk_live_/);
     expect(await emulator('keys', 'rotate', String(created.id))).toContain(`to replace #${created.id}`);
@@ -80,7 +85,9 @@ describe('emulator keys, callback, checklist, approve, pause, resume', () => {
 
   it('acts on the promotion --promotion names, by slug or id, and on no other', async () => {
     const line = '[emulator] promotion #2 nordkakao-cafe-codes (Nordkakao Café Codes)';
-    expect(await emulator('keys', 'list', '--promotion', 'nordkakao-cafe-codes')).toMatch(new RegExp(`^${escape(line)}\nID\\s+ENV\\s+KEY\\s+STATUS\\s+EXPIRES\n3\\s+sandbox\\s+\\S+\\s+active\\s+\\S+\n4\\s+production`));
+    const keys = await printed('keys', 'list', '--promotion', 'nordkakao-cafe-codes');
+    expect(keys.stderr).toMatch(new RegExp(`^${escape(line)}\nID\\s+ENV\\s+KEY\\s+STATUS\\s+EXPIRES\n$`));
+    expect(keys.stdout).toMatch(/^3\s+sandbox\s+\S+\s+active\s+\S+\n4\s+production/);
     expect(await emulator('checklist', '--promotion', '2')).toContain(`${line}\ntodo  won`);
     await expect(emulator('keys', 'revoke', '1', '--promotion', 'nordkakao-cafe-codes')).rejects.toThrow(/nordkakao-cafe-codes has no agency key with that id/);
     expect(await emulator('pause', '--promotion', 'nordkakao-cafe-codes')).toBe(`${line}\n[emulator] paused: production scans go to the hosted page: the brand has not approved the agency experience; the brand paused routing to the agency; no production callback URL is set\n`);

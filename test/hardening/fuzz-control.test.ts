@@ -86,6 +86,10 @@ const SHAPES = {
     production: { valid: fc.constantFrom(CALLBACK, 'http://localhost:3000/cb'), invalid: fc.oneof(wrongType('string'), hostileText, fc.constant(`https://x.example/${'p'.repeat(4100)}`)) },
     preview: { valid: fc.constantFrom(CALLBACK), invalid: fc.oneof(wrongType('string'), hostileText) },
   }),
+  run: anyBody({
+    pid: { valid: fc.constantFrom(1, 4242), invalid: fc.oneof(wrongType('number'), fc.constantFrom(-1, 1.5)) },
+    host: { valid: fc.constantFrom('ci-runner', 'localhost'), invalid: fc.oneof(wrongType('string'), fc.constant('h'.repeat(256))) },
+  }),
   none: fc.oneof(fc.constant({}), anyBody({})),
 };
 
@@ -145,6 +149,9 @@ const ROUTES: Record<string, Route> = {
   'POST /console/approve': { method: 'POST', path: fixed('/console/approve'), body: SHAPES.none },
   'POST /console/pause': { method: 'POST', path: fixed('/console/pause'), body: SHAPES.none },
   'POST /console/resume': { method: 'POST', path: fixed('/console/resume'), body: SHAPES.none },
+  'POST /console/harness-runs': { method: 'POST', path: fixed('/console/harness-runs'), body: SHAPES.run },
+  'POST /console/harness-runs/:id/renew': { method: 'POST', path: withId('/console/harness-runs/:id/renew', () => []), body: SHAPES.none },
+  'POST /console/harness-runs/:id/end': { method: 'POST', path: withId('/console/harness-runs/:id/end', () => []), body: SHAPES.none },
 };
 
 function calls(route: Route) {

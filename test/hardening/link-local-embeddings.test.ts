@@ -1,6 +1,6 @@
 /**
- * Round four, item 4: 169.254.0.0/16, where cloud metadata services answer, in every form an IPv6
- * address carries an IPv4 one. Each form is built here from the address's bytes, independently of
+ * 169.254.0.0/16, where cloud metadata services answer, in every form an IPv6 address carries an
+ * IPv4 one; and the clouds' metadata addresses outside it (Alibaba's, AWS's IPv6 one, ...). Each form is built here from the address's bytes, independently of
  * the emulator's classifier, and sent to a listening emulator as a webhook URL.
  */
 import { expect, test } from 'vitest';
@@ -69,5 +69,22 @@ test('the forms the issue named, as written', async () => {
   const t = testWorld();
   for (const url of ['http://[64:ff9b:1::a9fe:a9fe]/', 'http://[::ffff:0:a9fe:a9fe]/', 'http://[::ffff:0:169.254.169.254]/', 'http://[2001:0:4136:e378:8000:63bf:5601:5601]/']) {
     expect((await t.api.post('/_emulator/webhooks').send({ url })).status, url).toBe(400);
+  }
+});
+
+test("the clouds' metadata addresses outside link-local are refused, also carried in IPv6; their neighbours are not", async () => {
+  const t = testWorld();
+  const before = storedCount(t.world.db, 'webhook_endpoints');
+  const metadata: Octets[] = [[100, 100, 100, 200], [192, 0, 0, 192], [168, 63, 129, 16]];
+  const urls = ['https://[fd00:ec2::254]/latest/meta-data/', 'https://[FD00:EC2:0:0:0:0:0:254]/', 'https://100.100.100.200/latest/meta-data/', 'http://100.100.100.200:80/'];
+  for (const v4 of metadata) urls.push(`https://${v4.join('.')}/`, ...Object.values(embeddings(v4)).map((address) => `https://[${address}]/`));
+  for (const url of urls) {
+    const res = await t.api.post('/_emulator/webhooks').send({ url });
+    expect(res.status, url).toBe(400);
+    expect(res.body.details.url[0], url).toContain('--allow-link-local-webhooks');
+  }
+  expect(storedCount(t.world.db, 'webhook_endpoints')).toBe(before);
+  for (const url of ['https://100.100.100.201/hooks', 'https://100.64.0.1/hooks', 'https://[fd00:ec2::253]/hooks', 'https://[fd00::254]/hooks']) {
+    expect((await t.api.post('/_emulator/webhooks').send({ url })).status, url).toBe(201);
   }
 });

@@ -4,7 +4,7 @@
  * `npm test` builds dist/ first (pretest); run `npm run build` before running these files alone.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +57,8 @@ export interface EmulatorProcess {
   exited: Promise<Exit>;
   /** What it printed, for failure messages. */
   output(): string;
+  /** The control plane's `Authorization` header, when the emulator asks for its token (bound off loopback, or a public URL). */
+  control(): Record<string, string>;
   /** SIGTERM (a clean stop) or SIGKILL (a crash); resolves once it has exited. */
   stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<Exit>;
 }
@@ -66,7 +68,7 @@ export async function startEmulator(options: { data: string; fixture?: string; h
   const port = await freePort();
   const args = ['start', '--foreground', '--data', options.data, '--port', String(port), '--host', options.host ?? '127.0.0.1'];
   if (options.fixture) args.push('--fixture', options.fixture);
-  return spawnServer([CLI, ...args, ...(options.args ?? [])], port);
+  return spawnServer([CLI, ...args, ...(options.args ?? [])], port, options.data);
 }
 
 /**
@@ -85,7 +87,17 @@ export async function startSecondServer(options: { data: string; fixture: string
   return spawnServer(['--input-type=module', '-e', serve, options.fixture, options.data, String(port)], port);
 }
 
-async function spawnServer(args: string[], port: number): Promise<EmulatorProcess> {
+/** The control token the emulator keeps in its data folder's instance file (the CLI's way), if any. */
+function controlHeader(data: string | undefined): Record<string, string> {
+  try {
+    const { control_token: token } = JSON.parse(readFileSync(join(data!, 'instance.json'), 'utf8')) as { control_token?: string };
+    return token ? { authorization: `Bearer ${token}` } : {};
+  } catch {
+    return {};
+  }
+}
+
+async function spawnServer(args: string[], port: number, data?: string): Promise<EmulatorProcess> {
   const env = { ...process.env };
   delete env.EMULATOR_CONTROL_TOKEN;
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -94,7 +106,7 @@ async function spawnServer(args: string[], port: number): Promise<EmulatorProces
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<Exit>((done) => child.once('exit', (code, signal) => done({ code, signal })));
   const running: EmulatorProcess = {
-    child, port, exited, baseUrl: `http://127.0.0.1:${port}`, output: () => output,
+    child, port, exited, baseUrl: `http://127.0.0.1:${port}`, output: () => output, control: () => controlHeader(data),
     stop: (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
@@ -115,7 +127,7 @@ async function waitHealthy(running: EmulatorProcess): Promise<void> {
   const deadline = performance.now() + HEALTHY_WITHIN_MS;
   while (performance.now() < deadline && !gone) {
     try {
-      const res = await fetch(`${running.baseUrl}/_emulator/health`, { signal: AbortSignal.timeout(1000) });
+      const res = await fetch(`${running.baseUrl}/_emulator/health`, { headers: running.control(), signal: AbortSignal.timeout(1000) });
       if (res.ok && ((await res.json()) as { pid?: number }).pid === running.child.pid) return;
     } catch {
       // Not listening yet.

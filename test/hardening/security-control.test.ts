@@ -1,8 +1,9 @@
 /**
  * The control plane, the console API and the dashboard from another machine: the built CLI bound
  * to 0.0.0.0, called on this machine's non-loopback address, so the emulator sees a non-loopback
- * caller for real. Without `--control-token` every such call is refused and changes nothing; with
- * it, the token opens them. (test/control.test.ts checks the guard with a faked address.) A page
+ * caller for real. Bound off loopback, the emulator asks every caller for the control token (the
+ * one given with `--control-token`, else one it made, kept for the CLI in its instance file):
+ * without it every such call is refused and changes nothing; with it, the token opens them. (test/control.test.ts checks the guard with a faked address.) A page
  * on another site whose name was rebound to 127.0.0.1 (DNS rebinding) calls from loopback too,
  * but names its own host: it is refused.
  * @see README "Security" (the control plane)
@@ -42,27 +43,27 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function exposed(args: string[] = []): Promise<{ loopback: string; network: string }> {
+async function exposed(args: string[] = []): Promise<{ loopback: string; network: string; control: Record<string, string> }> {
   const scratch = scratchFolder((fixture) => ({ ...fixture, history: { scans: 0 } }));
   cleanup.push(scratch.remove);
   const emulator = await startEmulator({ data: scratch.data, fixture: scratch.fixture, host: '0.0.0.0', args });
   running.push(emulator);
-  return { loopback: emulator.baseUrl, network: `http://${remote}:${emulator.port}` };
+  return { loopback: emulator.baseUrl, network: `http://${remote}:${emulator.port}`, control: emulator.control() };
 }
 
 const post = (url: string, body: object, headers: Record<string, string> = {}) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
-/** What the refused calls would have changed, read on loopback. */
-async function state(loopback: string) {
-  const json = async (path: string) => (await fetch(`${loopback}${path}`)).json() as Promise<Record<string, unknown>>;
+/** What the refused calls would have changed, read on loopback with the token (bound off loopback, the emulator asks every caller for it). */
+async function state(loopback: string, control: Record<string, string>) {
+  const json = async (path: string) => (await fetch(`${loopback}${path}`, { headers: control })).json() as Promise<Record<string, unknown>>;
   const overview = await json('/_emulator/console');
   return { clock: (await json('/_emulator/clock')).offsetMs, keys: overview.keys, experience: overview.experience, sinks: await json('/_emulator/sinks'), webhooks: await json('/_emulator/webhooks') };
 }
 
 test.skipIf(!remote)('without --control-token, every control, console and dashboard call from a non-loopback address is 403 and changes nothing', async () => {
-  const { loopback, network } = await exposed();
-  const before = await state(loopback);
+  const { loopback, network, control } = await exposed();
+  const before = await state(loopback, control);
 
   for (const path of READS) {
     const res = await fetch(`${network}${path}`);
@@ -73,23 +74,25 @@ test.skipIf(!remote)('without --control-token, every control, console and dashbo
   const form = await fetch(`${network}/console/approve`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'csrf=x' });
   expect(form.status).toBe(403);
 
-  expect(await state(loopback)).toEqual(before);
-  const { sandbox_key: key } = (await (await fetch(`${loopback}/_emulator/env`)).json()) as { sandbox_key: string };
+  expect(await state(loopback, control)).toEqual(before);
+  const { sandbox_key: key } = (await (await fetch(`${loopback}/_emulator/env`, { headers: control })).json()) as { sandbox_key: string };
   expect((await fetch(`${network}/api/experience/v1/campaign`, { headers: { authorization: `Bearer ${key}` } })).status, 'the APIs serve the network').toBe(200);
 });
 
-test.skipIf(!remote)('with --control-token, a non-loopback caller gets in with that bearer token only; loopback needs none', async () => {
-  const { loopback, network } = await exposed(['--control-token', TOKEN]);
+test.skipIf(!remote)('with --control-token, a non-loopback caller gets in with that bearer token only, and bound off loopback, so does a loopback caller', async () => {
+  const { loopback, network, control } = await exposed(['--control-token', TOKEN]);
+  expect(control).toEqual({ authorization: `Bearer ${TOKEN}` });
 
   for (const path of READS) {
     expect((await fetch(`${network}${path}`)).status, `${path} without a token`).toBe(403);
     expect((await fetch(`${network}${path}`, { headers: { authorization: `Bearer ${TOKEN}x` } })).status, `${path} with a wrong token`).toBe(403);
     expect((await fetch(`${network}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).status, `${path} with the token`).toBe(200);
-    expect((await fetch(`${loopback}${path}`)).status, `${path} on loopback`).toBe(200);
+    expect((await fetch(`${loopback}${path}`)).status, `${path} on loopback without a token`).toBe(403);
+    expect((await fetch(`${loopback}${path}`, { headers: control })).status, `${path} on loopback with the token`).toBe(200);
   }
   expect((await post(`${network}/_emulator/clock`, { advance: '1h' })).status).toBe(403);
   expect((await post(`${network}/_emulator/clock`, { advance: '1h' }, { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
-  expect((await state(loopback)).clock).toBe(3_600_000);
+  expect((await state(loopback, control)).clock).toBe(3_600_000);
 });
 
 test('DNS rebinding: a loopback caller naming a host other than 127.0.0.1, localhost or [::1] is refused unless it has the token', async () => {

@@ -4,12 +4,15 @@
  * at its bound, and a refusal repeated on a route is summarised: 8,000 calls with an invalid key
  * added 2.7 MB.
  */
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { FIXTURE_TEXT_LIMITS, type Fixture, parseFixture } from '../../emulator/fixture.js';
-import { MAX_LOG_BYTES, logFile } from '../../emulator/logger.js';
+import type { Request, Response } from 'express';
+import { MAX_LOG_BYTES, createLogger, logFile } from '../../emulator/logger.js';
+import { requestLog } from '../../emulator/request-log.js';
 import { runCli, scratchFolder } from './processes.js';
 import { DEFAULT_FIXTURE, testWorld } from '../world.js';
 
@@ -103,8 +106,34 @@ test('a refusal repeated on a route is logged at its 1st, 10th and 100th time; a
   const refusedLines = () => t.logLines.map((text) => JSON.parse(text) as { msg: string; request?: { status: number; times?: number } }).filter((line) => line.request?.status === 401);
   for (let n = 0; n < 120; n++) await t.experience('get', '/campaign', 'pk_sandbox_not-a-key-at-all-0000').expect(401);
   expect(refusedLines().map((line) => line.request!.times)).toEqual([undefined, 10, 100]);
-  expect(refusedLines()[1]!.msg).toBe('GET /api/experience/v1/campaign 401 invalid_key (the same refusal 10 times in a row; logged at 10, 100, 1000, ...)');
+  expect(refusedLines()[1]!.msg).toBe('GET /api/experience/v1/campaign 401 invalid_key (this refusal 10 times on this route since it last succeeded; logged at 10, 100, 1000, ...)');
   await t.experience('get', '/campaign').expect(200);
   await t.experience('get', '/campaign', 'pk_sandbox_not-a-key-at-all-0000').expect(401);
   expect(refusedLines()).toHaveLength(4);
+});
+
+test('two kinds of refusal alternating on one route are each summarised: 8,000 calls make a handful of lines', () => {
+  const written: string[] = [];
+  const log = requestLog(createLogger('emulator', {}, { write: (line: string) => void written.push(line) }));
+  /** One request through the log's middleware, answered with this refusal. */
+  const answer = (status: number, errorCode: string) => {
+    const res = Object.assign(new EventEmitter(), { statusCode: status, locals: { errorCode } });
+    log({ method: 'GET', originalUrl: '/api/experience/v1/campaign' } as Request, res as unknown as Response, () => {});
+    res.emit('finish');
+  };
+  for (let n = 0; n < 4000; n++) {
+    answer(401, 'invalid_key');
+    answer(401, 'key_revoked');
+  }
+  const lines = written.map((text) => (JSON.parse(text) as { request: { error: string; times?: number } }).request);
+  expect(lines.map(({ error, times }) => [error, times])).toEqual([
+    ['invalid_key', undefined], ['key_revoked', undefined], ['invalid_key', 10], ['key_revoked', 10],
+    ['invalid_key', 100], ['key_revoked', 100], ['invalid_key', 1000], ['key_revoked', 1000],
+  ]);
+  // A success on the route starts both counts over.
+  written.length = 0;
+  answer(200, '');
+  answer(401, 'invalid_key');
+  answer(401, 'key_revoked');
+  expect(written.map((text) => JSON.parse(text).request.times)).toEqual([undefined, undefined, undefined]);
 });

@@ -49,3 +49,23 @@ test('a key or endpoint id in a path is its digits exactly', async () => {
   expect((await t.api.post(`/_emulator/webhooks/${endpoint.id}.0/remove`).set('content-type', 'application/json').send({})).status).toBe(404);
   expect(((await t.api.get('/_emulator/webhooks')).body.data as Array<{ id: number }>).map((hook) => hook.id)).toContain(endpoint.id);
 });
+
+test('a count or cursor in a control query is its digits exactly too: 1e0, 1.0, 01, +1 and an empty value are a 400', async () => {
+  const t = testWorld();
+  await t.api.post('/_emulator/sinks').send({ name: 'crm' }).expect(201);
+  const numbers = [
+    '/_emulator/interactions?after', '/_emulator/interactions?limit', '/_emulator/observed?after', '/_emulator/observed?limit',
+    '/_emulator/secrets?after_session', '/_emulator/packs?per_outcome', '/_emulator/deliveries?endpoint_id', '/_emulator/deliveries?limit',
+    '/_emulator/sink/crm/deliveries?after', '/_emulator/sink/crm/deliveries?limit', '/_emulator/sink/crm?limit', '/_emulator/sink/crm?before',
+  ];
+  for (const route of numbers) {
+    for (const bad of ['1e0', '1.0', '01', '+1', '', '0x1']) {
+      const res = await t.api.get(`${route}=${encodeURIComponent(bad)}`).set('accept', 'application/json');
+      expect([res.status, res.body.error], `${route}=${bad}`).toEqual([400, 'invalid_request']);
+    }
+    expect((await t.api.get(`${route}=1`).set('accept', 'application/json')).status, `${route}=1`).toBe(200);
+  }
+  // Up to the largest exact number, which the harness asks for as "the last call": one past it is none.
+  expect((await t.api.get(`/_emulator/observed?after=${Number.MAX_SAFE_INTEGER}&limit=1`)).status).toBe(200);
+  expect((await t.api.get(`/_emulator/observed?after=${Number.MAX_SAFE_INTEGER + 1}&limit=1`)).status).toBe(400);
+});

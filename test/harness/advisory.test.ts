@@ -3,6 +3,8 @@ import { expect, test } from 'vitest';
 import { ADVISORY_CHECKS } from '../../harness/checks/advisory.js';
 import { ConfigSchema } from '../../harness/config.js';
 import { type Capture, RunFacts } from '../../harness/run/facts.js';
+import { scenariosBehindFailure } from '../../harness/report/traces.js';
+import type { Scenario } from '../../harness/scenarios/schema.js';
 
 const check = ADVISORY_CHECKS.find((candidate) => candidate.id === 'a11y.axe')!;
 
@@ -31,4 +33,15 @@ test('a critical violation on an analysed state still fails, whatever could not 
 test('every state analysed without violations passes; no state analysed at all is inconclusive', () => {
   expect(check.evaluate(captured([{ key: 'production:consent', axe: [] }]))).toMatchObject({ status: 'pass', observed: 1 });
   expect(check.evaluate(captured([{ key: 'production:consent', axeError: 'gone' }]))!.status).toBe('inconclusive');
+});
+
+test('a failure names the scenarios where its violations were seen, so the report keeps their traces only, not those of every scenario axe ran in (issue 49 item 5)', () => {
+  const verdict = check.evaluate(captured([
+    { key: 'production:consent', scenario: 'production-won', axe: [{ id: 'label', impact: 'critical', help: 'Form elements must have labels', nodes: 1 }] },
+    { key: 'preview:result-lost', scenario: 'sandbox-previews', axe: [{ id: 'region', impact: 'moderate', help: 'Content in landmarks', nodes: 1 }] },
+    { key: 'production:result-pending', scenario: 'polling-schedule', axe: [] },
+  ]))!;
+  expect(verdict.status).toBe('fail');
+  const feeders = ['sandbox-previews', 'production-won', 'polling-schedule'].map((id) => ({ id }) as Scenario);
+  expect(scenariosBehindFailure(verdict.reason, feeders).map((scenario) => scenario.id)).toEqual(['production-won']);
 });

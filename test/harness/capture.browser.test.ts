@@ -3,17 +3,18 @@
  * same-origin frame is found from the top page, as AxeBuilder's legacy mode finds it; the same page
  * without the frame has none, so the frame is what was analysed. The other scenarios' captures
  * wait until the run's lead watches (runner.ts), and a state is analysed once, however many
- * scenarios reach it at the same time.
+ * scenarios reach it at the same time. A page as tall as the agency likes is shot to a bounded size.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { type AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { MOBILE } from '../../harness/browser/device.js';
 import { BrowserSession } from '../../harness/browser/session.js';
 import { ConfigSchema } from '../../harness/config.js';
-import { Capturer } from '../../harness/run/capture.js';
+import { Capturer, SHOT_LIMIT } from '../../harness/run/capture.js';
 import type { PageSeen } from '../../harness/run/browser-seen.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import { useChromium } from '../support/chromium.js';
@@ -25,6 +26,8 @@ const PAGES: Record<string, string> = {
   '/with-frame': page('<iframe title="Nagroda" src="/frame"></iframe>'),
   '/without-frame': page('<p>Bez ramki</p>'),
   '/frame': page('<img src="/nagroda.png">'),
+  // 100,000 px of noise: what a page can ask a full-page screenshot to draw.
+  '/endless': page('<meta name="viewport" content="width=device-width"><canvas id="noise" width="300" height="100000"></canvas><script>const c=document.getElementById("noise").getContext("2d");const d=c.createImageData(300,2000);for(let i=0;i<d.data.length;i++)d.data[i]=Math.random()*256;for(let y=0;y<100000;y+=2000)c.putImageData(d,0,y);</script>'),
 };
 const server = createServer((req, res) => res.writeHead(PAGES[req.url!] ? 200 : 404, { 'content-type': 'text/html' }).end(PAGES[req.url!] ?? ''));
 beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)));
@@ -95,5 +98,18 @@ test('a state two scenarios reach at once is analysed once: the second leaves it
     const injected = await Promise.all(visits.map((visit) => visit.session.page.evaluate(() => 'axe' in globalThis)));
     expect(injected).toEqual([true, false]);
     expect([...facts.captures.values()].map((capture) => [capture.scenario, Boolean(capture.axe)])).toEqual([['consent', true]]);
+  });
+}, 60_000);
+
+test('a 100,000 px page of noise is shot to SHOT_LIMIT\'s size, at CSS pixels, and the notes say where it was cut (issue 48 item 3)', async () => {
+  await visiting([['/endless', 'endless']], async ([{ session, seen }], facts) => {
+    await new Capturer(facts, { axe: false, screenshots: true }).capture(session, seen);
+    const { mobile, desktop } = [...facts.captures.values()][0]!.screenshots;
+    // A PNG's width and height sit at bytes 16 and 20, in its header chunk.
+    const size = (path: string) => [readFileSync(path).readUInt32BE(16), readFileSync(path).readUInt32BE(20)];
+    expect(size(mobile!)).toEqual([MOBILE.viewport.width, SHOT_LIMIT.height]);
+    expect(size(desktop!)).toEqual([1280, SHOT_LIMIT.height]);
+    expect(existsSync(mobile!) && existsSync(desktop!)).toBe(true);
+    expect(facts.notes.join('\n')).toContain(`the mobile screenshot of production:consent shows the first ${2 * MOBILE.viewport.width} x ${SHOT_LIMIT.height} px of a ${MOBILE.viewport.width} x 100`);
   });
 }, 60_000);

@@ -13,6 +13,8 @@ import { ConfigSchema } from '../../harness/config.js';
 import type { ResultState, StateName } from '../../harness/journey-states.js';
 import { AgencyPage } from '../../harness/pages/agency.js';
 import { type Fingerprint, StateBook, learn, samePage, statesCarried } from '../../harness/pages/states.js';
+import { withoutServiceData } from '../../harness/pages/service-data.js';
+import type { ObservedCall } from '../../harness/emulator-client/client.js';
 import { type Expectation, RunFacts } from '../../harness/run/facts.js';
 import type { PageSeen } from '../../harness/run/browser-seen.js';
 import { useChromium } from '../support/chromium.js';
@@ -127,6 +129,67 @@ describe('the French site: states as classes of a <section>, copy in French, no 
   });
 });
 
+/**
+ * A Dutch site whose preview shows the sandbox prize, a voucher with its code and a redeem link,
+ * while production gives another kind of prize, concert tickets, with neither: the won page's own
+ * copy ("Gefeliciteerd!") is all the two share. No class or attribute names a state.
+ */
+const DUTCH: Partial<Record<StateName, (prize: string) => string>> = {
+  won: (prize) => `<h2>Gefeliciteerd!</h2><p>Je hebt <strong>${prize}</strong> gewonnen.</p>`,
+  lost: () => '<h2>Helaas, deze keer niet</h2><p>Bedankt voor je deelname.</p>',
+  pending: (prize) => `<h2>Je hebt gewonnen!</h2><p>Je hebt <strong>${prize}</strong> gewonnen. De levering wordt verwerkt.</p><p role="status">Deze pagina kijkt zelf opnieuw.</p>`,
+  failed: (prize) => `<h2>Je hebt gewonnen!</h2><p>Je hebt <strong>${prize}</strong> gewonnen. De levering is vertraagd; je prijs blijft bewaard.</p>`,
+  ineligible: () => '<h2>Niet beschikbaar</h2><p>Deze actie is niet open in jouw land.</p>',
+  already_entered: () => '<h2>Verpakking al gebruikt</h2><p>Met deze verpakking is al meegedaan.</p>',
+};
+const VOUCHER = { prize: '5 € tegoedbon', code: 'SANDBOX-K3JQXWAB', redeem: 'https://winkel.example/inwisselen' };
+const TICKETS = 'Concerttickets voor twee';
+
+function dutch(state: StateName, sandbox: boolean, prize: string): string {
+  // The code block and the redeem link are there only when the entry has them: the sandbox voucher does, the tickets do not.
+  const extra = state === 'won' && sandbox ? `<p>Je code:</p><ul class="codes"><li><code>${VOUCHER.code}</code></li></ul><p><a class="knop" href="${VOUCHER.redeem}">Verzilver je prijs</a></p>` : '';
+  return `<header><h1>Lentecampagne</h1></header><main>${sandbox ? '<p class="voorbeeld">Voorbeeld: deze uitslag is verzonnen.</p>' : ''}<section class="uitslag">${DUTCH[state]!(prize)}${extra}</section><p><a href="https://service.example/rewards">Naar je beloningen</a></p></main>`;
+}
+
+describe('a site whose production prize is unlike the preview’s: the service’s data is no part of a state', () => {
+  const book = new StateBook();
+  beforeAll(async () => {
+    // What the service answered, as the emulator observed it: the sandbox entries' voucher, its code and link, and the delivered tickets.
+    const answers = [{ prize: VOUCHER.prize, codes: [VOUCHER.code], redemption_url: VOUCHER.redeem }, { prize: TICKETS, codes: [], redemption_url: null }];
+    book.data.note(answers.map((answer) => ({ answer }) as ObservedCall));
+    book.data.name('Lentecampagne');
+    book.expect(SIX);
+    for (const state of SIX) {
+      await page.setContent(dutch(state, true, VOUCHER.prize));
+      book.report(state, await withoutServiceData(page, await page.evaluate(fingerprint), book.data));
+    }
+  });
+
+  test('the won signature holds none of the voucher, its code, its code list with its label, or its redeem link', () => {
+    expect(book.signatureOf('won')).toMatchObject({ tier: 'text', features: ['gefeliciteerd'] });
+  });
+
+  test('a production won page with the tickets, no code and no redeem link, is recognised as won; the others as their state', async () => {
+    for (const state of SIX) {
+      await page.setContent(dutch(state, false, TICKETS));
+      expect([state, (await new AgencyPage(page, defaults, book).read()).shown]).toEqual([state, [`state:${state}`]]);
+    }
+  });
+});
+
+test('a code block labelled inside its line or by a term of a list, and a redeem button, are data blocks; the copy around them is not', async () => {
+  const data = new StateBook().data;
+  data.note([{ answer: { prize: 'Tasse', codes: ['QWERTYUIOP'], redemption_url: 'https://marque.example/utiliser' } } as ObservedCall]);
+  await page.setContent(`<main><h2>Félicitations !</h2><p>Vous avez gagné une belle <b>Tasse</b> offerte par la marque.</p>
+    <p class="code">Votre code : <code>QWERTYUIOP</code></p><dl class="gain"><dt>Référence</dt><dd>QWERTYUIOP</dd></dl>
+    <a class="bouton" href="https://marque.example/utiliser">Utiliser</a></main>`);
+  const features = await withoutServiceData(page, await page.evaluate(fingerprint), data);
+  expect(features.markup.filter((feature) => /code|gain|bouton/.test(feature))).toEqual([]);
+  expect(features.structure.filter((feature) => /dl|>code|>a$/.test(feature))).toEqual([]);
+  expect(features.text).toEqual(expect.arrayContaining(['félicitations', 'vous', 'avez', 'gagné', 'belle', 'offerte', 'marque']));
+  expect(features.text.filter((word) => ['tasse', 'votre', 'code', 'référence', 'utiliser', 'qwertyuiop'].includes(word))).toEqual([]);
+});
+
 describe('a site whose result pages differ only in their words', () => {
   let learned: ReturnType<typeof learn>;
   beforeAll(async () => {
@@ -173,6 +236,34 @@ describe('journey.state.* on inferred states and ambiguous pages (made-up facts)
     expect(check('unavailable').evaluate(run)).toMatchObject({ status: 'fail', reason: expect.stringContaining('the page is the same as the one shown for invalid_session') });
     expect(check('invalid_session').evaluate(run)?.status).toBe('fail');
     expect(check('rate_limited').evaluate(run)).toMatchObject({ status: 'pass' });
+  });
+
+  test('a state the preview shows as the agency\'s failure page, and production too, fails; a page of its own sharing only the markup is inconclusive', () => {
+    const words = (markup: string, ...text: string[]): Fingerprint => ({ markup: [markup], structure: ['body', 'body>main'], text });
+    const failure = words('section.oops', 'une', 'erreur', 'est', 'survenue');
+    const verdict = (page: Fingerprint) => {
+      const run = facts();
+      // The preview's ineligible page is the failure page (the won scenario made to fail): the preview teaches neither.
+      run.states.expect(['lost', 'ineligible', 'already_entered', 'error']);
+      run.states.report('lost', words('section.notice', 'pas', 'gagné'));
+      run.states.report('ineligible', failure);
+      run.states.report('already_entered', words('section.warning', 'paquet', 'déjà', 'utilisé'));
+      run.states.report('error', failure);
+      run.expectations.push(expectation('ineligible', 'ineligible', 403, seen(page)));
+      return check('ineligible').evaluate(run);
+    };
+    expect(verdict(failure)).toMatchObject({ status: 'fail', reason: expect.stringContaining("the page is the agency's failure page") });
+    expect(verdict(words('section.oops', 'non', 'disponible', 'dans', 'votre', 'pays'))).toMatchObject({ status: 'inconclusive' });
+  });
+
+  test('a state shown as the very page another scenario waited for (its consent form) fails, naming that page, not "undefined"', () => {
+    const run = facts();
+    const form = seen(fp('form.teilnahme'));
+    run.expectations.push(
+      { scenario: 'entry-invalid-session', journey: 'other', environment: 'production', wanted: 'consent_form', met: true, page: form },
+      expectation('already_entered', 'already_entered', 409, seen(fp('form.teilnahme'))),
+    );
+    expect(check('already_entered').evaluate(run)).toMatchObject({ status: 'fail', reason: expect.stringContaining("the page is the same as the one shown for entry-invalid-session/other's consent form") });
   });
 
   test("a page carrying two learned states' signatures is inconclusive, saying so; a page carrying the failure page's signature fails", () => {

@@ -1,8 +1,11 @@
 /**
  * What a page can take is bounded (issue 42, item 2): a page that floods its console keeps only the
- * first CONSOLE_LIMIT messages, each cut to its length, and the run's notes say the limit was hit.
+ * first CONSOLE_LIMIT messages, each cut to its length, and the run's notes say the limit was hit;
+ * one that floods on is ended; one that holds more memory than the guard allows is ended (issue 48).
  */
-import { expect, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium } from '../../harness/browser/chromium.js';
 import { CONSOLE_LIMIT, BrowserSession } from '../../harness/browser/session.js';
 import { ConfigSchema } from '../../harness/config.js';
 import { RunFacts } from '../../harness/run/facts.js';
@@ -16,7 +19,7 @@ test('a page that writes thousands of long console messages keeps the first ones
   try {
     await session.page.evaluate((count) => {
       for (let index = 0; index < count; index += 1) console.log(`${index} ${'x'.repeat(10_000)}`);
-    }, CONSOLE_LIMIT.messages * 4);
+    }, CONSOLE_LIMIT.ended - 1);
     await expect.poll(() => facts.notes.length, { timeout: 30_000 }).toBe(1);
     expect(facts.notes[0]).toMatch(/^flood \(main\): the page wrote more than 500 console messages; only the first 500 were kept$/);
     expect(facts.console.length).toBe(CONSOLE_LIMIT.messages);
@@ -24,4 +27,47 @@ test('a page that writes thousands of long console messages keeps the first ones
   } finally {
     await session.close();
   }
+});
+
+test('a page that floods on is ended at CONSOLE_LIMIT.ended messages, and the notes say so (issue 48 item 3)', { timeout: 60_000 }, async () => {
+  const facts = new RunFacts(ConfigSchema.parse({}), { agency: 'http://127.0.0.1:1', emulator: 'http://127.0.0.1:2', callback: 'http://127.0.0.1:1/callback' }, '/tmp');
+  const session = await BrowserSession.open(browser(), facts, 'flood', 'main', { trace: 'off', recorded: [] });
+  try {
+    void session.page.evaluate(() => {
+      for (;;) console.log('pending');
+    }).catch(() => undefined);
+    await expect.poll(() => session.page.isClosed(), { timeout: 45_000 }).toBe(true);
+    expect(facts.notes).toContain(`flood (main): the page wrote ${CONSOLE_LIMIT.ended} console messages; the harness ended it`);
+  } finally {
+    await session.close();
+  }
+});
+
+describe('the memory guard (issue 48 item 3)', () => {
+  let guarded: Browser | undefined;
+  /** A low bound, so the test needs little of a shared machine: the guard is the same at any bound. */
+  const LIMIT_MB = 300;
+  beforeAll(async () => {
+    guarded = await launchChromium({ install: 'never', rendererLimitMb: LIMIT_MB });
+  }, 120_000);
+  afterAll(() => guarded?.close());
+
+  test('a page whose typed arrays and workers hold more than the bound (none of it script heap) is ended, and the notes say so', { timeout: 60_000 }, async () => {
+    const facts = new RunFacts(ConfigSchema.parse({}), { agency: 'http://127.0.0.1:1', emulator: 'http://127.0.0.1:2', callback: 'http://127.0.0.1:1/callback' }, '/tmp');
+    const session = await BrowserSession.open(guarded!, facts, 'hoard', 'main', { trace: 'off', recorded: [] });
+    try {
+      await session.page.setContent('<title>Nagroda</title>');
+      // 64 MB at a time, each byte written so it is resident: four workers and the page, 160 MB each.
+      void session.page.evaluate(() => {
+        const hoard = 'const kept = []; for (let i = 0; i < 10; i += 1) { const chunk = new Uint8Array(16 * 1024 * 1024); chunk.fill(1); kept.push(chunk); }; setInterval(() => kept.length, 1000);';
+        const url = URL.createObjectURL(new Blob([hoard], { type: 'text/javascript' }));
+        const { Worker } = globalThis as unknown as { Worker: new (source: string) => unknown };
+        for (let i = 0; i < 4; i += 1) new Worker(url);
+        (globalThis as unknown as { kept: unknown }).kept = Array.from({ length: 10 }, () => new Uint8Array(16 * 1024 * 1024).fill(1));
+      }).catch(() => undefined);
+      await expect.poll(() => facts.notes.find((note) => note.startsWith('hoard (main): the page crashed or was ended')), { timeout: 45_000 }).toBeDefined();
+    } finally {
+      await session.close();
+    }
+  });
 });

@@ -114,3 +114,15 @@ test('seen 7: a callback refused because a probe took its code is the probe\'s e
   seen.calls.push(exchange(2, 3100, 'sc_won', true));
   expect(cleanUrl.evaluate(seen)).toMatchObject({ status: 'pass', observed: 1 });
 });
+
+test('a run cut by its bound while the control opened the callback (no completion recorded): the exchange it set off is the journey\'s own, never a failure of the probe (issue 48 item 2)', () => {
+  const seen = facts();
+  const cut = journey('main', CODE);
+  cut.openedAt = 2000;
+  seen.journeys.push(cut);
+  seen.probes.push(tampered('empty', 1000));
+  seen.calls.push(exchange(1, 2100, CODE, true));
+  const verdict = check.evaluate(seen)!;
+  expect(verdict.status).not.toBe('fail');
+  expect(verdict.evidence.at(-1)!.label).toMatch(/control: the same transaction opened as issued afterwards was exchanged/);
+});

@@ -93,7 +93,7 @@ test('a failure says what was seen, how to fix it, the rule and the file that do
   expect(text).toMatch(/How to fix it: .*S256/);
   expect(text).toContain('The rule: code_challenge is the S256 of the verifier (spec §4.3 step 4');
   expect(text).toContain('Done right in: fixtures/agency-reference/journey.ts');
-  await expect(failure.locator('.rule a').getAttribute('href')).resolves.toBe('rules.md#challenge-s256');
+  await expect(failure.locator('.rule a').getAttribute('href')).resolves.toBe('rules.html#challenge-s256');
   await expect(failure.locator('.trace a').getAttribute('href')).resolves.toBe('traces/pkce-s256-main.zip');
   expect(await failure.locator('.trace code').innerText()).toBe('npx playwright-core show-trace traces/pkce-s256-main.zip');
   // A pass is not told how to fix anything.

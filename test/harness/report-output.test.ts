@@ -17,7 +17,7 @@ import { ConfigSchema } from '../../harness/config.js';
 import type { ObservedCall } from '../../harness/emulator-client/client.js';
 import { HarnessError } from '../../harness/errors.js';
 import { inert, showControls } from '../../harness/report/escape.js';
-import { claimReportFolder } from '../../harness/report/folder.js';
+import { REPORT_MARK, claimReportFolder } from '../../harness/report/folder.js';
 import { REPORTERS, multiplex } from '../../harness/report/registry.js';
 import type { Report, Reporter } from '../../harness/report/types.js';
 import { RunFacts, sha256 } from '../../harness/run/facts.js';
@@ -88,7 +88,7 @@ async function printed(report: Report, outDir: string): Promise<Record<string, s
   door.onBegin(report.run, [], report.checks.length);
   door.onScenarioEnd(report.scenarios[0]!);
   await door.onEnd(report);
-  const files = Object.fromEntries(['report.json', 'junit.xml', 'report.html'].map((file) => [file, readFileSync(join(outDir, file), 'utf8')]));
+  const files = Object.fromEntries(['report.json', 'junit.xml', 'report.html', 'summary.md'].map((file) => [file, readFileSync(join(outDir, file), 'utf8')]));
   return { stdout: stdout.text(), stderr: stderr.text(), ...files };
 }
 
@@ -99,7 +99,7 @@ describe('nothing the agency writes reaches a terminal as a command (issue 42 it
     for (const check of checks) expect(JSON.stringify(check), check.id).toContain('\\u001b');
   });
 
-  test('text, JSON, JUnit and HTML show every one of them escaped, and the terminal\'s own colours still work', async () => {
+  test('text, JSON, JUnit, HTML and Markdown show every one of them escaped, and the terminal\'s own colours still work', async () => {
     const outDir = newFolder();
     const outputs = await printed(reportOf(hostileFacts(), outDir, HOSTILE_CHECKS), outDir);
     for (const [where, text] of Object.entries(outputs)) {
@@ -201,7 +201,7 @@ describe('report.html stands alone (issue 40 item 4)', () => {
     const links = [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
     const relative = links.filter((link) => !link.startsWith('#'));
     expect(relative.length).toBeGreaterThan(2);
-    expect(relative.filter((link) => link.includes('rules.md')).length).toBeGreaterThan(0);
+    expect(relative.filter((link) => link.includes('rules.html')).length).toBeGreaterThan(0);
     for (const link of relative) {
       expect(link, link).not.toMatch(/^(file|https?):|^\//);
       expect(existsSync(join(outDir, link.split('#')[0]!)), link).toBe(true);
@@ -214,6 +214,7 @@ describe('a report never outlives its run (issue 42 item 5)', () => {
     mkdirSync(join(folder, 'evidence'), { recursive: true });
     writeFileSync(join(folder, 'report.html'), '<h1>Approve</h1>');
     writeFileSync(join(folder, 'evidence', 'old.json'), '{}');
+    writeFileSync(join(folder, REPORT_MARK), '{"published_at":0}');
   };
 
   test('a run writes beside the report folder, then puts its folder in the old one\'s place: nothing of the old report stays', () => {
@@ -224,7 +225,7 @@ describe('a report never outlives its run (issue 42 item 5)', () => {
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('Approve');
     writeFileSync(join(folder.staging, 'report.json'), '{}');
     folder.publish();
-    expect(readdirSync(out)).toEqual(['report.json']);
+    expect(readdirSync(out).sort()).toEqual([REPORT_MARK, 'report.json']);
     expect(readdirSync(join(out, '..'))).toEqual(['harness-report']);
   });
 
@@ -243,7 +244,7 @@ describe('a report never outlives its run (issue 42 item 5)', () => {
     writeFileSync(join(out, 'package.json'), '{}');
     expect(() => claimReportFolder(out)).toThrow(HarnessError);
     expect(() => claimReportFolder(out)).toThrow(/holds package\.json, which no run wrote/);
-    expect(readdirSync(out).sort()).toEqual(['evidence', 'package.json', 'report.html']);
+    expect(readdirSync(out).sort()).toEqual([REPORT_MARK, 'evidence', 'package.json', 'report.html']);
     expect(readdirSync(join(out, '..')).filter((name) => name.includes('-run-'))).toEqual([]);
   });
 

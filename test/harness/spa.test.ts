@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { setCallbacks } from '../../emulator/console/lifecycle.js';
 import { approvalHistory } from '../../emulator/store/approvals.js';
 import { listPromotions } from '../../emulator/store/promotions.js';
 import { SPA_DEFECTS } from '../../fixtures/agency-spa/defects.js';
@@ -50,13 +51,12 @@ describe('the single-page agency on the code unlock, drawing each view 600 ms af
     expect(runs.after.scenarios.filter((scenario) => scenario.status !== 'passed')).toEqual([]);
   });
 
-  test('the run acted on the code unlock: its callbacks registered there, the approval it gave withdrawn at its end (issue 40 item 5), the default promotion untouched', () => {
+  test('the run acted on the code unlock and left it as it found it (issue 49 item 2): no callback URLs, no approval, no history line; the default promotion untouched', () => {
     const promotions = listPromotions(world.emulator.world.db);
     const codeUnlock = promotions.find((promotion) => promotion.slug === CODE_UNLOCK)!;
-    expect([codeUnlock.production_callback, codeUnlock.preview_callback]).toEqual([world.agency.callbackUrl, world.agency.previewUrl]);
-    expect(codeUnlock.approved_at).toBeNull();
-    expect(approvalHistory(world.emulator.world.db, codeUnlock.id).map((event) => event.action).slice(0, 3)).toEqual(['cleared', 'cleared', 'approved']);
-    expect(runs.after.run.notes).toContain('the run approved the integration to drive the production journeys, and withdrew that approval at its end: the promotion is left unapproved, for the brand to approve');
+    expect([codeUnlock.production_callback, codeUnlock.preview_callback, codeUnlock.approved_at]).toEqual([null, null, null]);
+    expect(approvalHistory(world.emulator.world.db, codeUnlock.id)).toEqual([]);
+    expect(runs.after.run.notes).toContain("the emulator's callback URLs, checklist and approval are as the run found them, and the faults it armed are cleared");
     const instantWin = promotions.find((promotion) => promotion.slug === 'spring-instant-win')!;
     expect([instantWin.production_callback, instantWin.approved_at]).toEqual([null, null]);
     expect(runs.after.checks.find((check) => check.id === 'journey.won_details')!.status).toBe('pass');
@@ -83,6 +83,9 @@ describe('the single-page agency on the code unlock, drawing each view 600 ms af
   });
 
   test('without --promotion, the promotion the callback URL is registered on is the one verified', async () => {
+    // Registered by the brand: the runs above left no URL of their own behind.
+    const codeUnlock = listPromotions(world.emulator.world.db).find((promotion) => promotion.slug === CODE_UNLOCK)!;
+    expect(setCallbacks(world.emulator.world, { production: world.agency.callbackUrl, preview: world.agency.previewUrl }, codeUnlock.id).ok).toBe(true);
     const client = new EmulatorClient(world.emulator.baseUrl);
     const ready = await preflight({ client, callback: world.agency.callbackUrl, preview: world.agency.previewUrl, install: 'never', browserGiven: true });
     expect(ready.promotion.slug).toBe(CODE_UNLOCK);

@@ -82,4 +82,12 @@ test('seen 4c: a sandbox session opened after a 401, which the preview did not o
   // The preview's own sandbox session of that scenario is not another identity.
   seen.previewed.push('lost');
   expect(BEHAVIOUR_CHECKS.find((check) => check.id === 'behaviour.no_new_identity_after_401')!.evaluate(seen)).toBeUndefined();
+  // Nor is the won preview shown once more, its entry made to fail by the harness, while this journey ran (the two probes meet).
+  seen.previewed.push('won');
+  seen.calls.unshift(call(0, { path: '/sessions', environment: 'sandbox', key_id: 1, session_id: 8, pack: null, scenario: 'won', status: 201, answer: { session_created: true } }));
+  seen.calls.push(
+    call(4, { path: '/sessions', environment: 'sandbox', key_id: 1, session_id: 10, pack: null, scenario: 'won', status: 201, answer: { session_created: true } }),
+    call(5, { environment: 'sandbox', key_id: 1, session_id: 10, pack: null, scenario: 'won', status: 500, fault: 1 }),
+  );
+  expect(BEHAVIOUR_CHECKS.find((check) => check.id === 'behaviour.no_new_identity_after_401')!.evaluate(seen)).toBeUndefined();
 });

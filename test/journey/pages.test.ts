@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { setRouting } from '../../emulator/console/lifecycle.js';
 import { findCollectorByEmail } from '../../emulator/store/collectors.js';
+import { harnessCollectorEmail } from '../../emulator/wire-contract.js';
 import { scansAfter } from '../../emulator/store/scans.js';
 import { consentFor, productionSession, promotionEnv, testWorld } from '../world.js';
 import { CALLBACK, approveIntegration, approvedWorld, csrfOf, packCode, signedIn } from './support.js';
@@ -30,6 +31,29 @@ describe('collector sign-in', () => {
     const collector = findCollectorByEmail(t.world.db, 'new.person@example.test')!;
     const scan = scansAfter(t.world.db, 0).filter((one) => one.collector_id === collector.id).map(({ country, city }) => ({ country, city }))[0];
     expect(scan).toEqual({ country: 'AT', city: 'Graz' });
+  });
+
+  it("does not offer the harness's own accounts to a person; typed in with their country, they sign in as before", async () => {
+    const t = testWorld();
+    const harness = harnessCollectorEmail('DE');
+    const first = request.agent(t.app);
+    const form = await first.get('/sign-in');
+    await first.post('/sign-in').type('form').send({ csrf: csrfOf(form.text), email: harness, country: 'DE', next: '/rewards' }).expect(303);
+    const made = findCollectorByEmail(t.world.db, harness)!;
+    const person = request.agent(t.app);
+    const page = await person.get('/sign-in');
+    expect(page.text).toContain('Sign in as anna.weber@example.test (DE, Berlin)');
+    expect(page.text).not.toContain(harness);
+    // The next run, in a fresh browser, types it again: the same account, no new one.
+    const again = await person.post('/sign-in').type('form').send({ csrf: csrfOf(page.text), email: harness.toUpperCase(), country: 'DE', next: '/rewards' }).expect(303);
+    expect(again.headers.location).toBe('/rewards');
+    expect((await person.get('/rewards')).text).toContain(`Signed in as ${harness}`);
+    expect(findCollectorByEmail(t.world.db, harness)!.id).toBe(made.id);
+    const elsewhere = await request.agent(t.app).get('/sign-in');
+    const refused = await request.agent(t.app).post('/sign-in').set('Cookie', elsewhere.headers['set-cookie'] as unknown as string[]).type('form')
+      .send({ csrf: csrfOf(elsewhere.text), email: harness, country: 'AT', next: '/rewards' }).expect(400);
+    expect(refused.text).toContain('An account with this email exists, in DE');
+    expect(refused.text).not.toContain(`Sign in as ${harness}`);
   });
 
   it.each([

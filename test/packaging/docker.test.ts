@@ -100,7 +100,7 @@ test('the images build from node:22 slim and the emulator image runs as a non-ro
   for (const each of stages) expect(each.image).toMatch(/^node:22-[a-z]+-slim$/);
   expect(instruction(final, 'USER')).toEqual(['node']);
   expect(instruction(final, 'VOLUME')).toEqual(['/data']);
-  expect(instruction(final, 'HEALTHCHECK')[0]).toContain('http://127.0.0.1:4010/_emulator/health');
+  expect(instruction(final, 'HEALTHCHECK')[0]).toContain('"status", "--data", "/data"');
 });
 
 test('every file the build stage copies exists and is not excluded by .dockerignore', () => {
@@ -122,9 +122,11 @@ test("the emulator image's command serves with its files alone and its health ch
   const here = args.map((arg) => arg.replace(/^\/app\//, `${app}/`).replace(/^\/data$/, data));
   // EMULATOR_CONTROL_TOKEN set but empty, as an unset compose variable would give it: no token.
   const emulator = startProcess(command === 'node' ? process.execPath : command!, [...here, '--port', String(port)], { cwd: app, env: { ...process.env, EMULATOR_CONTROL_TOKEN: '' } });
-  await waitForOk(`http://127.0.0.1:${port}/_emulator/health`, emulator);
+  await waitForOk(`http://127.0.0.1:${port}/sign-in`, emulator);
 
-  const healthcheck = exec(instruction(final, 'HEALTHCHECK')[0]!.replace(/^.*?CMD\s+/, '')).map((arg) => arg.replace(':4010/', `:${port}/`));
+  // Bound to 0.0.0.0, the emulator asks loopback callers for its token too: a call without it is refused, the health check passes.
+  expect((await fetch(`http://127.0.0.1:${port}/_emulator/health`)).status).toBe(403);
+  const healthcheck = exec(instruction(final, 'HEALTHCHECK')[0]!.replace(/^.*?CMD\s+/, '')).map((arg) => arg.replace(/^\/app\//, `${app}/`).replace(/^\/data$/, data));
   expect(healthcheck[0]).toBe('node');
   expect((await run(process.execPath, healthcheck.slice(1), { cwd: app })).code).toBe(0);
   const instance = JSON.parse(readFileSync(join(data, 'instance.json'), 'utf8')) as { fixture: string };

@@ -128,6 +128,24 @@ test('the sink page folds each body and shows it with its secrets redacted, live
   expect((await deliveries('crm')).map((delivery) => delivery.body)).toEqual([JSON.stringify(body), `not json ${secretShaped}`]);
 });
 
+test('secrets under any name built from a secret word are hidden on the page: X-Auth, pass, auth, signature, otp, pin, and their kin', async () => {
+  t = await runningEmulator();
+  await t.createSink({ name: 'crm' });
+  const body = {
+    pass: 'v-pass-1', auth: 'v-auth-2', signature: 'v-signature-3', otp: 'v-otp-4', pin: 'v-pin-5',
+    userPassword: 'v-camel-6', otp_code: 'v-otp-code-7', 'X-Sig': 'v-sig-8', nested: [{ pinCode: 'v-pin-code-9', AUTH_TOKEN_V2: 'v-upper-10' }],
+    author: 'kept-author', spinner: 'kept-spinner', passenger: 'kept-passenger', keynote: 'kept-keynote', design: 'kept-design',
+  };
+  await t.api.post('/_emulator/sink/crm').set('X-Auth', 'v-header-auth-11').set('X-Pass', 'v-header-pass-12').set('X_Otp', 'v-header-otp-13').send(body).expect(400);
+  const page = (await sinkPageHtml().expect(200)).text;
+  const live = (await t.api.get('/_emulator/sink/crm/deliveries?after=0').set('Accept', 'text/html').expect(200)).text;
+  for (const shown of [page, live]) {
+    for (const value of [...JSON.stringify(body).matchAll(/v-[a-z-]+-\d+/g)].map(([value]) => value)) expect(shown).not.toContain(value);
+    for (const header of ['v-header-auth-11', 'v-header-pass-12', 'v-header-otp-13']) expect(shown).not.toContain(header);
+    for (const kept of ['kept-author', 'kept-spinner', 'kept-passenger', 'kept-keynote', 'kept-design']) expect(shown).toContain(kept);
+  }
+});
+
 test('the sink page shows the newest 20 deliveries, then older ones a page at a time; a bad page number is a 400', async () => {
   t = await runningEmulator();
   const sink = await t.createSink({ name: 'crm' });
