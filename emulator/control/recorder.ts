@@ -10,7 +10,7 @@ import type { Context } from '../context.js';
 import type { CallerLocals } from '../experience/auth.js';
 import type { ErrorCodeLocals } from '../errors.js';
 import type { AnsweredLocals } from '../http.js';
-import { recordInteraction } from '../fast-path/interaction-rows.js';
+import { recordInteraction } from '../store/interaction-rows.js';
 import { whenClosed } from '../fast-path/when-closed.js';
 import { applyFaults } from './faults.js';
 import { type StoredCall, arriving, complete } from './observations.js';

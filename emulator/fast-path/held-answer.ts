@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { PlumbingError, storageFailure, writeError } from '../errors.js';
-import type { Db } from '../store/connection.js';
+import type { Db } from './connection.js';
 import { joinTurnTransaction } from './turn-transaction.js';
 
 /**

@@ -3,7 +3,7 @@ import { fastStatements } from '../fast-path/statements.js';
 import { connect, type Db } from './connection.js';
 import { MIGRATIONS } from './schema.js';
 
-export type { Db } from './connection.js';
+export type { Db } from '../fast-path/connection.js';
 
 /**
  * Opens (or creates) the database at `path` (`:memory:` in tests), brings its schema up to date

@@ -8,7 +8,7 @@ import { createBrand, createCompany } from './companies.js';
 import { seedCodePool } from './code-pool.js';
 import { codeSuffix } from './code-text.js';
 import { type Db, getMeta, setMeta } from './db.js';
-import { discardInteractions } from '../fast-path/interaction-rows.js';
+import { discardInteractions } from './interaction-rows.js';
 import { type Environment, createAgencyKey } from './keys.js';
 import { DEFAULT_HISTORY_SCANS, seedHistory } from './history.js';
 
