@@ -75,6 +75,16 @@ export function setMeta(db: Db, key: string, value: string): void {
   db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
 }
 
+/** Sets `key` unless it has a value: the value that stays is the first one written, by whichever process. */
+export function setMetaOnce(db: Db, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(key, value);
+}
+
+/** Empties `meta` but for `kept` (a reset keeps the clock). */
+export function clearMeta(db: Db, kept: string): void {
+  db.prepare('DELETE FROM meta WHERE key <> ?').run(kept);
+}
+
 /** Every serial counter's last value (`nextSerial`). */
 export function listCounters(db: Db): Record<string, number> {
   const rows = db.prepare('SELECT name, value FROM counters').all() as Array<{ name: string; value: number }>;
