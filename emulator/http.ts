@@ -161,8 +161,3 @@ export function lazy<Loaded>(load: () => Promise<Loaded>, build: (loaded: Loaded
     building.then(() => handler!(req, res, next)).catch(next);
   };
 }
-
-/** Where `res.json` leaves the body it answered (fast-path/json.ts), for the call's record (control/recorder.ts). */
-export interface AnsweredLocals {
-  answered?: unknown;
-}

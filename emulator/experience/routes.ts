@@ -2,15 +2,16 @@
  * The experience API, one table: each endpoint with who may call it (a key, or the session a key
  * exchanged), its body, its use case (use-cases/) and how its answer is written (serialize.ts).
  * A request walks its endpoint once: the caller (auth.ts), then the body, read only for a caller
- * that passed (http.ts), then the answer held until the turn's commit (fast-path/), the use case,
- * and the answer or the refusal's error. @see spec §4.1
+ * that passed (http.ts), then the use case inside the turn's shared transaction, and its answer (a
+ * value: fast-path/json.ts) or the refusal's error, written once that transaction is committed
+ * (fast-path/held-answer.ts). @see spec §4.1
  */
 import { type Request, type Response, Router } from 'express';
 import type { Context } from '../context.js';
 import { OPENAPI_PATH } from '../api-docs.js';
-import { holdAnswerUntilCommit } from '../fast-path/held-answer.js';
+import { answerAtCommit } from '../fast-path/held-answer.js';
 import { cached } from '../fast-path/cache.js';
-import { sendJson } from '../fast-path/json.js';
+import type { Answer } from '../fast-path/json.js';
 import { jsonBody } from '../http.js';
 import type { AgencyKey } from '../store/keys.js';
 import type { Session } from '../store/sessions.js';
@@ -20,7 +21,7 @@ import { enterSession } from '../use-cases/session-entry.js';
 import { type OpenSessionInput, openSession } from '../use-cases/session-open.js';
 import { readSession } from '../use-cases/session-read.js';
 import { validate } from '../validation.js';
-import { type CallerLocals, callerGate } from './auth.js';
+import { type SessionAnswer, callerGate } from './auth.js';
 import type { ApiError } from './errors.js';
 import { entryRefusal, exchangeRefusal } from './refusals.js';
 import type { CampaignReadJson } from './responses.js';
@@ -40,7 +41,7 @@ interface Endpoint<Caller extends keyof Callers, Input, Result extends object, R
   input?: (body: unknown, caller: Callers[Caller]) => Input;
   run: (ctx: Context, caller: Callers[Caller], input: Input) => Result | Refused<Reason>;
   refusal?: (reason: Reason) => ApiError;
-  answer: (res: Response, result: Result, caller: Callers[Caller]) => void;
+  answer: (result: Result, caller: Callers[Caller]) => Answer;
 }
 
 /** The table's rows, each typed by its own endpoint. */
@@ -57,32 +58,26 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
     endpoint({
       method: 'get', path: '/campaign', caller: 'key',
       run: readCampaign,
-      answer: (res, campaign, key) => {
-        const { body, text } = campaignAnswer(ctx, key, () => campaignReadJson(ctx.config, key.environment, campaignJson(campaign)));
-        sendJson(res, body, text);
-      },
+      answer: (campaign, key) => campaignAnswer(ctx, key, () => campaignReadJson(ctx.config, key.environment, campaignJson(campaign))),
     }),
     endpoint({
       method: 'post', path: '/sessions', caller: 'key',
       input: (body, key): OpenSessionInput => (key.environment === 'sandbox' ? validate(SandboxSessionBody, body) : validate(ProductionSessionBody, body)),
       run: openSession,
       refusal: exchangeRefusal,
-      answer: (res, { view, token }) => {
-        (res.locals as CallerLocals).session = view.session;
-        res.status(201).json(sessionJson(view, token));
-      },
+      answer: ({ view, token }): SessionAnswer => ({ status: 201, body: sessionJson(view, token), session: view.session }),
     }),
     endpoint({
       method: 'post', path: '/session/entry', caller: 'session',
       input: (body) => validate(EntryBody, body, { details: entryDetailsOf }).consent,
       run: enterSession,
       refusal: entryRefusal,
-      answer: (res, view) => res.json(sessionJson(view)),
+      answer: (view) => ({ status: 200, body: sessionJson(view) }),
     }),
     endpoint({
       method: 'get', path: '/session', caller: 'session',
       run: readSession,
-      answer: (res, view) => res.json(sessionJson(view)),
+      answer: (view) => ({ status: 200, body: sessionJson(view) }),
     }),
   ];
 
@@ -91,7 +86,6 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
     res.json(openApi());
   });
 
-  const held = holdAnswerUntilCommit(ctx.db, ctx.logger);
   for (const row of ENDPOINTS) {
     const identify = (req: Request, res: Response, next: () => void) => {
       (res.locals as { caller?: unknown }).caller = gate[row.caller](req, res);
@@ -99,11 +93,13 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
     };
     const run = (req: Request, res: Response) => {
       const caller = (res.locals as { caller: Callers[keyof Callers] }).caller;
-      const outcome = row.run(ctx, caller, row.input?.(req.body, caller));
-      if (isRefused(outcome)) throw row.refusal!(outcome.refused);
-      row.answer(res, outcome, caller);
+      const input = row.input?.(req.body, caller);
+      answerAtCommit(ctx.db, ctx.logger, res, () => {
+        const outcome = row.run(ctx, caller, input);
+        return isRefused(outcome) ? row.refusal!(outcome.refused) : row.answer(outcome, caller);
+      });
     };
-    router[row.method](row.path, identify, jsonBody, held, run);
+    router[row.method](row.path, identify, jsonBody, run);
   }
 
   return { router, resetLimits: gate.resetLimits };
@@ -114,9 +110,9 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
  * catalog changes, so it is made and serialized once and kept with the catalog's copies
  * (fast-path/cache.ts), which any write to the promotion, its prizes or its brand empties.
  */
-function campaignAnswer(ctx: Context, key: AgencyKey, make: () => CampaignReadJson): { body: CampaignReadJson; text: string } {
+function campaignAnswer(ctx: Context, key: AgencyKey, make: () => CampaignReadJson): Answer {
   return cached(ctx.db, 'catalog', `campaign-read:${key.promotion_id}:${key.environment}:${ctx.config.baseUrl}`, () => {
     const body = make();
-    return { body, text: JSON.stringify(body) };
+    return { status: 200, body, text: JSON.stringify(body) };
   });
 }
