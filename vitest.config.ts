@@ -62,7 +62,7 @@ export default defineConfig({
       // group took 257 s and 496 CPU-s isolated, 156 s and 298 CPU-s not (issue 25). A file that
       // changes what another imports (vi.mock, a module's state) must undo it in its own hooks.
       { extends: true, test: { name: 'unit', include: INCLUDE, exclude: [...LIVE, ...ALONE], maxWorkers: 2, isolate: false, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'alone', include: ALONE, isolate: true, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'alone', include: ALONE, maxWorkers: 2, isolate: true, sequence: { groupOrder: 0 } } },
       // The live files, two at a time, keep their modules between files too (their import time 51 -> 11 s).
       { extends: true, test: { name: 'live', include: LIVE, maxWorkers: 2, isolate: false, sequence: { groupOrder: 1 } } },
     ],
