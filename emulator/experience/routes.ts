@@ -37,70 +37,78 @@ interface Endpoint<Caller extends keyof Callers, Input, Result extends object, R
   method: 'get' | 'post';
   path: string;
   caller: Caller;
-  /** The body, validated; none when absent. */
-  input?: (body: unknown, caller: Callers[Caller]) => Input;
+  /** The body, validated (`noBody` for an endpoint that takes none). */
+  input: (body: unknown, caller: Callers[Caller]) => Input;
   run: (ctx: Context, caller: Callers[Caller], input: Input) => Result | Refused<Reason>;
   refusal?: (reason: Reason) => ApiError;
   answer: (result: Result, caller: Callers[Caller]) => Answer;
 }
 
-/** The table's rows, each typed by its own endpoint. */
-function endpoint<Caller extends keyof Callers, Input, Result extends object, Reason = never>(row: Endpoint<Caller, Input, Result, Reason>) {
-  return row as unknown as Endpoint<keyof Callers, unknown, object, unknown>;
-}
+/** What an endpoint without a body reads of it: nothing. */
+const noBody = (): undefined => undefined;
 
 /** `openApi` serves the API's own document (openapi/experience.ts): app.ts hands it in, as openapi/ stands above the API it describes. */
 export function experienceRouter(ctx: Context, openApi: () => object): { router: Router; resetLimits(): void } {
   const router = Router();
   const gate = callerGate(ctx);
+  const identify: { [Caller in keyof Callers]: (req: Request, res: Response) => Callers[Caller] } = { key: gate.key, session: gate.session };
 
-  const ENDPOINTS = [
-    endpoint({
-      method: 'get', path: '/campaign', caller: 'key',
-      run: readCampaign,
-      answer: (campaign, key) => campaignAnswer(ctx, key, () => campaignReadJson(ctx.config, key.environment, campaignJson(campaign))),
-    }),
-    endpoint({
-      method: 'post', path: '/sessions', caller: 'key',
-      input: (body, key): OpenSessionInput => (key.environment === 'sandbox' ? validate(SandboxSessionBody, body) : validate(ProductionSessionBody, body)),
-      run: openSession,
-      refusal: exchangeRefusal,
-      answer: ({ view, token }): SessionAnswer => ({ status: 201, body: sessionJson(view, token), session: view.session }),
-    }),
-    endpoint({
-      method: 'post', path: '/session/entry', caller: 'session',
-      input: (body) => validate(EntryBody, body, { details: entryDetailsOf }).consent,
-      run: enterSession,
-      refusal: entryRefusal,
-      answer: (view) => ({ status: 200, body: sessionJson(view) }),
-    }),
-    endpoint({
-      method: 'get', path: '/session', caller: 'session',
-      run: readSession,
-      answer: (view) => ({ status: 200, body: sessionJson(view) }),
-    }),
-  ];
+  /**
+   * A row of the table, each typed by its own endpoint: the caller identified, then the body read
+   * (for a caller that passed), then its use case inside the turn's transaction, answered at the commit.
+   */
+  const endpoint = <Caller extends keyof Callers, Input, Result extends object, Reason = never>(row: Endpoint<Caller, Input, Result, Reason>) => {
+    const answer = (caller: Callers[Caller], input: Input): Answer | ApiError => {
+      const outcome = row.run(ctx, caller, input);
+      if (!isRefused(outcome)) return row.answer(outcome, caller);
+      if (!row.refusal) throw new Error(`${row.method.toUpperCase()} ${row.path} refused with no refusal to answer it`);
+      return row.refusal(outcome.refused);
+    };
+    router[row.method](row.path, (req, res, next) => {
+      const caller = identify[row.caller](req, res);
+      jsonBody(req, res, (error?: unknown) => {
+        if (error) return next(error);
+        try {
+          const input = row.input(req.body, caller);
+          answerAtCommit(ctx.db, ctx.logger, res, () => answer(caller, input));
+        } catch (thrown) {
+          next(thrown);
+        }
+      });
+    });
+  };
 
   // Public: the document holds no secrets, and tools fetch it without credentials.
   router.get(OPENAPI_PATH, (_req, res) => {
     res.json(openApi());
   });
 
-  for (const row of ENDPOINTS) {
-    const identify = (req: Request, res: Response, next: () => void) => {
-      (res.locals as { caller?: unknown }).caller = gate[row.caller](req, res);
-      next();
-    };
-    const run = (req: Request, res: Response) => {
-      const caller = (res.locals as { caller: Callers[keyof Callers] }).caller;
-      const input = row.input?.(req.body, caller);
-      answerAtCommit(ctx.db, ctx.logger, res, () => {
-        const outcome = row.run(ctx, caller, input);
-        return isRefused(outcome) ? row.refusal!(outcome.refused) : row.answer(outcome, caller);
-      });
-    };
-    router[row.method](row.path, identify, jsonBody, run);
-  }
+  endpoint({
+    method: 'get', path: '/campaign', caller: 'key',
+    input: noBody,
+    run: readCampaign,
+    answer: (campaign, key) => campaignAnswer(ctx, key, () => campaignReadJson(ctx.config, key.environment, campaignJson(campaign))),
+  });
+  endpoint({
+    method: 'post', path: '/sessions', caller: 'key',
+    input: (body, key): OpenSessionInput => (key.environment === 'sandbox' ? validate(SandboxSessionBody, body) : validate(ProductionSessionBody, body)),
+    run: openSession,
+    refusal: exchangeRefusal,
+    answer: ({ view, token }): SessionAnswer => ({ status: 201, body: sessionJson(view, token), session: view.session }),
+  });
+  endpoint({
+    method: 'post', path: '/session/entry', caller: 'session',
+    input: (body) => validate(EntryBody, body, { details: entryDetailsOf }).consent,
+    run: enterSession,
+    refusal: entryRefusal,
+    answer: (view) => ({ status: 200, body: sessionJson(view) }),
+  });
+  endpoint({
+    method: 'get', path: '/session', caller: 'session',
+    input: noBody,
+    run: readSession,
+    answer: (view) => ({ status: 200, body: sessionJson(view) }),
+  });
 
   return { router, resetLimits: gate.resetLimits };
 }
