@@ -11,7 +11,7 @@
  */
 import type { Request, RequestHandler } from 'express';
 import { safeEqual } from '../domain/secrets.js';
-import { bearerOf } from '../experience/auth.js';
+import { bearerOf } from '../http.js';
 import { ControlError } from './errors.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);

@@ -9,6 +9,7 @@ import { expired } from '../domain/limits.js';
 import { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import type { Context } from '../context.js';
 import { type Answer, answerOf } from '../fast-path/json.js';
+import { bearerOf } from '../http.js';
 import { type AgencyKey, findKeyBySecret } from '../store/keys.js';
 import { type Session, findSessionByToken } from '../store/sessions.js';
 import { ApiError } from './errors.js';
@@ -32,11 +33,6 @@ export interface SessionAnswer extends Answer {
 /** The session a call belongs to: the one it authenticated with, or the one its answer opened. */
 export function sessionOfCall(res: Response): Session | undefined {
   return (res.locals as CallerLocals).session ?? (answerOf(res) as Partial<SessionAnswer> | undefined)?.session;
-}
-
-export function bearerOf(header: string | undefined): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match?.[1];
 }
 
 /** The key the Authorization header names, valid or not. */
