@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import { layersRule } from './eslint/layers.js';
 import { existing } from './eslint/named-files.js';
 import { REQUEST_PATH_FILES, synchronousRequestPath } from './eslint/synchronous.js';
+import { MIGRATION_FILES, tableWritersRule } from './eslint/table-writers.js';
 import { timerWritesRule } from './eslint/timer-writes.js';
 
 const announceOnly = {
@@ -49,6 +50,13 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     plugins: { local: { rules: { layers: layersRule } } },
     rules: { 'local/layers': 'error' },
+  },
+  {
+    // Each table has one writing module (eslint/table-writers.js); the migrations reshape them all.
+    files: ['emulator/**/*.ts'],
+    ignores: ['**/*.test.ts', ...MIGRATION_FILES],
+    plugins: { tables: { rules: { 'one-writer': tableWritersRule } } },
+    rules: { 'tables/one-writer': 'error' },
   },
   {
     // A write from a timer or an I/O callback goes through ownTransaction (decisions/013). Not in:

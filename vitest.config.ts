@@ -23,6 +23,9 @@ const LIVE = [
 
 const INCLUDE = ['emulator/**/*.test.ts', 'harness/**/*.test.ts', 'test/**/*.test.ts'];
 
+/** Files that measure what the whole process runs (V8's coverage of one request): alone in a fresh worker, where no other file's timers run. */
+const ALONE = ['test/request-walk.test.ts'];
+
 /**
  * The files that hold a worker longest (in CI's timeline, their tests and hooks), longest first:
  * each group starts them first, and the short files then fill both workers up to the group's end.
@@ -58,7 +61,8 @@ export default defineConfig({
       // each worker keeping the modules it imported for its next file (isolate: false): on 2 cores the
       // group took 257 s and 496 CPU-s isolated, 156 s and 298 CPU-s not (issue 25). A file that
       // changes what another imports (vi.mock, a module's state) must undo it in its own hooks.
-      { extends: true, test: { name: 'unit', include: INCLUDE, exclude: LIVE, maxWorkers: 2, isolate: false, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'unit', include: INCLUDE, exclude: [...LIVE, ...ALONE], maxWorkers: 2, isolate: false, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'alone', include: ALONE, maxWorkers: 2, isolate: true, sequence: { groupOrder: 0 } } },
       // The live files, two at a time, keep their modules between files too (their import time 51 -> 11 s).
       { extends: true, test: { name: 'live', include: LIVE, maxWorkers: 2, isolate: false, sequence: { groupOrder: 1 } } },
     ],

@@ -151,6 +151,12 @@ export const notFound: RequestHandler = (req, _res, next) => {
  */
 export const noOptions: RequestHandler = (req, res, next) => (req.method === 'OPTIONS' ? notFound(req, res, next) : next());
 
+/** The credential of an `Authorization: Bearer <credential>` header (the agency key, the reporting token, the control token). */
+export function bearerOf(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1];
+}
+
 /** A handler built on its first request from what `load` gives (modules imported then); requests meanwhile wait for it. */
 export function lazy<Loaded>(load: () => Promise<Loaded>, build: (loaded: Loaded) => RequestHandler): RequestHandler {
   let handler: RequestHandler | undefined;
@@ -160,9 +166,4 @@ export function lazy<Loaded>(load: () => Promise<Loaded>, build: (loaded: Loaded
     building ??= load().then((loaded) => void (handler = build(loaded)));
     building.then(() => handler!(req, res, next)).catch(next);
   };
-}
-
-/** Where `res.json` leaves the body it answered (fast-path/json.ts), for the call's record (control/recorder.ts). */
-export interface AnsweredLocals {
-  answered?: unknown;
 }

@@ -10,7 +10,7 @@ import { SPEC_LIMITS } from './domain/limits.js';
 import { createEventBus } from './events.js';
 import type { Fixture } from './fixture.js';
 import { type Db, getMeta, openDb } from './store/db.js';
-import { flushInteractions } from './fast-path/interaction-rows.js';
+import { flushInteractions } from './store/interaction-rows.js';
 import { restoreClock } from './store/saved-clock.js';
 import { serveBornWithPrototypes } from './fast-path/serve.js';
 import { commitTurnTransaction } from './fast-path/turn-transaction.js';

@@ -21,8 +21,10 @@ export const LAYERS = [
   ['emulator/experience/'],
   ['emulator/use-cases/'],
   ['emulator/context.ts', 'emulator/events.ts', 'emulator/pages/', 'emulator/request-log.ts'],
-  // The request path's fast path (decisions/013): the store's layer, under the routes that use it.
-  ['emulator/store/', 'emulator/fast-path/', 'emulator/logger.ts'],
+  ['emulator/store/', 'emulator/logger.ts'],
+  // The request path's fast path (decisions/013): the store builds on it (the connection's state, the
+  // cache, the turn's transaction); it knows nothing of the store, so the arrow goes one way.
+  ['emulator/fast-path/'],
   ['emulator/domain/', 'emulator/http.ts', 'emulator/validation.ts', 'emulator/api-docs.ts'],
   ['emulator/json-keys.ts'],
   ['emulator/clock.ts', 'emulator/fixture.ts', 'emulator/errors.ts', 'emulator/sea.ts', 'emulator/cli-error.ts'],

@@ -35,6 +35,8 @@ describe('layers', () => {
     ['the experience API importing the OpenAPI documents', 'emulator/experience/routes.ts', "import { experienceOpenApi } from '../openapi/experience.js';"],
     ['the console importing the control plane', 'emulator/console/dashboard-routes.ts', "import { trustedCaller } from '../control/guard.js';"],
     ['the store importing a use case', 'emulator/store/entries.ts', "import { enterPack } from '../use-cases/entry.js';"],
+    ['the fast path importing the store', 'emulator/fast-path/cache.ts', "import { getMeta } from '../store/db.js';"],
+    ['the fast path importing a type of the store', 'emulator/fast-path/turn-transaction.ts', "import type { Db } from '../store/connection.js';"],
     ['a root module importing the CLI', 'emulator/sea.ts', "import { CliError } from './cli/program.js';"],
     ['the wire contract importing anything of the emulator', 'emulator/wire-contract.ts', "import type { Clock } from './clock.js';"],
   ])('refuses %s', async (_name, filePath, code) => {
@@ -50,6 +52,7 @@ describe('layers', () => {
 
   it('lets a module import its own layer or a lower one, and the harness the contract', async () => {
     expect(await problems("import { admit } from '../domain/admission.js';\nimport { enterPack } from '../use-cases/entry.js';", 'emulator/experience/entry.ts')).toEqual([]);
+    expect(await problems("import { cached } from '../fast-path/cache.js';", 'emulator/store/keys.ts')).toEqual([]);
     expect(await problems("import { checkCallbackUrl } from '../emulator/wire-contract.js';", 'harness/verify.ts')).toEqual([]);
   });
 });

@@ -1,19 +1,62 @@
 /**
- * The guards of the experience API's request path (decisions/013): events wait for the commit,
- * a write from a timer gets a transaction of its own, and the lint refuses an async handler.
+ * The guards of the experience API's request path (decisions/013): the answer is a value written
+ * at the commit, events wait for the commit, a write from a timer gets a transaction of its own,
+ * and the lint refuses an async handler.
  */
 import { ESLint } from 'eslint';
+import express, { type Response } from 'express';
+import request from 'supertest';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it, vi } from 'vitest';
 import { announce } from '../emulator/events.js';
 import { getMeta, setMeta } from '../emulator/store/db.js';
 import { commitTurnTransaction, joinTurnTransaction, ownTransaction } from '../emulator/fast-path/turn-transaction.js';
+import { answerAtCommit } from '../emulator/fast-path/held-answer.js';
+import { type Answer, answerOf, directJson } from '../emulator/fast-path/json.js';
 import { REQUEST_PATH_FILES, synchronousRequestPath } from '../eslint/synchronous.js';
 import { abortOpenTransaction } from './support/raw-storage.js';
 import { testWorld } from './world.js';
 
 /** Makes the turn's COMMIT fail, as a full disk would: its transaction is gone before the commit. */
 const failTheCommit = abortOpenTransaction;
+
+describe('the answer is a value', () => {
+  /** An app whose one route answers `answer` through the turn's commit, `before` run once it is made. */
+  const answering = (answer: Answer, before: (db: ReturnType<typeof testWorld>['world']['db'], res: Response) => void) => {
+    const { world } = testWorld();
+    const app = express();
+    app.response.json = directJson(app.response.json);
+    const recorded: Array<Answer | undefined> = [];
+    app.post('/entry', (_req, res) => {
+      res.on('finish', () => recorded.push(answerOf(res)));
+      answerAtCommit(world.db, world.logger, res, () => {
+        setMeta(world.db, 'answered', 'yes');
+        return answer;
+      });
+      before(world.db, res);
+    });
+    return { world, app, recorded };
+  };
+
+  it('is written from the value the use case returned, only once its write is committed, and read back by the call\'s record', async () => {
+    const answer = { status: 201, headers: { 'Retry-After': '3' }, body: { entry: { state: 'won' } } };
+    const seen: Array<[boolean, boolean]> = [];
+    const { world, app, recorded } = answering(answer, (db, res) => seen.push([res.headersSent, db.inTransaction]));
+    const res = await request(app).post('/entry');
+    expect(seen).toEqual([[false, true]]);
+    expect([res.status, res.headers['retry-after'], res.headers['content-type'], res.body]).toEqual([201, '3', 'application/json; charset=utf-8', answer.body]);
+    expect(recorded).toEqual([answer]);
+    expect(getMeta(world.db, 'answered')).toBe('yes');
+  });
+
+  it('is a 500 instead when the commit fails, and the write is undone', async () => {
+    const { world, app, recorded } = answering({ status: 200, body: { entry: { state: 'won' } } }, (db) => failTheCommit(db));
+    const res = await request(app).post('/entry');
+    expect([res.status, res.body.error]).toEqual([500, 'internal_error']);
+    expect(recorded).toEqual([{ status: 500, body: res.body }]);
+    expect(getMeta(world.db, 'answered')).toBeUndefined();
+  });
+});
 
 describe('events after commit', () => {
   /** A world whose shared transaction is open and holds an announced `entry.created`. */

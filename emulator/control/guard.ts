@@ -14,7 +14,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Config } from '../context.js';
 import { safeEqual } from '../domain/secrets.js';
-import { bearerOf } from '../experience/auth.js';
+import { bearerOf } from '../http.js';
 import { ControlError } from './errors.js';
 import { forwardingSign } from './forwarded.js';
 

@@ -9,8 +9,8 @@ import type { Request, Response } from 'express';
 import type { Context } from '../context.js';
 import { s256 } from '../domain/pkce.js';
 import { hashSecret } from '../domain/secrets.js';
-import type { CallerLocals } from '../experience/auth.js';
-import type { AnsweredLocals } from '../http.js';
+import { type CallerLocals, sessionOfCall } from '../experience/auth.js';
+import { answerOf } from '../fast-path/json.js';
 import { unitOfAuthCode } from '../store/codes.js';
 import { packCodeOfUnit } from '../store/units.js';
 import type { CallAnswer, ObservedCall } from '../wire-contract.js';
@@ -30,8 +30,10 @@ export function arriving(req: Request): StoredCall {
 
 /** Completes a call's record once it is answered or its connection is gone: the key and session it carried, its body and its answer; the pack is looked up when read. */
 export function complete(call: StoredCall, res: Response): void {
-  const { key, session, answered } = res.locals as CallerLocals & AnsweredLocals;
-  if (answered !== undefined) call.answer = summarize(answered);
+  const { key } = res.locals as CallerLocals;
+  const session = sessionOfCall(res);
+  const answer = answerOf(res);
+  if (answer !== undefined) call.answer = summarize(answer.body);
   call.status = res.writableFinished ? res.statusCode : 0;
   if (!res.writableFinished) call.dropped = true;
   if (key) {

@@ -7,10 +7,9 @@
  */
 import type { RequestHandler, Response } from 'express';
 import type { Context } from '../context.js';
-import type { CallerLocals } from '../experience/auth.js';
+import { type CallerLocals, sessionOfCall } from '../experience/auth.js';
 import type { ErrorCodeLocals } from '../errors.js';
-import type { AnsweredLocals } from '../http.js';
-import { recordInteraction } from '../fast-path/interaction-rows.js';
+import { recordInteraction } from '../store/interaction-rows.js';
 import { whenClosed } from '../fast-path/when-closed.js';
 import { applyFaults } from './faults.js';
 import { type StoredCall, arriving, complete } from './observations.js';
@@ -18,7 +17,7 @@ import { type Instruments, keepCall } from './instruments.js';
 
 /** Where a request's observed call waits for its answer. */
 const CALL = Symbol('observed call');
-type RecordedLocals = CallerLocals & ErrorCodeLocals & AnsweredLocals & { [CALL]?: StoredCall };
+type RecordedLocals = CallerLocals & ErrorCodeLocals & { [CALL]?: StoredCall };
 
 export function recordCalls(ctx: Context, instruments: Instruments): RequestHandler {
   const watch = whenClosed((res) => {
@@ -47,7 +46,7 @@ function interactionOf(ctx: Context, res: Response, call: StoredCall | undefined
   return {
     at: ctx.clock.now(),
     key_id: faulted ? call.key_id : (locals.key?.id ?? null),
-    session_id: faulted ? call.session_id : (locals.session?.id ?? null),
+    session_id: faulted ? call.session_id : (sessionOfCall(res)?.id ?? null),
     method: req.method, path: req.baseUrl + req.path, status: res.statusCode, error: locals.errorCode ?? null,
     body: faulted ? { injected_fault: call.fault } : (req.body ?? null),
   };

@@ -8,6 +8,8 @@ import type { Request, Response } from 'express';
 import { expired } from '../domain/limits.js';
 import { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import type { Context } from '../context.js';
+import { type Answer, answerOf } from '../fast-path/json.js';
+import { bearerOf } from '../http.js';
 import { type AgencyKey, findKeyBySecret } from '../store/keys.js';
 import { type Session, findSessionByToken } from '../store/sessions.js';
 import { ApiError } from './errors.js';
@@ -16,16 +18,21 @@ import { ApiError } from './errors.js';
 export interface CallerLocals {
   /** The key the request authenticated with. */
   key?: AgencyKey;
-  /** The session it authenticated with, or the one it created. */
+  /** The session it authenticated with. */
   session?: Session;
   /** The key and session its headers name, valid or not, once looked up (null: none). */
   namedKey?: AgencyKey | null;
   namedSession?: Session | null;
 }
 
-export function bearerOf(header: string | undefined): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match?.[1];
+/** The answer of POST /sessions: it carries the session it opened, for the call's record. */
+export interface SessionAnswer extends Answer {
+  readonly session: Session;
+}
+
+/** The session a call belongs to: the one it authenticated with, or the one its answer opened. */
+export function sessionOfCall(res: Response): Session | undefined {
+  return (res.locals as CallerLocals).session ?? (answerOf(res) as Partial<SessionAnswer> | undefined)?.session;
 }
 
 /** The key the Authorization header names, valid or not. */

@@ -2,15 +2,16 @@
  * The experience API, one table: each endpoint with who may call it (a key, or the session a key
  * exchanged), its body, its use case (use-cases/) and how its answer is written (serialize.ts).
  * A request walks its endpoint once: the caller (auth.ts), then the body, read only for a caller
- * that passed (http.ts), then the answer held until the turn's commit (fast-path/), the use case,
- * and the answer or the refusal's error. @see spec §4.1
+ * that passed (http.ts), then the use case inside the turn's shared transaction, and its answer (a
+ * value: fast-path/json.ts) or the refusal's error, written once that transaction is committed
+ * (fast-path/held-answer.ts). @see spec §4.1
  */
 import { type Request, type Response, Router } from 'express';
 import type { Context } from '../context.js';
 import { OPENAPI_PATH } from '../api-docs.js';
-import { holdAnswerUntilCommit } from '../fast-path/held-answer.js';
+import { answerAtCommit } from '../fast-path/held-answer.js';
 import { cached } from '../fast-path/cache.js';
-import { sendJson } from '../fast-path/json.js';
+import type { Answer } from '../fast-path/json.js';
 import { jsonBody } from '../http.js';
 import type { AgencyKey } from '../store/keys.js';
 import type { Session } from '../store/sessions.js';
@@ -20,7 +21,7 @@ import { enterSession } from '../use-cases/session-entry.js';
 import { type OpenSessionInput, openSession } from '../use-cases/session-open.js';
 import { readSession } from '../use-cases/session-read.js';
 import { validate } from '../validation.js';
-import { type CallerLocals, callerGate } from './auth.js';
+import { type SessionAnswer, callerGate } from './auth.js';
 import type { ApiError } from './errors.js';
 import { entryRefusal, exchangeRefusal } from './refusals.js';
 import type { CampaignReadJson } from './responses.js';
@@ -36,75 +37,78 @@ interface Endpoint<Caller extends keyof Callers, Input, Result extends object, R
   method: 'get' | 'post';
   path: string;
   caller: Caller;
-  /** The body, validated; none when absent. */
-  input?: (body: unknown, caller: Callers[Caller]) => Input;
+  /** The body, validated (`noBody` for an endpoint that takes none). */
+  input: (body: unknown, caller: Callers[Caller]) => Input;
   run: (ctx: Context, caller: Callers[Caller], input: Input) => Result | Refused<Reason>;
   refusal?: (reason: Reason) => ApiError;
-  answer: (res: Response, result: Result, caller: Callers[Caller]) => void;
+  answer: (result: Result, caller: Callers[Caller]) => Answer;
 }
 
-/** The table's rows, each typed by its own endpoint. */
-function endpoint<Caller extends keyof Callers, Input, Result extends object, Reason = never>(row: Endpoint<Caller, Input, Result, Reason>) {
-  return row as unknown as Endpoint<keyof Callers, unknown, object, unknown>;
-}
+/** What an endpoint without a body reads of it: nothing. */
+const noBody = (): undefined => undefined;
 
 /** `openApi` serves the API's own document (openapi/experience.ts): app.ts hands it in, as openapi/ stands above the API it describes. */
 export function experienceRouter(ctx: Context, openApi: () => object): { router: Router; resetLimits(): void } {
   const router = Router();
   const gate = callerGate(ctx);
+  const identify: { [Caller in keyof Callers]: (req: Request, res: Response) => Callers[Caller] } = { key: gate.key, session: gate.session };
 
-  const ENDPOINTS = [
-    endpoint({
-      method: 'get', path: '/campaign', caller: 'key',
-      run: readCampaign,
-      answer: (res, campaign, key) => {
-        const { body, text } = campaignAnswer(ctx, key, () => campaignReadJson(ctx.config, key.environment, campaignJson(campaign)));
-        sendJson(res, body, text);
-      },
-    }),
-    endpoint({
-      method: 'post', path: '/sessions', caller: 'key',
-      input: (body, key): OpenSessionInput => (key.environment === 'sandbox' ? validate(SandboxSessionBody, body) : validate(ProductionSessionBody, body)),
-      run: openSession,
-      refusal: exchangeRefusal,
-      answer: (res, { view, token }) => {
-        (res.locals as CallerLocals).session = view.session;
-        res.status(201).json(sessionJson(view, token));
-      },
-    }),
-    endpoint({
-      method: 'post', path: '/session/entry', caller: 'session',
-      input: (body) => validate(EntryBody, body, { details: entryDetailsOf }).consent,
-      run: enterSession,
-      refusal: entryRefusal,
-      answer: (res, view) => res.json(sessionJson(view)),
-    }),
-    endpoint({
-      method: 'get', path: '/session', caller: 'session',
-      run: readSession,
-      answer: (res, view) => res.json(sessionJson(view)),
-    }),
-  ];
+  /**
+   * A row of the table, each typed by its own endpoint: the caller identified, then the body read
+   * (for a caller that passed), then its use case inside the turn's transaction, answered at the commit.
+   */
+  const endpoint = <Caller extends keyof Callers, Input, Result extends object, Reason = never>(row: Endpoint<Caller, Input, Result, Reason>) => {
+    const answer = (caller: Callers[Caller], input: Input): Answer | ApiError => {
+      const outcome = row.run(ctx, caller, input);
+      if (!isRefused(outcome)) return row.answer(outcome, caller);
+      if (!row.refusal) throw new Error(`${row.method.toUpperCase()} ${row.path} refused with no refusal to answer it`);
+      return row.refusal(outcome.refused);
+    };
+    router[row.method](row.path, (req, res, next) => {
+      const caller = identify[row.caller](req, res);
+      jsonBody(req, res, (error?: unknown) => {
+        if (error) return next(error);
+        try {
+          const input = row.input(req.body, caller);
+          answerAtCommit(ctx.db, ctx.logger, res, () => answer(caller, input));
+        } catch (thrown) {
+          next(thrown);
+        }
+      });
+    });
+  };
 
   // Public: the document holds no secrets, and tools fetch it without credentials.
   router.get(OPENAPI_PATH, (_req, res) => {
     res.json(openApi());
   });
 
-  const held = holdAnswerUntilCommit(ctx.db, ctx.logger);
-  for (const row of ENDPOINTS) {
-    const identify = (req: Request, res: Response, next: () => void) => {
-      (res.locals as { caller?: unknown }).caller = gate[row.caller](req, res);
-      next();
-    };
-    const run = (req: Request, res: Response) => {
-      const caller = (res.locals as { caller: Callers[keyof Callers] }).caller;
-      const outcome = row.run(ctx, caller, row.input?.(req.body, caller));
-      if (isRefused(outcome)) throw row.refusal!(outcome.refused);
-      row.answer(res, outcome, caller);
-    };
-    router[row.method](row.path, identify, jsonBody, held, run);
-  }
+  endpoint({
+    method: 'get', path: '/campaign', caller: 'key',
+    input: noBody,
+    run: readCampaign,
+    answer: (campaign, key) => campaignAnswer(ctx, key, () => campaignReadJson(ctx.config, key.environment, campaignJson(campaign))),
+  });
+  endpoint({
+    method: 'post', path: '/sessions', caller: 'key',
+    input: (body, key): OpenSessionInput => (key.environment === 'sandbox' ? validate(SandboxSessionBody, body) : validate(ProductionSessionBody, body)),
+    run: openSession,
+    refusal: exchangeRefusal,
+    answer: ({ view, token }): SessionAnswer => ({ status: 201, body: sessionJson(view, token), session: view.session }),
+  });
+  endpoint({
+    method: 'post', path: '/session/entry', caller: 'session',
+    input: (body) => validate(EntryBody, body, { details: entryDetailsOf }).consent,
+    run: enterSession,
+    refusal: entryRefusal,
+    answer: (view) => ({ status: 200, body: sessionJson(view) }),
+  });
+  endpoint({
+    method: 'get', path: '/session', caller: 'session',
+    input: noBody,
+    run: readSession,
+    answer: (view) => ({ status: 200, body: sessionJson(view) }),
+  });
 
   return { router, resetLimits: gate.resetLimits };
 }
@@ -114,9 +118,9 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
  * catalog changes, so it is made and serialized once and kept with the catalog's copies
  * (fast-path/cache.ts), which any write to the promotion, its prizes or its brand empties.
  */
-function campaignAnswer(ctx: Context, key: AgencyKey, make: () => CampaignReadJson): { body: CampaignReadJson; text: string } {
+function campaignAnswer(ctx: Context, key: AgencyKey, make: () => CampaignReadJson): Answer {
   return cached(ctx.db, 'catalog', `campaign-read:${key.promotion_id}:${key.environment}:${ctx.config.baseUrl}`, () => {
     const body = make();
-    return { body, text: JSON.stringify(body) };
+    return { status: 200, body, text: JSON.stringify(body) };
   });
 }

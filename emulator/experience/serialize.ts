@@ -4,6 +4,7 @@ import type { Admission } from '../domain/admission.js';
 import type { Entry } from '../store/entries.js';
 import type { Campaign, Prize } from '../store/promotions.js';
 import type { Environment } from '../store/keys.js';
+import { shownCodes, shownRedemptionUrl } from '../use-cases/entry-shown.js';
 import type { SessionView } from '../use-cases/session-view.js';
 import type { CampaignJson, CampaignReadJson, EligibilityJson, EntryJson, SessionCreatedJson, SessionReadJson } from './responses.js';
 import { SANDBOX_SCENARIOS } from '../use-cases/sandbox.js';
@@ -48,13 +49,12 @@ export function eligibilityJson(admission: Admission, country: string | null): E
 }
 
 export function entryJson(entry: Entry, prize: Prize | undefined): EntryJson {
-  const delivered = entry.delivery_state === 'delivered';
   return {
     id: entry.id,
     state: entry.state,
     prize: prize ? { name: entry.prize_name ?? prize.name, reward_type: prize.reward_type, tier: prize.tier, face_value: prize.face_value } : null,
-    codes: delivered ? (JSON.parse(entry.codes) as string[]) : [],
-    redemption_url: delivered ? entry.redemption_url : null,
+    codes: shownCodes(entry),
+    redemption_url: shownRedemptionUrl(entry),
     created_at: new Date(entry.created_at).toISOString(),
   };
 }

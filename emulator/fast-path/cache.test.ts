@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadFixture } from '../fixture.js';
 import { type Db, openDb } from '../store/db.js';
 import { findKeyBySecret, keySecret, revokeKey } from '../store/keys.js';
-import { awardPrize, awardState } from '../store/awards.js';
+import { awardPrize, awardState } from '../store/promotions.js';
 import { getBrand, getPromotion, listPrizes, loadCampaign } from '../store/promotions.js';
 import { createEndpoint, listEndpoints, removeEndpoint } from '../store/webhooks.js';
 import { commitTurnTransaction, joinTurnTransaction } from './turn-transaction.js';

@@ -16,8 +16,7 @@
  * which changes with every commit of another connection, says whether to drop every copy.
  * Kept for the bench's guards (decisions/013).
  */
-import type { Db } from '../store/connection.js';
-import { dataVersion, watchWrites } from '../store/fast-path-sql.js';
+import type { Db } from './connection.js';
 import type { Turn } from './turn-transaction.js';
 
 export type CacheArea = 'keys' | 'catalog' | 'webhooks';
@@ -42,7 +41,7 @@ export interface Cache {
   checked: boolean;
 }
 
-declare module '../store/connection.js' {
+declare module './connection.js' {
   interface ConnectionState {
     /** The copies of rows every request reads, once installed. */
     cache?: Cache | undefined;
@@ -90,4 +89,20 @@ function checkOtherWriters(db: Db, cache: Cache): void {
   if (version === cache.dataVersion) return;
   cache.dataVersion = version;
   for (const area of Object.values(cache.areas)) area.values.clear();
+}
+
+/** Has SQLite call `notify(area)` after every write to one of `tables` (temporary triggers, for this connection only); `ignore` names a column whose updates do not count. */
+function watchWrites(db: Db, area: string, tables: ReadonlyArray<{ table: string; ignore?: string }>, notify: string): void {
+  for (const { table, ignore } of tables) {
+    const columns = (db.pragma(`table_info(${table})`) as Array<{ name: string }>).map((column) => column.name).filter((name) => name !== ignore);
+    const body = `BEGIN SELECT ${notify}('${area}'); END`;
+    db.exec(`CREATE TEMP TRIGGER ${table}_insert_cache AFTER INSERT ON ${table} ${body};
+      CREATE TEMP TRIGGER ${table}_update_cache AFTER UPDATE OF ${columns.join(', ')} ON ${table} ${body};
+      CREATE TEMP TRIGGER ${table}_delete_cache AFTER DELETE ON ${table} ${body};`);
+  }
+}
+
+/** Changes whenever another connection commits to the database. */
+function dataVersion(db: Db): number {
+  return db.prepare('PRAGMA data_version').pluck().get() as number;
 }

@@ -1,6 +1,6 @@
 /** A connection's statements compiled once per SQL text, and its transaction wrappers built once (README.md). */
 import type { Statement, Transaction } from 'better-sqlite3';
-import type { Db } from '../store/connection.js';
+import type { Db } from './connection.js';
 
 /** Installs both on a new connection, before its first statement. */
 export function fastStatements(db: Db): void {

@@ -1,6 +1,6 @@
 /**
  * Group commit: the requests that join during one event-loop turn share one transaction, committed
- * at the end of the turn (with the interaction log's waiting rows), and each is told once it is
+ * at the end of the turn (with the writes that wait for it: `beforeCommit`), and each is told once it is
  * committed, so that its answer can wait for it. A commit (the WAL append and its locks) costs as
  * much as the rest of an entry's writes; shared by the requests that arrive together, each pays a
  * fraction, while an answer still never tells of a write a crash could undo.
@@ -15,9 +15,7 @@
  * rollback; `ownTransaction` gives a write from a timer or an I/O callback (a webhook attempt, a
  * batch lot) a transaction of its own, committing the turn's first instead of silently joining it.
  */
-import type { Db } from '../store/connection.js';
-import { beginImmediate, commit, rollback } from '../store/fast-path-sql.js';
-import { flushInteractions } from './interaction-rows.js';
+import type { Db } from './connection.js';
 
 /** Called once the turn's transaction is committed, or with the error that rolled it back. */
 export type Settled = (error?: unknown) => void;
@@ -28,10 +26,12 @@ export interface Turn {
   committed: Array<() => void>;
 }
 
-declare module '../store/connection.js' {
+declare module './connection.js' {
   interface ConnectionState {
     /** The event-loop turn's shared transaction, while it is open. */
     turn?: Turn | undefined;
+    /** Writes that wait for the turn's commit and go in with it (the interaction log's rows: store/interaction-rows.ts). */
+    beforeCommit?: ((db: Db) => void) | undefined;
   }
 }
 
@@ -39,7 +39,7 @@ declare module '../store/connection.js' {
 export function joinTurnTransaction(db: Db, settled: Settled): void {
   let turn = db.state.turn;
   if (!turn) {
-    beginImmediate(db);
+    db.prepare('BEGIN IMMEDIATE').run();
     db.state.turn = turn = { waiting: [], committed: [] };
     setImmediate(commitTurnTransaction, db);
   }
@@ -69,11 +69,11 @@ export function commitTurnTransaction(db: Db): void {
   db.state.turn = undefined;
   let failure: unknown;
   try {
-    flushInteractions(db);
-    commit(db);
+    db.state.beforeCommit?.(db);
+    db.prepare('COMMIT').run();
   } catch (error) {
     failure = error;
-    if (db.inTransaction) rollback(db);
+    if (db.inTransaction) db.prepare('ROLLBACK').run();
   }
   for (const settled of turn.waiting) settled(failure);
   if (failure === undefined) for (const announce of turn.committed) announce();

@@ -3,10 +3,11 @@ import { Router } from 'express';
 import type { Context } from '../context.js';
 import { availability } from '../domain/admission.js';
 import { deliveryAsOf } from '../domain/delivery.js';
-import { REWARDS_PATH, entryJson } from '../experience/serialize.js';
+import { REWARDS_PATH } from '../experience/serialize.js';
 import { sendPage } from '../pages/http.js';
 import { getBrand, listPrizes, listPromotions } from '../store/promotions.js';
 import { wonEntriesOf } from '../store/entries.js';
+import { shownEntry } from '../use-cases/entry-shown.js';
 import { pageContext, signInFirst } from './page-context.js';
 import { promotionRoute } from './scan.js';
 import { promotionsPage, rewardsPage } from './views/collector-pages.js';
@@ -21,7 +22,7 @@ export function collectorRoutes(ctx: Context): Router {
     const rewards = wonEntriesOf(ctx.db, page.collector.id).map(({ promotion_name, ...stored }) => {
       const entry = deliveryAsOf(stored, now);
       const prize = listPrizes(ctx.db, entry.promotion_id).find((candidate) => candidate.id === entry.prize_id);
-      return { promotionName: promotion_name, entry: entryJson(entry, prize), deliveryState: entry.delivery_state };
+      return { promotionName: promotion_name, entry: shownEntry(entry, prize), deliveryState: entry.delivery_state };
     });
     sendPage(res, 200, rewardsPage(page, rewards));
   });

@@ -1,10 +1,10 @@
 /** The hosted fallback page, after a scan that stayed with the service. @see spec §1 rules */
 import { Router, type Request, type Response } from 'express';
 import type { Context } from '../context.js';
-import { entryJson } from '../experience/serialize.js';
 import { csrfValid } from '../pages/csrf.js';
 import { field, formBody, sendPage } from '../pages/http.js';
 import { type Campaign, loadCampaign } from '../store/promotions.js';
+import { shownEntry } from '../use-cases/entry-shown.js';
 import { findUnitByCode, hasScanned } from '../store/units.js';
 import { type HostedEntrant, type HostedOutcome, enterHosted, hostedState } from './hosted-entry.js';
 import { HOSTED_REASON_TEXT } from './routing.js';
@@ -76,7 +76,7 @@ function viewOf(campaign: Campaign, outcome: HostedOutcome): { status: number; v
     case 'entered': {
       const { entry } = outcome;
       const prize = campaign.prizes.find((candidate) => candidate.id === entry.prize_id);
-      return { status: 200, view: { kind: 'entered', entry: entryJson(entry, prize) } };
+      return { status: 200, view: { kind: 'entered', entry: shownEntry(entry, prize) } };
     }
     case 'unavailable':
       return { status: outcome.closed.status, view: { kind: 'refused', message: CLOSED_TEXT[outcome.closed.reason] } };

@@ -7,6 +7,8 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { type ErrorBody, type ErrorTable, errorClass, errorWriter } from '../errors.js';
+import type { Brand } from '../store/promotions.js';
+import type { SkuRefusal } from '../use-cases/reporting/sku-create.js';
 
 export const REPORTING_ERRORS = {
   /** No bearer token, or not a company's. */
@@ -22,6 +24,12 @@ export const REPORTING_ERRORS = {
 export type ReportingCode = keyof typeof REPORTING_ERRORS;
 
 export class ReportingError extends errorClass(REPORTING_ERRORS) {}
+
+/** A refused SKU's error: the field it is about, and why. */
+export function skuRefusal(reason: SkuRefusal, brand: Brand): ReportingError {
+  const problem = reason === 'prefix_outside_brand' ? `must start with the brand prefix and a hyphen: ${brand.prefix}-` : 'is already used by another SKU';
+  return new ReportingError('validation_failed', { details: { prefix: [problem] } });
+}
 
 /** Spec §7's shape: the code and the fields' problems, no message. */
 const reportingBody: ErrorBody = (res, error) => void res.json({ error: error.code, ...(error.details ? { details: error.details } : {}) });

@@ -5,20 +5,21 @@
  */
 import { type Request, type Response, Router } from 'express';
 import type { Context } from '../context.js';
-import { bearerOf } from '../experience/auth.js';
 import { OPENAPI_PATH } from '../api-docs.js';
 import { RECENT_SCANS } from '../domain/limits.js';
-import { jsonBody } from '../http.js';
+import { bearerOf, jsonBody } from '../http.js';
 import { findAudienceMember, listAudience } from '../store/audience.js';
 import { batchCodePage, createBatch, findBatch } from '../store/batches.js';
 import { findCompanyBrand, findCompanyByToken, listCompanyBrands } from '../store/companies.js';
 import type { Brand } from '../store/promotions.js';
 import { listRedemptions } from '../store/redemptions.js';
 import { findProductionScan, listProductionScans, recentScansOfCollector } from '../store/scan-reads.js';
-import { type Sku, createSku, findSku, listSkus } from '../store/skus.js';
+import { type Sku, findSku, listSkus } from '../store/skus.js';
+import { isRefused } from '../use-cases/refused.js';
+import { createBrandSku } from '../use-cases/reporting/sku-create.js';
 import { streamBatchCsv } from './batch-csv.js';
 import { runBatchJob } from './batch-job.js';
-import { ReportingError } from './errors.js';
+import { ReportingError, skuRefusal } from './errors.js';
 import { brandActivations, scanOutcome, scanOutcomes } from './scan-outcome.js';
 import { BatchBody, CollectorListQuery, RedemptionListQuery, ScanListQuery, SkuBody, parse, pathId } from './schemas.js';
 import { batchJson, collectorDetailJson, collectorJson, redemptionJson, skuJson } from './serialize.js';
@@ -100,12 +101,8 @@ export function reportingRouter(ctx: Context, openApi: () => object): Router {
 
   router.post('/brands/:slug/skus', (req, res) => {
     const brand = brandOf(req, res);
-    const body = parse(SkuBody, req.body);
-    if (!body.prefix.startsWith(`${brand.prefix}-`)) {
-      throw new ReportingError('validation_failed', { details: { prefix: [`must start with the brand prefix and a hyphen: ${brand.prefix}-`] } });
-    }
-    const sku = createSku(db, { brandId: brand.id, name: body.name, prefix: body.prefix, now: ctx.clock.now() });
-    if (!sku) throw new ReportingError('validation_failed', { details: { prefix: ['is already used by another SKU'] } });
+    const sku = createBrandSku(ctx, brand, parse(SkuBody, req.body));
+    if (isRefused(sku)) throw skuRefusal(sku.refused, brand);
     res.status(201).json(skuJson(sku));
   });
 

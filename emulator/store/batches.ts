@@ -7,7 +7,7 @@
  * batch. So codes derive from the seed, and none can be guessed from another: knowing a code
  * gives its lot, and a lot's 2,000 codes are spread over 8 × 10^14 values. Lots keep each chunk's
  * inserts together in the unique code index; random codes spread over it made a million-code
- * batch five times slower.
+ * batch five times slower. The one writer of both tables (units.ts reads them).
  */
 import { createCipheriv } from 'node:crypto';
 import { deriveBytes } from '../domain/secrets.js';
@@ -56,6 +56,11 @@ export function batchesInState(db: Db, state: BatchState): Batch[] {
 /** Moves a batch on only from the state it is expected to be in; false if it moved or vanished meanwhile. */
 export function advanceBatch(db: Db, batchId: number, from: BatchState, to: BatchState): boolean {
   return db.prepare('UPDATE batches SET state = ? WHERE id = ? AND state = ?').run(to, batchId, from).changes === 1;
+}
+
+/** A fixture's pack, in a batch seeded whole: its code made by the seed (world.ts), recalled or not. */
+export function seedUnit(db: Db, unit: { batchId: number; skuId: number; code: string; kind: string; recalled: boolean }): void {
+  db.prepare('INSERT INTO units (batch_id, sku_id, code, kind, recalled) VALUES (?, ?, ?, ?, ?)').run(unit.batchId, unit.skuId, unit.code, unit.kind, unit.recalled ? 1 : 0);
 }
 
 /** `YYMMDD` of a time, the production day inside a unit code. */

@@ -66,3 +66,8 @@ export function authCodesForPack(db: Db, unitId: number): AuthCode[] {
     .prepare('SELECT id, promotion_id, collector_id, unit_id, country, code_challenge, expires_at, consumed_at, session_id, voided_at FROM auth_codes WHERE unit_id = ? ORDER BY id')
     .all(unitId) as AuthCode[];
 }
+
+/** Voids the promotion's codes not yet exchanged (journeys.ts). */
+export function voidAuthCodes(db: Db, promotionId: number, now: number): void {
+  db.prepare('UPDATE auth_codes SET voided_at = ? WHERE promotion_id = ? AND consumed_at IS NULL AND voided_at IS NULL').run(now, promotionId);
+}

@@ -23,8 +23,9 @@ export function findCollectorByEmail(db: Db, email: string): Collector | undefin
   return db.prepare(`SELECT ${COLUMNS} FROM collectors WHERE email = ? COLLATE NOCASE`).get(email) as Collector | undefined;
 }
 
-export function createCollector(db: Db, input: { email: string; country: string; city: string | null; now: number }): Collector {
+/** A collector who signs up, or one the fixture seeds (who may be a tester and have no country). */
+export function createCollector(db: Db, input: { email: string; country: string | null; city: string | null; tester?: boolean; now: number }): Collector {
   return db
-    .prepare(`INSERT INTO collectors (email, country, city, joined_at) VALUES (?, ?, ?, ?) RETURNING ${COLUMNS}`)
-    .get(input.email, input.country, input.city, input.now) as Collector;
+    .prepare(`INSERT INTO collectors (email, country, city, tester, joined_at) VALUES (?, ?, ?, ?, ?) RETURNING ${COLUMNS}`)
+    .get(input.email, input.country, input.city, input.tester ? 1 : 0, input.now) as Collector;
 }

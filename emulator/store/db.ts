@@ -3,7 +3,7 @@ import { fastStatements } from '../fast-path/statements.js';
 import { connect, type Db } from './connection.js';
 import { MIGRATIONS } from './schema.js';
 
-export type { Db } from './connection.js';
+export type { Db } from '../fast-path/connection.js';
 
 /**
  * Opens (or creates) the database at `path` (`:memory:` in tests), brings its schema up to date
@@ -73,6 +73,16 @@ export function getMeta(db: Db, key: string): string | undefined {
 
 export function setMeta(db: Db, key: string, value: string): void {
   db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+}
+
+/** Sets `key` unless it has a value: the value that stays is the first one written, by whichever process. */
+export function setMetaOnce(db: Db, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(key, value);
+}
+
+/** Empties `meta` but for `kept` (a reset keeps the clock). */
+export function clearMeta(db: Db, kept: string): void {
+  db.prepare('DELETE FROM meta WHERE key <> ?').run(kept);
 }
 
 /** Every serial counter's last value (`nextSerial`). */

@@ -4,7 +4,7 @@
  * others rendered. A reset empties `meta`: the next page rendered makes a new one.
  */
 import { randomBytes } from 'node:crypto';
-import { type Db, getMeta } from './db.js';
+import { type Db, getMeta, setMetaOnce } from './db.js';
 
 const KEY = 'form_secret';
 
@@ -22,7 +22,7 @@ export function formSecret(db: Db): FormSecret {
   };
   return {
     issue() {
-      db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(KEY, randomBytes(32).toString('base64url'));
+      setMetaOnce(db, KEY, randomBytes(32).toString('base64url'));
       return read()!;
     },
     check: read,

@@ -8,11 +8,9 @@
  * entries hang on one session on the promotion's service key, as hosted-page entries do, and take
  * no stock or budget: the fixture's stock is what is left. Seeding raises no domain events;
  * webhooks announce history only when `emulator seed --scans N --webhooks` asks for it.
- * Scans go in through a statement prepared once per run: the per-call helper (insertScan) would cost
- * more than the inserts themselves at a million scans. Entries are drawn and stored as every entry
+ * Scans go in through a statement prepared once per run (scans.ts `scanSeeder`). Entries are drawn and stored as every entry
  * is (domain/draw.ts, store/entries.ts), as they stand at seeding.
  */
-import type { Statement } from 'better-sqlite3';
 import { admit } from '../domain/admission.js';
 import { canAward, drawNumber, prizeForNumber } from '../domain/draw.js';
 import { DELIVERED_CODE } from '../domain/mechanics.js';
@@ -22,8 +20,9 @@ import { advanceBatch, createBatch, generateLot } from './batches.js';
 import { poolCode, prizeCode } from './code-text.js';
 import { type Db, nextSerial } from './db.js';
 import { storeEntry } from './entries.js';
-import { awardState } from './awards.js';
-import { type Campaign, type Prize, loadCampaign } from './promotions.js';
+import { type Campaign, type Prize, awardState, loadCampaign } from './promotions.js';
+import { recordRedemption } from './redemptions.js';
+import { scanSeeder } from './scans.js';
 import { serviceKeyId } from './keys.js';
 import { createSession } from './sessions.js';
 
@@ -101,9 +100,7 @@ export function historyRun(db: Db, seed: string, now: number, total: number, { t
   };
   /** Pack → the collector who entered it in this run. */
   const entered = new Map<number, number>();
-  const insertScan: Statement = db.prepare(`INSERT INTO scans (unit_id, brand_id, collector_id, tester, country, city, device_type, scanned_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insertRedemption: Statement = db.prepare('INSERT INTO redemptions (entry_id, redeemed_at, channel) VALUES (?, ?, ?)');
+  const insertScan = scanSeeder(db);
   const start = now - SPAN_MS;
   let done = 0;
 
@@ -126,7 +123,7 @@ export function historyRun(db: Db, seed: string, now: number, total: number, { t
     const entry = storeEntry(db, maker, at, prize && { prize, delivery: prize.delivery, code: historyCode(seed, campaign, pack.id) }, now);
     const delivered = entry.delivery_state === 'delivered';
     const redeemedAt = at + Math.floor(random() * 10 * DAY_MS);
-    if (prize && delivered && random() < SHARE.redeems && redeemedAt < now) insertRedemption.run(entry.id, redeemedAt, prize.redemption_url ? 'online' : 'in_store');
+    if (prize && delivered && random() < SHARE.redeems && redeemedAt < now) recordRedemption(db, entry.id, redeemedAt, prize.redemption_url ? 'online' : 'in_store');
   };
 
   return {
@@ -142,7 +139,7 @@ export function historyRun(db: Db, seed: string, now: number, total: number, { t
         const collector = testerScans && roll < SHARE.tester && testers.length ? pick(testers) : roll < SHARE.signedIn && shoppers.length ? pick(shoppers) : null;
         const [country, city] = collector ? [collector.country, collector.city] : pick(PLACES);
         const tester = collector?.tester ?? 0;
-        const id = Number(insertScan.run(pack.id, pack.brandId, collector?.id ?? null, tester, country, city, weighted(DEVICES, random()), scannedAt).lastInsertRowid);
+        const id = insertScan(pack.id, pack.brandId, collector?.id ?? null, tester, country, city, weighted(DEVICES, random()), scannedAt);
         first ??= id;
         last = id;
         if (tester) continue;

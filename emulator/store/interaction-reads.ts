@@ -1,7 +1,7 @@
 /** Reads of the interaction log (interactions.ts), for the control plane and the dashboard: each writes the rows still waiting first. */
 import { redactSecrets } from '../domain/redaction.js';
-import { flushInteractions } from '../fast-path/interaction-rows.js';
 import type { Db } from './connection.js';
+import { flushInteractions } from './interaction-rows.js';
 import { type Interaction, PAGE_BODY_CHARS } from './interactions.js';
 
 /** Up to `limit` rows after `afterId`, fewer once PAGE_BODY_CHARS of bodies are read: the next page starts after the last row. */

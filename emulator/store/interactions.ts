@@ -3,7 +3,7 @@
  * dashboard and the harness. Its one writer; the reads are in interaction-reads.ts.
  */
 import { redactSecrets } from '../domain/redaction.js';
-import type { Db } from './connection.js';
+import type { Db } from '../fast-path/connection.js';
 
 export interface Interaction {
   id: number;
@@ -53,7 +53,7 @@ export interface Written {
   keys: Set<number | null>;
 }
 
-declare module './connection.js' {
+declare module '../fast-path/connection.js' {
   interface ConnectionState {
     /** Interaction rows written since the log was last trimmed. */
     written?: Written | undefined;

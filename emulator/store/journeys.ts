@@ -4,9 +4,11 @@
  * they are voided, so none sends a `service_code` to a callback or makes a session the brand no
  * longer routes to. @see spec §1 rules, decisions/010-routing-changes-void-journeys-under-way.md
  */
+import { voidAuthCodes } from './codes.js';
 import type { Db } from './db.js';
+import { voidRequestTokens } from './request-tokens.js';
 
 export function voidJourneys(db: Db, promotionId: number, now: number): void {
-  db.prepare('UPDATE request_tokens SET voided_at = ? WHERE promotion_id = ? AND consumed_at IS NULL AND voided_at IS NULL').run(now, promotionId);
-  db.prepare('UPDATE auth_codes SET voided_at = ? WHERE promotion_id = ? AND consumed_at IS NULL AND voided_at IS NULL').run(now, promotionId);
+  voidRequestTokens(db, promotionId, now);
+  voidAuthCodes(db, promotionId, now);
 }

@@ -1,11 +1,15 @@
-/** Promotions, their prizes and their campaign content. */
+/**
+ * Promotions, their prizes and their campaign content; the one writer of both tables. What the
+ * promotions have given away (each prize's stock left, each promotion's budget spent) changes with
+ * every win, so it is read fresh (`awardState`), never from the catalog's cached copies.
+ */
 import type { PromotionContent } from '../fixture.js';
 import type { Delivery } from '../domain/delivery.js';
 import { isIdText } from '../domain/ids.js';
 import { cached } from '../fast-path/cache.js';
 import type { Db } from './db.js';
 
-/** A promotion as requests read it (cached); what its budget has paid out, awards.ts reads. */
+/** A promotion as requests read it (cached); what its budget has paid out, `awardState` reads. */
 export interface Promotion {
   id: number;
   /** How the CLI, the control plane and the dashboard name it. */
@@ -18,7 +22,7 @@ export interface Promotion {
   production_callback: string | null;
 }
 
-/** A prize as requests read it (cached); its stock, awards.ts reads. */
+/** A prize as requests read it (cached); its stock, `awardState` reads. */
 export interface Prize {
   id: number;
   position: number;
@@ -132,4 +136,31 @@ export function setApprovedAt(db: Db, promotionId: number, approvedAt: number | 
 
 export function brandPromotionIds(db: Db, brandId: number): number[] {
   return db.prepare('SELECT id FROM promotions WHERE brand_id = ? ORDER BY id').pluck().all(brandId) as number[];
+}
+
+/** A new promotion and its prizes, in the fixture's order; its SKUs are claimed apart (skus.ts). */
+export function createPromotion(db: Db, brandId: number, slug: string, content: PromotionContent): number {
+  const { id } = db
+    .prepare('INSERT INTO promotions (brand_id, slug, content, routing_paused, covers_rest) VALUES (?, ?, ?, ?, ?) RETURNING id')
+    .get(brandId, slug, JSON.stringify(content), content.routing_paused ? 1 : 0, content.skus ? 0 : 1) as { id: number };
+  const insertPrize = db.prepare(`INSERT INTO prizes (promotion_id, position, name, odds, stock, face_value, reward_type, tier, delivery, redemption_url)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  content.prizes.forEach((prize, position) =>
+    insertPrize.run(id, position, prize.name, prize.odds, prize.stock, prize.face_value, prize.reward_type, prize.tier, prize.delivery, prize.redemption_url ?? null),
+  );
+  return id;
+}
+
+/** A prize's stock and its promotion's budget left, now: they change with every win, so they are never cached. */
+export function awardState(db: Db, promotion: Promotion, prize: Prize): { stock: number; budgetLeft: number } {
+  const row = db.prepare('SELECT stock, (SELECT budget_spent FROM promotions WHERE id = ?) AS spent FROM prizes WHERE id = ?').get(promotion.id, prize.id) as { stock: number; spent: number };
+  return { stock: row.stock, budgetLeft: promotion.content.budget - row.spent };
+}
+
+/** Takes one unit of stock and the prize's value from the budget; false when either ran out meanwhile. */
+export function awardPrize(db: Db, promotionId: number, prize: Prize): boolean {
+  const stock = db.prepare('UPDATE prizes SET stock = stock - 1 WHERE id = ? AND stock > 0').run(prize.id);
+  if (stock.changes !== 1) return false;
+  db.prepare('UPDATE promotions SET budget_spent = budget_spent + ? WHERE id = ?').run(prize.face_value, promotionId);
+  return true;
 }

@@ -44,3 +44,8 @@ export function listRedemptions(db: Db, brandId: number, page: RedemptionPage, n
       WHERE claimed_at BETWEEN ? AND ? ORDER BY claimed_at DESC, entry_id DESC LIMIT ? OFFSET ?`)
     .all(brandId, now, page.since ?? Number.MIN_SAFE_INTEGER, page.until ?? Number.MAX_SAFE_INTEGER, page.limit, page.offset) as RedemptionRow[];
 }
+
+/** A delivered prize redeemed (the seeded history's: the service has no call that redeems one). */
+export function recordRedemption(db: Db, entryId: number, redeemedAt: number, channel: RedemptionChannel): void {
+  db.prepare('INSERT INTO redemptions (entry_id, redeemed_at, channel) VALUES (?, ?, ?)').run(entryId, redeemedAt, channel);
+}

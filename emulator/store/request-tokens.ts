@@ -49,3 +49,8 @@ export function findRequestToken(db: Db, token: string): RequestToken | undefine
 export function consumeRequestToken(db: Db, id: number, now: number): boolean {
   return db.prepare('UPDATE request_tokens SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL AND voided_at IS NULL').run(now, id).changes === 1;
 }
+
+/** Voids the promotion's tokens not yet continued (journeys.ts). */
+export function voidRequestTokens(db: Db, promotionId: number, now: number): void {
+  db.prepare('UPDATE request_tokens SET voided_at = ? WHERE promotion_id = ? AND consumed_at IS NULL AND voided_at IS NULL').run(now, promotionId);
+}

@@ -1,5 +1,5 @@
 import type { Fixture } from '../fixture.js';
-import type { Db } from './db.js';
+import { type Db, clearMeta } from './db.js';
 import { seedWorld } from './world.js';
 
 /**
@@ -11,7 +11,10 @@ export function resetWorld(db: Db, fixture: Fixture, seed: string, now: number):
   db.pragma('foreign_keys = OFF');
   try {
     db.transaction(() => {
-      for (const { name } of tables) db.exec(name === 'meta' ? "DELETE FROM meta WHERE key <> 'clock'" : `DELETE FROM "${name}"`);
+      for (const { name } of tables) {
+        if (name === 'meta') clearMeta(db, 'clock');
+        else db.exec(`DELETE FROM "${name}"`);
+      }
       seedWorld(db, fixture, seed, now);
     })();
   } finally {

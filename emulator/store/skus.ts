@@ -41,3 +41,19 @@ export function getSku(db: Db, skuId: number): Sku {
 export function listPromotionSkus(db: Db, promotionId: number): Array<{ id: number; prefix: string }> {
   return db.prepare('SELECT id, prefix FROM skus WHERE promotion_id = ? ORDER BY id').all(promotionId) as Array<{ id: number; prefix: string }>;
 }
+
+/** A fixture's SKU, seeded before any promotion claims it. */
+export function seedSku(db: Db, input: { brandId: number; name: string; prefix: string; now: number }): number {
+  return db.prepare('INSERT INTO skus (brand_id, name, prefix, created_at) VALUES (?, ?, ?, ?) RETURNING id').pluck().get(input.brandId, input.name, input.prefix, input.now) as number;
+}
+
+/** The promotion takes the SKUs of its brand it lists. */
+export function claimSkus(db: Db, promotionId: number, brandId: number, prefixes: readonly string[]): void {
+  const claim = db.prepare('UPDATE skus SET promotion_id = ? WHERE prefix = ? AND brand_id = ?');
+  for (const prefix of prefixes) claim.run(promotionId, prefix, brandId);
+}
+
+/** SKUs no promotion lists enter their brand's promotion without a list, if it has one. */
+export function giveUnclaimedSkus(db: Db): void {
+  db.prepare('UPDATE skus SET promotion_id = (SELECT p.id FROM promotions p WHERE p.brand_id = skus.brand_id AND p.covers_rest = 1) WHERE promotion_id IS NULL').run();
+}

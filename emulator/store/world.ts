@@ -1,16 +1,21 @@
 /**
  * Seeds a fresh database from a fixture and a seed. Every id, code and secret derives from the
- * seed, so two fresh instances with the same fixture and seed hold the same world.
+ * seed, so two fresh instances with the same fixture and seed hold the same world. Each table is
+ * written through the module that owns it (eslint/table-writers.js).
  */
 import { type Fixture, type PromotionContent, promotionSlug } from '../fixture.js';
 import { issueSecret } from '../domain/secrets.js';
+import { createBatch, seedUnit } from './batches.js';
+import { createCollector } from './collectors.js';
 import { createBrand, createCompany } from './companies.js';
 import { seedCodePool } from './code-pool.js';
 import { codeSuffix } from './code-text.js';
 import { type Db, getMeta, setMeta } from './db.js';
-import { discardInteractions } from '../fast-path/interaction-rows.js';
+import { discardInteractions } from './interaction-rows.js';
 import { type Environment, createAgencyKey } from './keys.js';
 import { DEFAULT_HISTORY_SCANS, seedHistory } from './history.js';
+import { createPromotion } from './promotions.js';
+import { claimSkus, giveUnclaimedSkus, seedSku } from './skus.js';
 
 /** A key the fixture seeds: `emulator env` names its secret again from the serial. */
 export interface SeededKey {
@@ -39,9 +44,8 @@ export function seedWorld(db: Db, fixture: Fixture, seed: string, now: number): 
       for (const brand of company.brands) brandIds.set(brand.slug, seedBrand(db, seed, companyId, brand, now));
     });
 
-    const insertCollector = db.prepare('INSERT INTO collectors (email, country, city, tester, joined_at) VALUES (?, ?, ?, ?, ?)');
     for (const collector of fixture.collectors) {
-      insertCollector.run(collector.email, collector.country ?? null, collector.city ?? null, collector.tester ? 1 : 0, now);
+      createCollector(db, { email: collector.email, country: collector.country ?? null, city: collector.city ?? null, tester: collector.tester ?? false, now });
     }
 
     // The default promotion first, so it and its keys keep the first ids.
@@ -54,8 +58,7 @@ export function seedWorld(db: Db, fixture: Fixture, seed: string, now: number): 
         seededKeys.push({ id, promotion_id: promotionId, environment, serial });
       }
     }
-    // SKUs no promotion lists enter their brand's promotion without a list, if it has one.
-    db.prepare('UPDATE skus SET promotion_id = (SELECT p.id FROM promotions p WHERE p.brand_id = skus.brand_id AND p.covers_rest = 1) WHERE promotion_id IS NULL').run();
+    giveUnclaimedSkus(db);
     setMeta(db, 'seeded_keys', JSON.stringify(seededKeys));
     seedHistory(db, seed, now, fixture.history?.scans ?? DEFAULT_HISTORY_SCANS);
   })();
@@ -68,9 +71,7 @@ export function seededKeys(db: Db): SeededKey[] {
 function seedBrand(db: Db, seed: string, companyId: number, brand: Brand, now: number): number {
   const brandId = createBrand(db, companyId, brand);
   for (const sku of brand.skus) {
-    const { id: skuId } = db
-      .prepare('INSERT INTO skus (brand_id, name, prefix, created_at) VALUES (?, ?, ?, ?) RETURNING id')
-      .get(brandId, sku.name, sku.prefix, now) as { id: number };
+    const skuId = seedSku(db, { brandId, name: sku.name, prefix: sku.prefix, now });
     sku.batches.forEach((batch, batchIndex) => seedBatch(db, seed, { skuId, skuPrefix: sku.prefix, batchIndex, batch, now }));
   }
   return brandId;
@@ -79,16 +80,8 @@ function seedBrand(db: Db, seed: string, companyId: number, brand: Brand, now: n
 /** A promotion with its prizes and code pool, claiming the SKUs it lists; listing none, it covers its brand's unlisted SKUs. */
 export function seedPromotion(db: Db, seed: string, content: PromotionContent, brandId: number): number {
   const slug = promotionSlug(content);
-  const { id: promotionId } = db
-    .prepare('INSERT INTO promotions (brand_id, slug, content, routing_paused, covers_rest) VALUES (?, ?, ?, ?, ?) RETURNING id')
-    .get(brandId, slug, JSON.stringify(content), content.routing_paused ? 1 : 0, content.skus ? 0 : 1) as { id: number };
-  const insertPrize = db.prepare(`INSERT INTO prizes (promotion_id, position, name, odds, stock, face_value, reward_type, tier, delivery, redemption_url)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  content.prizes.forEach((prize, position) =>
-    insertPrize.run(promotionId, position, prize.name, prize.odds, prize.stock, prize.face_value, prize.reward_type, prize.tier, prize.delivery, prize.redemption_url ?? null),
-  );
-  const claim = db.prepare('UPDATE skus SET promotion_id = ? WHERE prefix = ? AND brand_id = ?');
-  for (const prefix of content.skus ?? []) claim.run(promotionId, prefix, brandId);
+  const promotionId = createPromotion(db, brandId, slug, content);
+  claimSkus(db, promotionId, brandId, content.skus ?? []);
   if (content.code_pool) seedCodePool(db, seed, { promotionId, slug, prefix: content.code_pool.prefix, size: content.prizes.reduce((sum, prize) => sum + prize.stock, 0) });
   return promotionId;
 }
@@ -102,13 +95,10 @@ interface BatchSeed {
 }
 
 function seedBatch(db: Db, seed: string, { skuId, skuPrefix, batchIndex, batch, now }: BatchSeed): void {
-  const { id: batchId } = db
-    .prepare("INSERT INTO batches (sku_id, quantity, purpose, state, created_at) VALUES (?, ?, ?, 'export_ready', ?) RETURNING id")
-    .get(skuId, batch.packs, batch.purpose, now) as { id: number };
+  const { id: batchId } = createBatch(db, { skuId, quantity: batch.packs, purpose: batch.purpose, state: 'export_ready', now });
   const day = batch.produced_on.slice(2).replaceAll('-', '');
-  const insertUnit = db.prepare('INSERT INTO units (batch_id, sku_id, code, kind, recalled) VALUES (?, ?, ?, ?, ?)');
   for (let i = 0; i < batch.packs; i++) {
     const code = `${skuPrefix}-${day}-${codeSuffix(seed, `unit:${skuPrefix}:${batchIndex}:${i}`)}`;
-    insertUnit.run(batchId, skuId, code, batch.kind, i >= batch.packs - batch.recalled ? 1 : 0);
+    seedUnit(db, { batchId, skuId, code, kind: batch.kind, recalled: i >= batch.packs - batch.recalled });
   }
 }

@@ -15,7 +15,7 @@ import { DELIVERED_CODE } from '../domain/mechanics.js';
 import { claimPoolCode } from '../store/code-pool.js';
 import { prizeCode } from '../store/code-text.js';
 import { type Entry, type EntryMaker, findProductionEntryForPack, storeEntry } from '../store/entries.js';
-import { awardPrize, awardState } from '../store/awards.js';
+import { awardPrize, awardState } from '../store/promotions.js';
 import type { Campaign } from '../store/promotions.js';
 
 /** Who enters which pack, through which channel (an agency's experience, or the service's own page). */

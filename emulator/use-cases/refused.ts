@@ -1,6 +1,6 @@
 /**
  * A use case's refusal, as data: the use case says why, and the API's serializer words it
- * (experience/refusals.ts). A refusal is answered, never thrown.
+ * (experience/refusals.ts, reporting/errors.ts `skuRefusal`). A refusal is answered, never thrown.
  */
 export interface Refused<Reason> {
   refused: Reason;

@@ -6,7 +6,7 @@
  * (the next page starts after its last row). Checked by sizes and counts, not by time.
  */
 import { expect, test } from 'vitest';
-import { flushInteractions, recordInteraction } from '../../emulator/fast-path/interaction-rows.js';
+import { flushInteractions, recordInteraction } from '../../emulator/store/interaction-rows.js';
 import { BODY_KEPT, PAGE_BODY_CHARS, ROWS_PER_KEY } from '../../emulator/store/interactions.js';
 import { testWorld } from '../world.js';
 

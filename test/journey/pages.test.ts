@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { setRouting } from '../../emulator/console/lifecycle.js';
 import { findCollectorByEmail } from '../../emulator/store/collectors.js';
+import type { Entry } from '../../emulator/store/entries.js';
+import type { Prize } from '../../emulator/store/promotions.js';
 import { harnessCollectorEmail } from '../../emulator/wire-contract.js';
 import { scansAfter } from '../../emulator/store/scans.js';
+import { shownEntry } from '../../emulator/use-cases/entry-shown.js';
 import { consentFor, productionSession, promotionEnv, testWorld } from '../world.js';
 import { CALLBACK, approveIntegration, approvedWorld, csrfOf, packCode, signedIn } from './support.js';
 
@@ -161,5 +164,15 @@ describe('Rewards and Promotions', () => {
       expect(res.headers['content-security-policy']).toContain("default-src 'none'");
       expect(res.text).not.toMatch(/(src|href)="https?:\/\/(?!127\.0\.0\.1)/);
     }
+  });
+});
+
+describe('what an entry shows (use-cases/entry-shown.ts), on the pages as in the API', () => {
+  const won = { state: 'won', prize_name: 'Mug', codes: '["AM-ABC"]', redemption_url: 'https://brand.example/redeem', created_at: Date.UTC(2026, 2, 1) } as Entry;
+  const prize = { name: 'Mug (catalog)' } as Prize;
+
+  it('shows a won prize\'s codes and link only once it is delivered', () => {
+    expect(shownEntry({ ...won, delivery_state: 'processing' }, prize)).toEqual({ state: 'won', prizeName: 'Mug', codes: [], redemptionUrl: null, createdAt: won.created_at });
+    expect(shownEntry({ ...won, delivery_state: 'delivered' }, prize)).toEqual({ state: 'won', prizeName: 'Mug', codes: ['AM-ABC'], redemptionUrl: 'https://brand.example/redeem', createdAt: won.created_at });
   });
 });

@@ -1,4 +1,7 @@
 import { expect, test } from 'vitest';
+import { findBrandBySlug } from '../../emulator/store/promotions.js';
+import { listSkus } from '../../emulator/store/skus.js';
+import { createBrandSku } from '../../emulator/use-cases/reporting/sku-create.js';
 import { API, BRAND, reportingWorld } from './reporting.js';
 
 const SKUS = `/brands/${BRAND}/skus`;
@@ -20,6 +23,16 @@ test("a SKU prefix must start with the brand's prefix and a hyphen", async () =>
   const t = reportingWorld();
   const res = await t.post(SKUS, { name: 'Dark', prefix: 'NK-NEW' }).expect(422);
   expect(res.body).toEqual({ error: 'validation_failed', details: { prefix: ['must start with the brand prefix and a hyphen: AM-'] } });
+});
+
+test("the use case refuses a SKU outside its brand's prefix or on a taken prefix as data, storing nothing", () => {
+  const { world } = reportingWorld();
+  const brand = findBrandBySlug(world.db, BRAND)!;
+  const before = listSkus(world.db, brand.id);
+  expect(createBrandSku(world, brand, { name: 'Dark', prefix: 'NK-NEW' })).toEqual({ refused: 'prefix_outside_brand' });
+  expect(createBrandSku(world, brand, { name: 'Again', prefix: 'AM-CHO' })).toEqual({ refused: 'prefix_taken' });
+  expect(listSkus(world.db, brand.id)).toEqual(before);
+  expect(createBrandSku(world, brand, { name: 'New', prefix: 'AM-NEW' })).toMatchObject({ brand_id: brand.id, prefix: 'AM-NEW' });
 });
 
 test('a SKU prefix already in use is 422', async () => {

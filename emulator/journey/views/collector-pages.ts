@@ -1,11 +1,11 @@
 /** The collector's own pages: the Rewards wallet and the Promotions list. */
-import type { EntryView } from './hosted.js';
+import type { ShownEntry } from '../../use-cases/entry-shown.js';
 import { type Html, html, safeLink } from '../../pages/html.js';
 import { type PageContext, journeyPage } from './shell.js';
 
 export interface Reward {
   promotionName: string;
-  entry: EntryView;
+  entry: ShownEntry;
   deliveryState: string;
 }
 
@@ -18,11 +18,11 @@ const DELIVERY_TEXT: Record<string, string> = {
 /** @see spec §2.2 campaign.rewards_path: the durable prize wallet, agency entries included. */
 export function rewardsPage(page: PageContext, rewards: Reward[]): Html {
   const cards = rewards.map(
-    ({ promotionName, entry, deliveryState }, index) => html`<article aria-labelledby="reward-${index}"><h2 id="reward-${index}">${entry.prize?.name}</h2>
-      <p class="muted">${promotionName} · won on ${entry.created_at.slice(0, 10)}</p>
+    ({ promotionName, entry, deliveryState }, index) => html`<article aria-labelledby="reward-${index}"><h2 id="reward-${index}">${entry.prizeName}</h2>
+      <p class="muted">${promotionName} · won on ${new Date(entry.createdAt).toISOString().slice(0, 10)}</p>
       <p>${DELIVERY_TEXT[deliveryState] ?? deliveryState}</p>
       ${entry.codes.length ? html`<p>Your code: ${entry.codes.map((code) => html`<code>${code}</code> `)}</p>` : ''}
-      ${entry.redemption_url ? html`<p>${safeLink(entry.redemption_url, `Redeem your ${entry.prize?.name ?? 'prize'}`)}</p>` : ''}
+      ${entry.redemptionUrl ? html`<p>${safeLink(entry.redemptionUrl, `Redeem your ${entry.prizeName ?? 'prize'}`)}</p>` : ''}
     </article>`,
   );
   return journeyPage(

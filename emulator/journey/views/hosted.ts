@@ -1,16 +1,15 @@
 /** The service's own hosted page: campaign, terms acceptance, and the entry's result. @see spec §2.4 to §2.6, §4.2 */
 import type { Terms } from '../../fixture.js';
-import type { entryJson } from '../../experience/serialize.js';
+import type { ShownEntry } from '../../use-cases/entry-shown.js';
 import { csrfField } from '../../pages/csrf.js';
 import { type Html, html, safeLink } from '../../pages/html.js';
 import type { Brand, Promotion } from '../../store/promotions.js';
 import { type PageContext, journeyPage } from './shell.js';
 
-export type EntryView = ReturnType<typeof entryJson>;
 
 export type HostedView =
   | { kind: 'open'; terms: Terms; problem?: string }
-  | { kind: 'entered'; entry: EntryView }
+  | { kind: 'entered'; entry: ShownEntry }
   | { kind: 'refused'; message: string };
 
 export interface HostedPage {
@@ -54,9 +53,9 @@ function body(page: PageContext, hosted: HostedPage): Html {
 
 const rewardsLink = html`<p><a href="/rewards">Go to your Rewards</a></p>`;
 
-function result(entry: EntryView): Html {
-  const prize = entry.prize?.name ?? 'a prize';
-  const headline: Record<EntryView['state'], Html> = {
+function result(entry: ShownEntry): Html {
+  const prize = entry.prizeName ?? 'a prize';
+  const headline: Record<ShownEntry['state'], Html> = {
     won: html`<p>You won <strong>${prize}</strong>.</p>`,
     lost: html`<p>Not a winner this time. Thank you for taking part.</p>`,
     pending: html`<p>You won <strong>${prize}</strong>. Delivery is processing; your Rewards page shows it when it arrives.</p>`,
@@ -65,6 +64,6 @@ function result(entry: EntryView): Html {
   return html`<section class="${entry.state === 'lost' ? 'notice' : 'success'}" aria-labelledby="result"><h2 id="result">Your result</h2>
     ${headline[entry.state]}
     ${entry.codes.length ? html`<p>Your code: ${entry.codes.map((code) => html`<code>${code}</code> `)}</p>` : ''}
-    ${entry.redemption_url ? html`<p>${safeLink(entry.redemption_url, 'Redeem your prize')}</p>` : ''}
+    ${entry.redemptionUrl ? html`<p>${safeLink(entry.redemptionUrl, 'Redeem your prize')}</p>` : ''}
     ${rewardsLink}</section>`;
 }

@@ -1,7 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { openDb } from '../store/db.js';
-import { listInteractions } from '../store/interaction-reads.js';
+import { commitTurnTransaction, joinTurnTransaction } from '../fast-path/turn-transaction.js';
+import { openDb } from './db.js';
+import { listInteractions } from './interaction-reads.js';
 import { discardInteractions, recordInteraction } from './interaction-rows.js';
 
 const call = (status: number) => ({ at: 1, key_id: 1, session_id: null, method: 'GET', path: '/api/experience/v1/campaign', status, error: status >= 400 ? 'invalid_key' : null, body: null });
@@ -15,6 +16,16 @@ describe('the interaction log', () => {
     expect(stored(db)).toEqual([]);
     await nextTurn();
     expect(stored(db)).toEqual([200, 401]);
+  });
+
+  it('writes the waiting calls inside the turn\'s shared transaction, committed with it', () => {
+    const db = openDb(':memory:');
+    recordInteraction(db, call(200));
+    const outcomes: unknown[] = [];
+    joinTurnTransaction(db, (error) => outcomes.push(error));
+    commitTurnTransaction(db);
+    expect(outcomes).toEqual([undefined]);
+    expect(stored(db)).toEqual([200]);
   });
 
   it('is complete for any reader, even within the turn', () => {

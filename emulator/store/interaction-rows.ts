@@ -1,14 +1,15 @@
 /**
  * The interaction log's rows wait in memory and are written together: with the turn's transaction
- * (turn-transaction.ts), else at the end of the event-loop turn, in one transaction. A commit of
- * its own per call cost as much as the rest of a GET /campaign. Every read of the log writes the
- * waiting rows first (store/interaction-reads.ts), so no reader misses one.
+ * (fast-path/turn-transaction.ts, which calls `flushInteractions` as the connection's `beforeCommit`:
+ * connection.ts), else at the end of the event-loop turn, in one transaction. A commit of its own
+ * per call cost as much as the rest of a GET /campaign. Every read of the log writes the waiting
+ * rows first (interaction-reads.ts), so no reader misses one.
  */
 import { storageFailure } from '../errors.js';
-import type { Db } from '../store/connection.js';
-import { type Interaction, type Row, interactionRow, writeInteractions } from '../store/interactions.js';
+import type { Db } from '../fast-path/connection.js';
+import { type Interaction, type Row, interactionRow, writeInteractions } from './interactions.js';
 
-declare module '../store/connection.js' {
+declare module '../fast-path/connection.js' {
   interface ConnectionState {
     /** Interaction rows recorded and not yet written. */
     unwritten?: Row[] | undefined;
