@@ -197,7 +197,7 @@ export class EmulatorClient {
       return new HarnessError(
         this.controlToken
           ? `the emulator at ${this.origin} refused the control token: pass the token it was started with (--control-token or HARNESS_CONTROL_TOKEN)`
-          : `the emulator at ${this.origin} answers its control plane only on loopback, named 127.0.0.1, localhost or [::1]: use such an --emulator URL, or start it with --control-token and pass the same token (--control-token or HARNESS_CONTROL_TOKEN)`,
+          : `the emulator at ${this.origin} refused its control plane without a token: it answers without one only on loopback (127.0.0.1, localhost or [::1]) and only when not told it is reachable from elsewhere (--public-url, a --host that is not loopback); pass its control token (--control-token or HARNESS_CONTROL_TOKEN; \`npx emulator env\` exports it)`,
       );
     }
     return new HarnessError(`the emulator answered ${response.status} to ${method} ${path}: ${await reason(response)}`);

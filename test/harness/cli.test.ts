@@ -130,7 +130,7 @@ describe('an emulator off loopback, behind its control token', () => {
 
   test('without the token, or with another, it is exit 2 and one line saying what to pass', async () => {
     const none = await harness(['doctor', '--callback', callback, '--emulator', url]);
-    expect([none.code, none.stderr]).toEqual([2, `[harness] the emulator at ${url} answers its control plane only on loopback, named 127.0.0.1, localhost or [::1]: use such an --emulator URL, or start it with --control-token and pass the same token (--control-token or HARNESS_CONTROL_TOKEN)\n`]);
+    expect([none.code, none.stderr]).toEqual([2, `[harness] the emulator at ${url} refused its control plane without a token: it answers without one only on loopback (127.0.0.1, localhost or [::1]) and only when not told it is reachable from elsewhere (--public-url, a --host that is not loopback); pass its control token (--control-token or HARNESS_CONTROL_TOKEN; \`npx emulator env\` exports it)\n`]);
     const wrong = await harness(['verify', '--callback', callback, '--emulator', url, '--control-token', 'nope']);
     expect([wrong.code, wrong.stderr]).toEqual([2, `[harness] the emulator at ${url} refused the control token: pass the token it was started with (--control-token or HARNESS_CONTROL_TOKEN)\n`]);
   });
