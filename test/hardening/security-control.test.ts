@@ -1,7 +1,8 @@
 /**
  * The control plane, the console API and the dashboard from another machine: the built CLI bound
- * to 0.0.0.0, called on this machine's non-loopback address, so the emulator sees a non-loopback
- * caller on a real socket (on a host with loopback only, through 127.0.0.2, see `remote`). Bound off loopback, the emulator asks every caller for the control token (the
+ * to 0.0.0.0, called on this machine's non-loopback address (on a host with loopback only, through
+ * 127.0.0.2: see `remote`), so the emulator sees a non-loopback caller on a real socket. Bound off
+ * loopback, the emulator asks every caller for the control token (the
  * one given with `--control-token`, else one it made, kept for the CLI in its instance file):
  * without it every such call is refused and changes nothing; with it, the token opens them. (test/control.test.ts checks the guard with a faked address.) A page
  * on another site whose name was rebound to 127.0.0.1 (DNS rebinding) calls from loopback too,
