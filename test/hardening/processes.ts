@@ -64,11 +64,11 @@ export interface EmulatorProcess {
 }
 
 /** Spawns the emulator in the foreground and resolves once its health answers, or rejects with its output. */
-export async function startEmulator(options: { data: string; fixture?: string; host?: string; args?: string[] }): Promise<EmulatorProcess> {
+export async function startEmulator(options: { data: string; fixture?: string; host?: string; args?: string[]; node?: string[] }): Promise<EmulatorProcess> {
   const port = await freePort();
   const args = ['start', '--foreground', '--data', options.data, '--port', String(port), '--host', options.host ?? '127.0.0.1'];
   if (options.fixture) args.push('--fixture', options.fixture);
-  return spawnServer([CLI, ...args, ...(options.args ?? [])], port, options.data);
+  return spawnServer([...(options.node ?? []), CLI, ...args, ...(options.args ?? [])], port, options.data);
 }
 
 /**

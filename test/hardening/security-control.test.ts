@@ -1,7 +1,8 @@
 /**
  * The control plane, the console API and the dashboard from another machine: the built CLI bound
- * to 0.0.0.0, called on this machine's non-loopback address, so the emulator sees a non-loopback
- * caller for real. Bound off loopback, the emulator asks every caller for the control token (the
+ * to 0.0.0.0, called on this machine's non-loopback address (on a host with loopback only, through
+ * 127.0.0.2: see `remote`), so the emulator sees a non-loopback caller on a real socket. Bound off
+ * loopback, the emulator asks every caller for the control token (the
  * one given with `--control-token`, else one it made, kept for the CLI in its instance file):
  * without it every such call is refused and changes nothing; with it, the token opens them. (test/control.test.ts checks the guard with a faked address.) A page
  * on another site whose name was rebound to 127.0.0.1 (DNS rebinding) calls from loopback too,
@@ -16,9 +17,15 @@ import { type EmulatorProcess, scratchFolder, startEmulator } from './processes.
 const TOKEN = 'control-token-for-the-hardening-test-0123456789';
 
 /** An IPv4 address of this machine that is not loopback, if it has one. */
-const remote = Object.values(networkInterfaces())
+const own = Object.values(networkInterfaces())
   .flat()
   .find((address) => address && address.family === 'IPv4' && !address.internal)?.address;
+/**
+ * Where a host has loopback only, 127.0.0.2 stands in: the emulator is preloaded with
+ * second-address.mjs, which shows callers on that address as a non-loopback one.
+ */
+const remote = own ?? '127.0.0.2';
+const preload = own ? [] : ['--import', new URL('./second-address.mjs', import.meta.url).href];
 
 const READS = [
   '/_emulator/health', '/_emulator/env', '/_emulator/clock', '/_emulator/interactions', '/_emulator/secrets', '/_emulator/packs',
@@ -46,7 +53,7 @@ afterEach(async () => {
 async function exposed(args: string[] = []): Promise<{ loopback: string; network: string; control: Record<string, string> }> {
   const scratch = scratchFolder((fixture) => ({ ...fixture, history: { scans: 0 } }));
   cleanup.push(scratch.remove);
-  const emulator = await startEmulator({ data: scratch.data, fixture: scratch.fixture, host: '0.0.0.0', args });
+  const emulator = await startEmulator({ data: scratch.data, fixture: scratch.fixture, host: '0.0.0.0', args, node: preload });
   running.push(emulator);
   return { loopback: emulator.baseUrl, network: `http://${remote}:${emulator.port}`, control: emulator.control() };
 }
@@ -61,7 +68,7 @@ async function state(loopback: string, control: Record<string, string>) {
   return { clock: (await json('/_emulator/clock')).offsetMs, keys: overview.keys, experience: overview.experience, sinks: await json('/_emulator/sinks'), webhooks: await json('/_emulator/webhooks') };
 }
 
-test.skipIf(!remote)('without --control-token, every control, console and dashboard call from a non-loopback address is 403 and changes nothing', async () => {
+test('without --control-token, every control, console and dashboard call from a non-loopback address is 403 and changes nothing', async () => {
   const { loopback, network, control } = await exposed();
   const before = await state(loopback, control);
 
@@ -79,7 +86,7 @@ test.skipIf(!remote)('without --control-token, every control, console and dashbo
   expect((await fetch(`${network}/api/experience/v1/campaign`, { headers: { authorization: `Bearer ${key}` } })).status, 'the APIs serve the network').toBe(200);
 });
 
-test.skipIf(!remote)('with --control-token, a non-loopback caller gets in with that bearer token only, and bound off loopback, so does a loopback caller', async () => {
+test('with --control-token, a non-loopback caller gets in with that bearer token only, and bound off loopback, so does a loopback caller', async () => {
   const { loopback, network, control } = await exposed(['--control-token', TOKEN]);
   expect(control).toEqual({ authorization: `Bearer ${TOKEN}` });
 

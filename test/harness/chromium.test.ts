@@ -1,9 +1,16 @@
 /** One Chromium finder for the project, in the one search order the README gives. */
 import { existsSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { HOW_TO_GET_CHROMIUM, PLAYWRIGHT_DISABLED_FEATURES, chromiumCandidates, chromiumPath, findChromium, launchChromium } from '../../harness/browser/chromium.js';
 import * as support from '../support/chromium.js';
+
+/** When set, the only paths that exist as far as the finder can tell: a machine's browsers, made up. */
+const installed = vi.hoisted(() => ({ only: undefined as Set<string> | undefined }));
+vi.mock('node:fs', async (original) => {
+  const fs = await original<typeof import('node:fs')>();
+  return { ...fs, existsSync: (path: string) => (installed.only ? installed.only.has(String(path)) : fs.existsSync(path)) };
+});
 
 test('HARNESS_CHROMIUM comes first, then Playwright\'s own browser, then the system\'s', async () => {
   const sources = (await chromiumCandidates({ HARNESS_CHROMIUM: '/opt/chrome' })).map((candidate) => candidate.source);
@@ -20,8 +27,16 @@ test("the harness's own headless runs look for the system's headless shell befor
   expect((await chromiumCandidates({ HARNESS_CHROMIUM: '/opt/chrome' }, 'headless'))[0]).toEqual({ source: 'HARNESS_CHROMIUM', path: '/opt/chrome' });
 });
 
-test.runIf(existsSync('/usr/bin/chromium-headless-shell') && !existsSync(chromium.executablePath()) && !process.env.HARNESS_CHROMIUM)('on this machine the harness finds the headless shell', async () => {
-  expect(await findChromium({ install: 'never' })).toBe('/usr/bin/chromium-headless-shell');
+test("on a machine with the system's Chromium and its headless shell and no Playwright browser, the harness finds the shell", async () => {
+  const saved = process.env.HARNESS_CHROMIUM;
+  delete process.env.HARNESS_CHROMIUM;
+  installed.only = new Set(['/usr/bin/chromium', '/usr/bin/chromium-headless-shell']);
+  try {
+    expect(await findChromium({ install: 'never' })).toBe('/usr/bin/chromium-headless-shell');
+  } finally {
+    installed.only = undefined;
+    if (saved !== undefined) process.env.HARNESS_CHROMIUM = saved;
+  }
 });
 
 test('a HARNESS_CHROMIUM that does not exist is one clear line, not a silent fallback', async () => {

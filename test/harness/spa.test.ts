@@ -24,6 +24,7 @@ import { listPromotions } from '../../emulator/store/promotions.js';
 import { SPA_DEFECTS } from '../../fixtures/agency-spa/defects.js';
 import { EmulatorClient } from '../../harness/emulator-client/client.js';
 import { preflight } from '../../harness/preflight.js';
+import { escapeHtml } from '../../harness/report/escape.js';
 import type { Report } from '../../harness/report/types.js';
 import { useChromium } from '../support/chromium.js';
 import { BEFORE_RESET, expectEveryCheckPassed, verifyAfterReset } from './runs.js';
@@ -31,6 +32,8 @@ import { type HarnessWorld, harnessWorld, useDefectMatrix } from './world.js';
 
 const browser = useChromium();
 const CODE_UNLOCK = 'nordkakao-cafe-codes';
+/** What the single-page agency's own config tells the harness: the run's allowances. */
+const SPA_CONFIG = JSON.parse(readFileSync(new URL('../../fixtures/agency-spa/harness.config.json', import.meta.url), 'utf8')) as { markers: { states: Record<string, string> } };
 
 describe('the single-page agency on the code unlock, drawing each view 600 ms after its data arrived (longer than the quiet the harness waits for after an action)', () => {
   let world: HarnessWorld;
@@ -80,6 +83,18 @@ describe('the single-page agency on the code unlock, drawing each view 600 ms af
     expect(json.run.promotion).toEqual({ id: 2, slug: CODE_UNLOCK, name: 'Nordkakao Café Codes', mechanic: 'code_unlock' });
     expect(readFileSync(join(world.target.out, 'report.html'), 'utf8')).toContain('<tr><td>Promotion</td><td>Nordkakao Café Codes: promotion nordkakao-cafe-codes (id 2, code_unlock)</td></tr>');
     expect(printed).toContain('Verified promotion nordkakao-cafe-codes (id 2, code_unlock): Nordkakao Café Codes\n');
+  });
+
+  test("the run's allowances are its config's markers, read back from the run: in report.json, beside the checks they can change, and in report.html and the terminal", () => {
+    const settings = ['markers.state: body[data-ergebnis="{name}"]', `markers.states: ${JSON.stringify(SPA_CONFIG.markers.states)}`, 'markers.preview_link: a[data-szenario="{scenario}"]'];
+    const json = JSON.parse(readFileSync(join(world.target.out, 'report.json'), 'utf8')) as Report;
+    expect(json.run.allowances.map((allowance) => allowance.setting)).toEqual(settings);
+    expect(json.run.allowances.find((allowance) => allowance.setting.startsWith('markers.preview_link'))!.checks).toEqual(['coverage.sandbox_calls']);
+    expect(json.checks.find((check) => check.id === 'journey.state.won')!.allowed_by).toEqual(settings.slice(0, 2));
+    expect(json.checks.find((check) => check.id === 'callback.no_third_party')!.allowed_by).toBeUndefined();
+    const html = readFileSync(join(world.target.out, 'report.html'), 'utf8');
+    expect(settings.filter((setting) => !html.includes(`<td>Allowed by the config</td><td><code>${escapeHtml(setting)}</code>`))).toEqual([]);
+    expect(printed).toContain(`Allowed by the config (each shown beside the checks it can change):\n${settings.map((setting) => `  ${setting}\n`).join('')}`);
   });
 
   test('without --promotion, the promotion the callback URL is registered on is the one verified', async () => {

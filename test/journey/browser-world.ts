@@ -69,9 +69,11 @@ export class Journey {
     await this.submit(form.getByRole('button', { name: submit }));
   }
 
-  /** Clicks a form's button and waits until the whole redirect chain has loaded its last page. */
+  /** Clicks a form's button and waits for the load event of the page its redirect chain lands on. */
   private async submit(button: Locator) {
-    await Promise.all([this.page.waitForNavigation(), button.click()]);
+    const landed = this.page.waitForEvent('load');
+    await button.click();
+    await landed;
   }
 
   heading() {
