@@ -34,8 +34,8 @@ const ALONE = ['test/request-walk.test.ts'];
  */
 const SLOWEST = [
   'test/harness/bounds.test.ts', 'test/cli.test.ts', 'test/experience/admission.property.test.ts',
-  'test/packaging/playwright-project.test.ts', 'test/harness/spa.test.ts', 'test/harness/locales.test.ts', 'test/harness/cli.test.ts', 'test/playwright/examples.test.ts',
-  'test/demo.test.ts', 'test/journey/accessibility.browser.test.ts', 'test/hardening/folder-lock.test.ts', 'test/harness/defects-locales.test.ts', 'test/agency/journey.browser.test.ts',
+  'test/packaging/playwright-project.test.ts', 'test/harness/cli.test.ts', 'test/harness/spa.test.ts', 'test/harness/locales.test.ts', 'test/harness/agency-shapes.test.ts',
+  'test/harness/site-shapes.test.ts', 'test/playwright/examples.test.ts', 'test/demo.test.ts', 'test/agency-python/verify.test.ts', 'test/journey/accessibility.browser.test.ts', 'test/hardening/folder-lock.test.ts', 'test/harness/defects-locales.test.ts', 'test/agency/journey.browser.test.ts',
 ];
 
 /** Vitest's order (by group, then its cache or the files' sizes), with the slowest files moved to the front of their group. */
