@@ -4,7 +4,7 @@
  * end the emulator's side (observed experience calls, issued secrets). Steps write facts; checks
  * only read them.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator-client/client.js';
 import type { ServiceAnswer, Shown, StateName } from '../journey-states.js';
@@ -157,6 +157,8 @@ export interface ScenarioOutcome {
 
 export class RunFacts {
   readonly runId: string;
+  /** The attribute the terms' markup probe carries (scenarios/terms-change.json `{probe}`): drawn per run, so no page can match it. */
+  readonly probeMark: string;
   readonly journeys: JourneyFacts[] = [];
   readonly pages: PageSeen[] = [];
   readonly responses: AgencyResponse[] = [];
@@ -198,6 +200,7 @@ export class RunFacts {
     readonly outDir: string,
   ) {
     this.runId = Date.now().toString(36).slice(-5) + Math.random().toString(36).slice(2, 5);
+    this.probeMark = `data-${Array.from(randomBytes(8), (byte) => String.fromCharCode(97 + (byte % 26))).join('')}`;
     this.agencyOrigins = new Set([origins.agency, ...(origins.preview ? [originOf(origins.preview) ?? origins.agency] : [])]);
   }
 

@@ -132,7 +132,7 @@ export const STEPS: Steps = {
   async edit_terms(run, step) {
     const journey = run.journey(step.journey);
     const country = run.facts.terms?.by_country[journey.country] ? journey.country : null;
-    const set = JSON.parse(JSON.stringify(step.set).replaceAll('{run}', run.facts.runId)) as typeof step.set;
+    const set = JSON.parse(JSON.stringify(step.set).replaceAll('{run}', run.facts.runId).replaceAll('{probe}', run.facts.probeMark)) as typeof step.set;
     await run.env.client.editTerms(country, set);
     run.facts.termsEdits.push({ scenario: run.scenario.id, journey: step.journey, at: Date.now(), country, set });
   },
@@ -216,7 +216,7 @@ export const STEPS: Steps = {
 
 /** The consent form of a journey's page: its age box known by the minimum age its terms set. */
 function consentOf(run: ScenarioRun, journey: JourneyFacts, session: BrowserSession) {
-  return consentPageOf(session.page, run.env.config, termsOf(run.facts, journey.country)?.minimum_age);
+  return consentPageOf(session.page, run.env.config, termsOf(run.facts, journey.country)?.minimum_age, run.facts.probeMark);
 }
 
 /** Ticks the asked boxes of the consent form on the page, sends it, and waits for what that set off. */

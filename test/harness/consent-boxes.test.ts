@@ -5,6 +5,7 @@
  * inconclusive, naming `markers.consent_boxes`, never failed. The way back after a 429 and the
  * button that sends the form are found by structure first, words last.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { CONSENT_CHECKS } from '../../harness/checks/consent.js';
@@ -15,6 +16,8 @@ import { AgencyPage, consentPageOf } from '../../harness/pages/agency.js';
 import { PreviewPage } from '../../harness/pages/preview.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import type { ConsentView } from '../../harness/run/browser-seen.js';
+import type { ScenarioRun } from '../../harness/run/scenario-run.js';
+import { STEPS } from '../../harness/run/steps.js';
 import { useChromium } from '../support/chromium.js';
 
 const browser = useChromium();
@@ -182,5 +185,30 @@ describe('a consent form the page holds hidden (issue 47 item 3)', () => {
     expect(await outside(page, stepForm, 'main button[value=yes]')).toBeUndefined();
     await page.setContent('<main><form><button name="adult" value="yes">Ja</button><button name="adult" value="no">Nein</button></form></main>');
     expect(await outside(page, stepForm, 'main button[value=yes]')).toMatchObject({ text: 'Ja', form: expect.stringMatching(/> form:nth-child\(1\)$/) });
+  });
+});
+
+describe("the terms' markup probe (issue 48 item 1)", () => {
+  test('its attribute is drawn per run: a page that strips the one it could know still shows the run\'s probe as elements, and terms.html_inert fails it', async () => {
+    const editOf = async (facts: RunFacts) => {
+      const scenario = JSON.parse(readFileSync(new URL('../../scenarios/terms-change.json', import.meta.url), 'utf8')) as { steps: Array<{ do: string }> };
+      const run = { facts, scenario: { id: 'terms-change' }, journey: () => ({ country: 'CH' }), env: { client: { editTerms: async () => undefined } } } as unknown as ScenarioRun;
+      await STEPS.edit_terms(run, scenario.steps.find((step) => step.do === 'edit_terms') as Parameters<typeof STEPS.edit_terms>[1]);
+      return facts.termsEdits[0]!;
+    };
+    const origins = { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' };
+    const [facts, other] = [new RunFacts(plain, origins, '/tmp'), new RunFacts(plain, origins, '/tmp')];
+    const edit = await editOf(facts);
+    expect(facts.probeMark).toMatch(/^data-[a-z]{8}$/);
+    expect(other.probeMark).not.toBe(facts.probeMark);
+    expect(edit.set.text).toContain(`<b ${facts.probeMark}="b">`);
+    expect((await editOf(other)).set.text).not.toContain(facts.probeMark);
+    // A page that renders the terms as markup, then removes what carries the attribute it expects the harness to use.
+    await page.setContent(`<main><form><p id="t">${edit.set.text}</p><input type="checkbox" id="r" required><label for="r">I accept the terms</label><button>Enter</button></form></main>
+      <script>document.querySelectorAll('[data-harness-probe], [data-probe]').forEach((element) => element.remove());</script>`);
+    const view = await consentPageOf(page, plain, undefined, facts.probeMark).read();
+    expect(view.probeElements).toBe(2);
+    facts.journeys.push({ scenario: 'terms-change', journey: 'main', pack: { code: 'P1', outcome: 'lost' }, country: 'CH', email: 'a@b.example', consent: [{ label: 'after', at: edit.at + 1, url: 'http://127.0.0.1:3000/entry', ...view }], submissions: [] });
+    expect(CONSENT_CHECKS.find((check) => check.id === 'terms.html_inert')!.evaluate(facts)).toMatchObject({ status: 'fail', reason: 'markup in terms.text became 2 element(s) on the consent page' });
   });
 });
