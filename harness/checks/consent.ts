@@ -129,6 +129,8 @@ export const CONSENT_CHECKS: Check[] = [
       const ticked = views.flatMap(({ journey, view }) => view.boxes.filter((box) => box.checked).map((box) => ({ label: `${where(journey)}: "${box.label}" is ticked when the page opens` })));
       // What the harness clicked to show a form the page held hidden, so the brand sees which form was judged.
       const opened = views.flatMap(({ journey, view }) => (view.opened ? [{ label: `${where(journey)}: ${view.opened}` }] : []));
+      // And what it clicked on a page asking to confirm the form once sent: the form judged is the one before it.
+      opened.push(...facts.journeys.flatMap((journey) => journey.submissions.flatMap((submission) => (submission.confirmed ? [{ label: `${where(journey)}: ${submission.confirmed}` }] : []))));
       return ticked.length ? fail(ticked[0]!.label, [ticked[0]!, ...ticked.slice(1), ...opened]) : pass(views.length, `${views.length} consent forms, every box unticked`, opened);
     },
   },

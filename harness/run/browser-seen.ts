@@ -87,4 +87,6 @@ export interface Submission {
   url: string;
   /** What the harness clicked to show the form, when the page held it hidden. */
   opened?: string;
+  /** What the harness clicked after sending the form, on pages that asked to confirm it before the entry was sent. */
+  confirmed?: string;
 }

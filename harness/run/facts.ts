@@ -88,6 +88,8 @@ export interface EndpointProbe {
   /** Then the request as it was, in a row, until the agency answers 429 (statuses), sent after observed call `burstAfter`. */
   burst: number[];
   burstAfter?: number;
+  /** The request of a page asking to confirm the consent form once sent (its entry sent from there): forged, then sent once as it was. */
+  confirms?: boolean;
 }
 
 export interface Capture {

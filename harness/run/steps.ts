@@ -12,15 +12,16 @@ import { type ConsentPage, consentPageOf } from '../pages/agency.js';
 import { type Person, personOf } from '../pages/person.js';
 import { untilSettled } from '../pages/settle.js';
 import type { Step } from '../scenarios/schema.js';
+import type { Submission } from './browser-seen.js';
 import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
 import { ENDING_STATUSES, LONGEST_POLL_WAIT_MS, finalState, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
-import { reachConsent } from './consent-steps.js';
+import { confirmEntry, reachConsent } from './consent-steps.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
 import { continueOnAuthorize, scanPack } from './journey-start.js';
 import { callbackStep } from './probes.js';
 import { SETTLED_GRACE_MS, expectStep, openPreviews, settledElsewhere } from './state-steps.js';
 import type { ScenarioRun } from './scenario-run.js';
-import { entryCall, waitForCall } from './step-support.js';
+import { entryCall, isEntryCall, waitForCall } from './step-support.js';
 
 type StepOf<K extends Step['do']> = Extract<Step, { do: K }>;
 type Steps = { [K in Step['do']]: (run: ScenarioRun, step: StepOf<K>) => Promise<void> };
@@ -234,9 +235,14 @@ async function submitConsent(run: ScenarioRun, session: BrowserSession, step: Pi
   await consent.fill(person);
   await consent.tick(boxes, { terms: step.accept_terms, age: step.confirm_age, marketing: step.marketing });
   if (step.bypass_validation) await consent.disableValidation();
-  journey.submissions.push({ at: Date.now(), accept: step.accept_terms, age: step.confirm_age && found.age, bypass: step.bypass_validation, boxesFound: found, url: session.page.url(), ...(opened ? { opened } : {}) });
+  const submission: Submission = { at: Date.now(), accept: step.accept_terms, age: step.confirm_age && found.age, bypass: step.bypass_validation, boxesFound: found, url: session.page.url(), ...(opened ? { opened } : {}) };
+  journey.submissions.push(submission);
   const sentSince = (at: number) => run.facts.requests.some((request) => request.scenario === session.scenario && request.journey === session.journey && request.at >= at && SENDS.has(request.resourceType));
+  const before = await run.env.client.lastObserved();
   await sendFilled(consent, person, () => session.act(() => submit.click()), sentSince);
+  const entered = async () => (await run.observed(journey.pack.code)).some((call) => isEntryCall(call) && call.seq > before);
+  const confirmed = (await confirmEntry(run, session, entered)).join('; ');
+  if (confirmed) submission.confirmed = confirmed;
   await run.observe(session);
 }
 

@@ -18,6 +18,8 @@ import { RunFacts } from '../../harness/run/facts.js';
 import type { ConsentView } from '../../harness/run/browser-seen.js';
 import type { ScenarioRun } from '../../harness/run/scenario-run.js';
 import { STEPS } from '../../harness/run/steps.js';
+import { confirmEntry } from '../../harness/run/consent-steps.js';
+import type { BrowserSession } from '../../harness/browser/session.js';
 import { useChromium } from '../support/chromium.js';
 
 const browser = useChromium();
@@ -179,12 +181,34 @@ describe('a consent form the page holds hidden (issue 47 item 3)', () => {
       return outside(page, stepForm);
     };
     expect(await step('<form><label for="b">Geburtsdatum</label><input type="date" id="b"><button>Weiter</button></form>')).toMatchObject({ text: 'Weiter' });
-    expect(await step('<form><button>Ja</button><button>Nein</button></form>')).toBeUndefined();
-    expect(await step('<form><button>Weiter</button></form><form><button>Abbrechen</button></form>')).toBeUndefined();
+    expect(await step('<form><button>Ja</button><button>Nein</button></form>')).toEqual({ several: ['Ja', 'Nein'] });
+    expect(await step('<form><button>Weiter</button></form><form><button>Abbrechen</button></form>')).toEqual({ several: ['Weiter', 'Abbrechen'] });
+    expect(await step('<p>Danke</p>')).toBeUndefined();
     // The config names the step's button: taken with its form.
     expect(await outside(page, stepForm, 'main button[value=yes]')).toBeUndefined();
     await page.setContent('<main><form><button name="adult" value="yes">Ja</button><button name="adult" value="no">Nein</button></form></main>');
     expect(await outside(page, stepForm, 'main button[value=yes]')).toMatchObject({ text: 'Ja', form: expect.stringMatching(/> form:nth-child\(1\)$/) });
+  });
+});
+
+describe('a page asking to confirm the consent form once sent (issue 47 item 3)', () => {
+  /** What confirmEntry does on this page, on a run whose entry never reaches the service (only its page object, config and person are real). */
+  const confirmOn = async (html: string, config = plain) => {
+    await page.setContent(`<main>${html}</main>`);
+    const facts = new RunFacts(config, { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' }, '/tmp');
+    const run = { facts, env: { config }, view: () => new AgencyPage(page, config.markers), journey: () => ({ country: 'ES' }) } as unknown as ScenarioRun;
+    const session = { page, journey: 'main', act: (action: () => Promise<void>) => action() } as unknown as BrowserSession;
+    return confirmEntry(run, session, async () => false);
+  };
+  // Either button ends on an error page the harness recognises, so nothing is waited for after the click.
+  const SUMMARY = `<form onsubmit="event.preventDefault(); document.body.innerHTML = '<main data-page=error>Error</main>'"><p>Has aceptado las bases.</p>
+    <button name="go" value="yes">Confirmar</button><button name="go" value="no">Volver</button></form>`;
+
+  test('never a guess between two buttons: an error naming markers.consent_step, which then picks one, the click said', async () => {
+    await expect(confirmOn(SUMMARY)).rejects.toThrow(/offers 2 buttons \("Confirmar", "Volver"\) and the entry did not reach the service: markers\.consent_step names the one a person takes/);
+    expect(await confirmOn(SUMMARY, ConfigSchema.parse({ markers: { consent_step: 'main button[value=yes]' } }))).toEqual([
+      expect.stringMatching(/^after the consent form was sent, a page at \S+: the harness filled its form as the journey's person and clicked "Confirmar"$/),
+    ]);
   });
 });
 
