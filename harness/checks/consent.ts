@@ -7,6 +7,8 @@ import { patternOf, vocabularyOf } from '../vocabulary.js';
 import { isEntry, isSessionRead, productionEntries, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
 
+/** The markup a scenario injects into terms.text: an element with a data- attribute (its name drawn per run, RunFacts.probeMark). */
+const INJECTED = /<\w+ data-[\w-]+="/;
 const CONSENT_FIELDS = new Set(['accepted', 'age_confirmed', 'terms_version']);
 const TERMS_BOX = 'markers.consent_boxes.terms (the box that accepts the terms), or its words in `vocabulary`';
 const AGE_BOX = 'markers.consent_boxes.age (the box that confirms the minimum age), or its words in `vocabulary`';
@@ -96,10 +98,10 @@ export const CONSENT_CHECKS: Check[] = [
     spec: '§2.4',
     kind: 'can_fail',
     evaluate(facts) {
-      const views = viewsAfterEdit(facts, (edit) => edit.set.text?.includes(facts.probeMark) ?? false);
+      const views = viewsAfterEdit(facts, (edit) => INJECTED.test(edit.set.text ?? ''));
       if (views.length === 0) return undefined;
       const live = views.filter(({ view }) => view.probeElements > 0);
-      const evidence = views.map(({ journey, view }) => ({ label: `${where(journey)}: ${view.probeElements} element(s) from the terms' markup; shown as text: ${view.termsText.includes(facts.probeMark) ? 'yes' : 'no (removed)'}` }));
+      const evidence = views.map(({ journey, view }) => ({ label: `${where(journey)}: ${view.probeElements} element(s) from the terms' markup; shown as text: ${INJECTED.test(view.termsText) ? 'yes' : 'no (removed)'}` }));
       return live.length ? fail(`markup in terms.text became ${live[0]!.view.probeElements} element(s) on the consent page`, [evidence[views.indexOf(live[0]!)]!, ...evidence]) : pass(views.length, 'the markup stays text', evidence);
     },
   },

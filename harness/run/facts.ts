@@ -159,7 +159,7 @@ export interface ScenarioOutcome {
 
 export class RunFacts {
   readonly runId: string;
-  /** The attribute the terms' markup probe carries (scenarios/terms-change.json `{probe}`): drawn per run, so no page can match it. */
+  /** The attribute the terms' markup probe carries (`harness-probe` in a scenario's terms becomes its letters): drawn per run, so no page can match it. */
   readonly probeMark: string;
   readonly journeys: JourneyFacts[] = [];
   readonly pages: PageSeen[] = [];

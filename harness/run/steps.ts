@@ -36,6 +36,8 @@ const FAULT_TARGETS = {
 const PAGE_WAIT_MS = 10_000;
 /** Waiting for the consent form: up to PAGE_WAIT_MS, or a moment once the page settled on something else (a state, an error). */
 const CONSENT_WAIT = { timeoutMs: PAGE_WAIT_MS, other: (shown: Shown[]) => shown.some((item) => item !== 'page:consent'), graceMs: SETTLED_GRACE_MS };
+/** What stands in a scenario's terms for the run's probe mark (RunFacts.probeMark, without its `data-`): no page sees it. */
+const PROBE = 'harness-probe';
 /** After Retry-After, a little more: the agency times the wait from when its answer arrived. */
 const RETRY_AFTER_MARGIN_MS = 300;
 /** How far the page's timers run ahead, in virtual time, once polling should have stopped. */
@@ -133,7 +135,7 @@ export const STEPS: Steps = {
   async edit_terms(run, step) {
     const journey = run.journey(step.journey);
     const country = run.facts.terms?.by_country[journey.country] ? journey.country : null;
-    const set = JSON.parse(JSON.stringify(step.set).replaceAll('{run}', run.facts.runId).replaceAll('{probe}', run.facts.probeMark)) as typeof step.set;
+    const set = JSON.parse(JSON.stringify(step.set).replaceAll('{run}', run.facts.runId).replaceAll(PROBE, run.facts.probeMark.slice('data-'.length))) as typeof step.set;
     await run.env.client.editTerms(country, set);
     run.facts.termsEdits.push({ scenario: run.scenario.id, journey: step.journey, at: Date.now(), country, set });
   },

@@ -226,6 +226,7 @@ describe("the terms' markup probe (issue 48 item 1)", () => {
     expect(facts.probeMark).toMatch(/^data-[a-z]{8}$/);
     expect(other.probeMark).not.toBe(facts.probeMark);
     expect(edit.set.text).toContain(`<b ${facts.probeMark}="b">`);
+    expect(edit.set.text).not.toMatch(/harness/i);
     expect((await editOf(other)).set.text).not.toContain(facts.probeMark);
     // A page that renders the terms as markup, then removes what carries the attribute it expects the harness to use.
     await page.setContent(`<main><form><p id="t">${edit.set.text}</p><input type="checkbox" id="r" required><label for="r">I accept the terms</label><button>Enter</button></form></main>
