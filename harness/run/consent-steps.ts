@@ -52,7 +52,8 @@ export async function confirmEntry(run: ScenarioRun, session: BrowserSession, en
  * `taken`. Whether it took one.
  */
 async function takeStep(run: ScenarioRun, session: BrowserSession, taken: string[], after: boolean, done: (shown: Shown[]) => boolean | Promise<boolean>, wait: Wait): Promise<boolean> {
-  const step = taken.length < STEP_PAGES ? await stepOf(run, session, after, done, wait) : undefined;
+  // Past STEP_PAGES, only `done` is waited for.
+  const step = await stepOf(run, session, after, done, wait, taken.length < STEP_PAGES);
   if (!step) return false;
   await fillAsPerson(session.page, step.form, personOf(run.facts.runId, run.journey(session.journey).country), vocabularyOf(run.env.config.vocabulary));
   await session.act(() => session.page.locator(step.submit).click());
@@ -62,13 +63,14 @@ async function takeStep(run: ScenarioRun, session: BrowserSession, taken: string
 
 /**
  * The step the page shows once it stood alone for a moment, nothing recognised beside it; none
- * once `done`, or at the end of `wait`. After the consent form (`after`), a page that stood
- * offering several buttons is an error naming markers.consent_step; before it, no step.
+ * once `done`, or at the end of `wait` (only `done` is waited for unless `looking`). After the
+ * consent form (`after`), a page that stood offering several buttons is an error naming
+ * markers.consent_step; before it, no step.
  */
-async function stepOf(run: ScenarioRun, session: BrowserSession, after: boolean, done: (shown: Shown[]) => boolean | Promise<boolean>, wait: Wait) {
+async function stepOf(run: ScenarioRun, session: BrowserSession, after: boolean, done: (shown: Shown[]) => boolean | Promise<boolean>, wait: Wait, looking = true) {
   const found: { step?: Step; since?: number } = {};
   const isStep = async (shown: Shown[]) => {
-    found.step = shown.length === 0 ? await outside(session.page, stepForm, run.env.config.markers.consent_step).catch(() => undefined) : undefined;
+    found.step = looking && shown.length === 0 ? await outside(session.page, stepForm, run.env.config.markers.consent_step).catch(() => undefined) : undefined;
     found.since = found.step && (after || !('several' in found.step)) ? (found.since ?? Date.now()) : undefined;
     return found.since !== undefined && Date.now() - found.since >= STEP_SETTLED_MS;
   };
