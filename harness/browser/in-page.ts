@@ -75,7 +75,8 @@ export function shownSince(mark: { document: number; at: number }): number[] {
  * characters, or one that looks random, counts only as the attribute's presence; words never
  * hold digits. No word list, no language: the preview teaches which of these tell states apart.
  */
-export function fingerprint(): { markup: string[]; structure: string[]; text: string[] } {
+/** `probe`: the attribute of the harness's terms markup probe this run; its elements are the harness's, not the page's. */
+export function fingerprint(probe: string | void): { markup: string[]; structure: string[]; text: string[] } {
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'svg']);
   const ATTRIBUTE = /^(data-(?!harness)[\w-]+|aria-(?!labelledby|describedby|controls|owns|activedescendant)[\w-]+|role)$/;
   const unstable = (value: string) => value.length > 40 || /\d/.test(value) || (/^[\w-]{16,}$/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value));
@@ -93,7 +94,7 @@ export function fingerprint(): { markup: string[]; structure: string[]; text: st
       markup.add(`${tag}[${attribute.name}]`);
       if (attribute.value && !unstable(attribute.value)) markup.add(`${tag}[${attribute.name}="${quote(attribute.value)}"]`);
     }
-    for (const child of [...element.children] as any[]) if (!SKIP.has(child.tagName) && !child.hasAttribute('data-harness-probe')) walk(child, here);
+    for (const child of [...element.children] as any[]) if (!SKIP.has(child.tagName) && !(probe && child.hasAttribute(probe))) walk(child, here);
   };
   if (document.body) walk(document.body, '');
   const words = String(document.body?.innerText ?? '').toLowerCase().match(/\p{L}{3,}/gu) ?? [];
@@ -134,6 +135,8 @@ export interface ConsentHints {
   /** Pattern sources (harness/vocabulary.ts), compiled here with the `iu` flags. */
   words: { terms: string; accept: string; age: string; marketing: string };
   minimumAge?: number;
+  /** The attribute the harness's terms markup probe carries this run (RunFacts.probeMark). */
+  probe?: string;
 }
 
 /**
@@ -235,7 +238,7 @@ export function readConsent(input: ConsentHints): {
     hidden: root ? [...root.querySelectorAll('input[type=hidden]')].map((field: any) => [String(field.name), String(field.value)] as [string, string]) : [],
     termsText: String((document.querySelector(input.termsText) ?? document.body)?.innerText ?? ''),
     termsVersion: version ? (version.getAttribute('data-terms-version') ?? String(version.textContent ?? '')) : undefined,
-    probeElements: document.querySelectorAll('[data-harness-probe]').length,
+    probeElements: input.probe ? document.querySelectorAll(`[${CSS.escape(input.probe)}]`).length : 0,
     unsafeLinks,
     where: root ? { root: elementPath(root), boxes: found.map(elementPath) } : undefined,
     // checkVisibility: not in a closed <details> either, whose content still has boxes.

@@ -49,10 +49,10 @@ export function consentOpeners(input: { root: string; opener?: string }): { by: 
 /**
  * A step page before the consent form (an age question, a summary to confirm): the button the
  * config names (`markers.consent_step`) and its form, when it is shown; else the one form of the
- * page's main content a person sees, and its one submit button. Anything else (no form, several,
- * several buttons) is no step the harness can take without a guess.
+ * page's main content a person sees, and its one submit button. Several forms or buttons are no
+ * step the harness can take without a guess: `several` names them (for the brand to pick one).
  */
-export function stepForm(button?: string): { form: string; submit: string; text: string } | undefined {
+export function stepForm(button?: string): { form: string; submit: string; text: string } | { several: string[] } | undefined {
   const seen = (element: any) => Boolean(element.checkVisibility({ visibilityProperty: true }));
   const text = (element: any) => String(element.innerText ?? element.value ?? '').replace(/\s+/g, ' ').trim().slice(0, 80);
   if (button) {
@@ -62,13 +62,17 @@ export function stepForm(button?: string): { form: string; submit: string; text:
     } catch {
       named = [];
     }
+    if (named.length > 1) return { several: named.map(text) };
     return named.length === 1 ? { form: elementPath(named[0].closest('form') ?? named[0]), submit: elementPath(named[0]), text: text(named[0]) } : undefined;
   }
   const mains = document.querySelectorAll('main, [role=main]');
   const content = mains.length === 1 ? mains[0] : document.body;
   const forms = [...(content?.querySelectorAll('form') ?? [])].filter(seen);
-  if (forms.length !== 1) return undefined;
-  const submits = [...forms[0].querySelectorAll('button[type=submit], button:not([type]), input[type=submit]')].filter(seen);
-  if (submits.length !== 1) return undefined;
+  const submitsOf = (form: any) => [...form.querySelectorAll('button[type=submit], button:not([type]), input[type=submit]')].filter(seen);
+  if (forms.length > 1) return { several: forms.flatMap(submitsOf).map(text) };
+  if (forms.length === 0) return undefined;
+  const submits = submitsOf(forms[0]);
+  if (submits.length > 1) return { several: submits.map(text) };
+  if (submits.length === 0) return undefined;
   return { form: elementPath(forms[0]), submit: elementPath(submits[0]), text: text(submits[0]) };
 }

@@ -7,8 +7,9 @@ import { patternOf, vocabularyOf } from '../vocabulary.js';
 import { isEntry, isSessionRead, productionEntries, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
 
+/** The markup a scenario injects into terms.text: an element with a data- attribute (its name drawn per run, RunFacts.probeMark). */
+const INJECTED = /<\w+ data-[\w-]+="/;
 const CONSENT_FIELDS = new Set(['accepted', 'age_confirmed', 'terms_version']);
-const PROBE_MARKUP = 'data-harness-probe';
 const TERMS_BOX = 'markers.consent_boxes.terms (the box that accepts the terms), or its words in `vocabulary`';
 const AGE_BOX = 'markers.consent_boxes.age (the box that confirms the minimum age), or its words in `vocabulary`';
 
@@ -97,10 +98,10 @@ export const CONSENT_CHECKS: Check[] = [
     spec: '§2.4',
     kind: 'can_fail',
     evaluate(facts) {
-      const views = viewsAfterEdit(facts, (edit) => edit.set.text?.includes(PROBE_MARKUP) ?? false);
+      const views = viewsAfterEdit(facts, (edit) => INJECTED.test(edit.set.text ?? ''));
       if (views.length === 0) return undefined;
       const live = views.filter(({ view }) => view.probeElements > 0);
-      const evidence = views.map(({ journey, view }) => ({ label: `${where(journey)}: ${view.probeElements} element(s) from the terms' markup; shown as text: ${view.termsText.includes(PROBE_MARKUP) ? 'yes' : 'no (removed)'}` }));
+      const evidence = views.map(({ journey, view }) => ({ label: `${where(journey)}: ${view.probeElements} element(s) from the terms' markup; shown as text: ${INJECTED.test(view.termsText) ? 'yes' : 'no (removed)'}` }));
       return live.length ? fail(`markup in terms.text became ${live[0]!.view.probeElements} element(s) on the consent page`, [evidence[views.indexOf(live[0]!)]!, ...evidence]) : pass(views.length, 'the markup stays text', evidence);
     },
   },
@@ -130,6 +131,8 @@ export const CONSENT_CHECKS: Check[] = [
       const ticked = views.flatMap(({ journey, view }) => view.boxes.filter((box) => box.checked).map((box) => ({ label: `${where(journey)}: "${box.label}" is ticked when the page opens` })));
       // What the harness clicked to show a form the page held hidden, so the brand sees which form was judged.
       const opened = views.flatMap(({ journey, view }) => (view.opened ? [{ label: `${where(journey)}: ${view.opened}` }] : []));
+      // And what it clicked on a page asking to confirm the form once sent: the form judged is the one before it.
+      opened.push(...facts.journeys.flatMap((journey) => journey.submissions.flatMap((submission) => (submission.confirmed ? [{ label: `${where(journey)}: ${submission.confirmed}` }] : []))));
       return ticked.length ? fail(ticked[0]!.label, [ticked[0]!, ...ticked.slice(1), ...opened]) : pass(views.length, `${views.length} consent forms, every box unticked`, opened);
     },
   },

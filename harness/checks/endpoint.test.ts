@@ -43,3 +43,13 @@ describe('endpoint.rate_limited', () => {
     expect(run('endpoint.rate_limited', [probe([200, 200, 200])], [])).toMatchObject({ status: 'fail', reason: '5 requests in a row from one browser, none refused with 429' });
   });
 });
+
+describe("a page confirming the consent form once sent, whose request alone enters (issue 47 item 3)", () => {
+  /** The form's request probed first (forgeries after calls 1 and 2, its own after 3, entering nothing), then the confirming page's (forgeries after 5 and 6, its own after 7). */
+  const both = (): EndpointProbe[] => [probe([303, 303, 429]), { ...probe([303]), caught: { method: 'POST', path: '/entry/confirm', tokenParts: ['field csrf'] }, csrf: [{ variant: 'missing', after: 5, status: 303 }, { variant: 'forged', after: 6, status: 303 }], burstAfter: 7, confirms: true }];
+  test("its own request entering is the control: pass; its forgery entering: fail; the burst judged on the form's endpoint alone", () => {
+    expect(run('endpoint.csrf', both(), [8])).toMatchObject({ status: 'pass', evidence: expect.arrayContaining([{ label: "the page confirming the consent form once sent sends POST /entry/confirm; its token in field csrf" }]) });
+    expect(run('endpoint.csrf', both(), [6, 8])).toMatchObject({ status: 'fail', reason: 'the request with its CSRF token missing was entered (HTTP 303)' });
+    expect(run('endpoint.rate_limited', both(), [8])).toMatchObject({ status: 'pass', reason: '429 after 5 requests' });
+  });
+});

@@ -33,7 +33,7 @@ export const ENDPOINT_CHECKS: Check[] = [
     let controls = 0;
     for (const probe of probes) {
       const { method, path, tokenParts } = probe.caught!;
-      evidence.push({ label: `the consent form sends ${method} ${path}; its token in ${tokenParts.join(', ') || 'nothing the harness could name (sent from another site as caught)'}` });
+      evidence.push({ label: `${probe.confirms ? 'the page confirming the consent form once sent' : 'the consent form'} sends ${method} ${path}; its token in ${tokenParts.join(', ') || 'nothing the harness could name (sent from another site as caught)'}` });
       for (const [index, attempt] of probe.csrf.entries()) {
         const entered = enteredBetween(facts, probe, attempt.after, probe.csrf[index + 1]?.after ?? probe.burstAfter);
         const item = { label: `${method} ${path} from another site, the token ${attempt.variant}: HTTP ${attempt.status}; ${entered.length} entry call(s) reached the service` };
@@ -53,7 +53,9 @@ export const ENDPOINT_CHECKS: Check[] = [
     if (controls === 0) return inconclusive("the request replayed with its own token did not reach the service either, so a refused forgery proves nothing", FIND_IT, evidence);
     return pass(probes.reduce((total, probe) => total + probe.csrf.length, 0), 'refused without a valid token; nothing reached the service', evidence);
   }),
-  endpointCheck('endpoint.rate_limited', "The agency's entry endpoint is rate-limited", (_facts, probes) => {
+  endpointCheck('endpoint.rate_limited', "The agency's entry endpoint is rate-limited", (_facts, all) => {
+    // The consent form's own endpoint takes the burst; a confirming page's request is sent once.
+    const probes = all.filter((probe) => !probe.confirms);
     const posts = (probe: EndpointProbe) => probe.burst.length + probe.csrf.length;
     const evidence = probes.map((probe) => ({ label: `${posts(probe)} requests from one browser: ${summary(probe.burst)}` }));
     const unlimited = probes.findIndex((probe) => !probe.burst.includes(429));

@@ -43,12 +43,13 @@ export function recognisedSelectors(markers: MarkerConfig): string[] {
 export type ShownMark = { document: number; at: number };
 
 /** What reading a consent form takes: the config's markers, the vocabulary's patterns, the minimum age its terms set. */
-function consentHints(markers: MarkerConfig, vocabulary: Vocabulary, minimumAge: number | undefined): ConsentHints {
+function consentHints(markers: MarkerConfig, vocabulary: Vocabulary, minimumAge: number | undefined, probe?: string): ConsentHints {
   const source = (words: string[]) => patternOf(words).source;
   return {
     form: markers.entry_form, termsText: markers.terms_text, termsVersion: markers.terms_version, boxes: markers.consent_boxes,
     words: { terms: source(vocabulary.terms), accept: source(vocabulary.accept), age: source(vocabulary.age), marketing: source(vocabulary.marketing) },
     ...(minimumAge === undefined ? {} : { minimumAge }),
+    ...(probe ? { probe } : {}),
   };
 }
 
@@ -81,6 +82,8 @@ export class AgencyPage {
     readonly markers: MarkerConfig,
     private readonly states?: StateBook,
     readonly vocabulary: Vocabulary = vocabularyOf(),
+    /** The attribute of the harness's terms markup probe this run (RunFacts.probeMark): its elements are no feature of the page. */
+    private readonly probe?: string,
   ) {
     this.selectors = recognisedSelectors(markers);
   }
@@ -132,7 +135,7 @@ export class AgencyPage {
   private async recognised(withFeatures: boolean): Promise<Awaited<ReturnType<typeof recognise>> & { features?: Fingerprint }> {
     const markers = await outside(this.page, recognise, { selectors: this.selectors });
     const learning = this.states?.learned && !markers.matches.some((hit, index) => hit === true && RECOGNISED[index]!.shown.startsWith('state:'));
-    return withFeatures || learning ? { ...markers, features: await withoutServiceData(this.page, await outside(this.page, fingerprint), this.states?.data) } : markers;
+    return withFeatures || learning ? { ...markers, features: await withoutServiceData(this.page, await outside(this.page, fingerprint, this.probe), this.states?.data) } : markers;
   }
 
   /**
@@ -236,6 +239,8 @@ export class ConsentPage {
     private readonly markers: MarkerConfig,
     private readonly vocabulary: Vocabulary = vocabularyOf(),
     private readonly minimumAge?: number,
+    /** The attribute of the harness's terms markup probe this run (RunFacts.probeMark): its elements are counted. */
+    private readonly probe?: string,
   ) {}
 
   /** The form as last read; nothing matches before it was read, or when there was none. */
@@ -245,7 +250,7 @@ export class ConsentPage {
 
   /** The form now (and where it is, for the locators below). */
   async read(): Promise<ConsentForm> {
-    const form = await outside(this.page, readConsent, consentHints(this.markers, this.vocabulary, this.minimumAge));
+    const form = await outside(this.page, readConsent, consentHints(this.markers, this.vocabulary, this.minimumAge, this.probe));
     this.where = form.where;
     return form;
   }
@@ -309,7 +314,7 @@ export class ConsentPage {
   }
 }
 
-/** The consent form of a page under this config, for a journey whose terms set `minimumAge`. */
-export function consentPageOf(page: Page, config: Pick<Config, 'markers' | 'vocabulary'>, minimumAge: number | undefined): ConsentPage {
-  return new ConsentPage(page, config.markers, vocabularyOf(config.vocabulary), minimumAge);
+/** The consent form of a page under this config, for a journey whose terms set `minimumAge`; `probe`: the run's terms markup probe attribute. */
+export function consentPageOf(page: Page, config: Pick<Config, 'markers' | 'vocabulary'>, minimumAge: number | undefined, probe?: string): ConsentPage {
+  return new ConsentPage(page, config.markers, vocabularyOf(config.vocabulary), minimumAge, probe);
 }

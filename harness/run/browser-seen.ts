@@ -67,7 +67,7 @@ export interface ConsentView {
   hidden: Array<[string, string]>;
   termsText: string;
   termsVersion: string | undefined;
-  /** Elements carrying `data-harness-probe`: markup injected into terms.text that became elements. */
+  /** Elements carrying the run's probe attribute (RunFacts.probeMark): markup injected into terms.text that became elements. */
   probeElements: number;
   /** Links on the page whose URL is not http(s), e.g. `javascript:`. */
   unsafeLinks: string[];
@@ -87,4 +87,6 @@ export interface Submission {
   url: string;
   /** What the harness clicked to show the form, when the page held it hidden. */
   opened?: string;
+  /** What the harness clicked after sending the form, on pages that asked to confirm it before the entry was sent. */
+  confirmed?: string;
 }

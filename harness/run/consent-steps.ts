@@ -1,9 +1,10 @@
 /**
- * The way to the consent form, as a person finds it: through the step pages a site puts before it
- * (an age question, a summary to confirm), each the one form of the page's main content, filled
- * as the journey's person and sent by its one button; at most STEP_PAGES of them, each bounded,
- * each in the evidence. A page that shows anything the harness recognises (a state, an error) is
- * no step: the harness clicks nothing there.
+ * The step pages around the consent form, taken as a person takes them: before it (an age
+ * question), and after it was sent, before the entry reaches the service (a summary with a confirm
+ * button). A step is the one form of the page's main content, filled as the journey's person and
+ * sent by its one button; at most STEP_PAGES of them, each bounded, each in the evidence. A page
+ * that shows anything the harness recognises (a state, an error, the form) is no step: the harness
+ * clicks nothing there. Two candidates are never guessed between.
  */
 import { stepForm } from '../browser/openers.js';
 import { outside } from '../browser/outside.js';
@@ -14,30 +15,76 @@ import { vocabularyOf } from '../vocabulary.js';
 import { redactUrl } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 
-/** Step pages before the consent form, at most. */
+/** Step pages before the consent form, and after it, at most. */
 const STEP_PAGES = 3;
 /** How long a step's form must stay the page's only one, nothing recognised beside it, before the harness takes it: a page still drawing its consent form is waited for. */
 const STEP_SETTLED_MS = 1500;
+/** How long, after the consent form was sent, the harness waits for the entry to reach the service, or for a page that asks to confirm it. */
+const CONFIRM_WAIT_MS = 10_000;
+
+type Step = Awaited<ReturnType<typeof stepForm>>;
+type Wait = { timeoutMs: number; other?: (shown: Shown[]) => boolean; graceMs?: number };
 
 /** Waits for the consent form (`wait`: AgencyPage.waitFor's options), taking the step pages before it; returns what it did on each. */
-export async function reachConsent(run: ScenarioRun, session: BrowserSession, wait: { timeoutMs: number; other?: (shown: Shown[]) => boolean; graceMs?: number }): Promise<string[]> {
-  const view = run.view(session);
+export async function reachConsent(run: ScenarioRun, session: BrowserSession, wait: Wait): Promise<string[]> {
   const taken: string[] = [];
-  for (;;) {
-    const found: { step?: Awaited<ReturnType<typeof stepForm>>; since?: number } = {};
-    // The wait ends at the consent form, or once a step's form has stood alone for a moment.
-    const isStep = async (shown: Shown[]) => {
-      found.step = taken.length < STEP_PAGES && shown.length === 0 ? await outside(session.page, stepForm, run.env.config.markers.consent_step).catch(() => undefined) : undefined;
-      found.since = found.step ? (found.since ?? Date.now()) : undefined;
-      return found.since !== undefined && Date.now() - found.since >= STEP_SETTLED_MS;
-    };
-    const { shown } = await view.waitFor(async (now) => now.includes('page:consent') || (await isStep(now)), wait);
-    const { step } = found;
-    if (shown.includes('page:consent') || !step) return taken;
-    const url = redactUrl(session.page.url());
-    const journey = run.journey(session.journey);
-    await fillAsPerson(session.page, step.form, personOf(run.facts.runId, journey.country), vocabularyOf(run.env.config.vocabulary));
-    await session.act(() => session.page.locator(step.submit).click());
-    taken.push(`a step before the consent form at ${url}: the harness filled its form as the journey's person and clicked "${step.text}"`);
+  while (await takeStep(run, session, taken, false, (shown) => shown.includes('page:consent'), wait)) {
+    // The next step, or the consent form.
   }
+  return taken;
+}
+
+/**
+ * After the consent form was sent: takes the pages that ask to confirm it until the entry reaches
+ * the service (`entered`) or the page shows something recognised; returns what it did on each.
+ * Throws, naming markers.consent_step, when such a page offers several buttons.
+ */
+export async function confirmEntry(run: ScenarioRun, session: BrowserSession, entered: () => Promise<boolean>): Promise<string[]> {
+  const taken: string[] = [];
+  while (await takeStep(run, session, taken, true, async (shown) => shown.length > 0 || (await entered()), { timeoutMs: CONFIRM_WAIT_MS })) {
+    // The next step, or the entry.
+  }
+  return taken;
+}
+
+/**
+ * Waits until `done`, or a step's form stood alone for a moment: then takes it and says so in
+ * `taken`. Whether it took one.
+ */
+async function takeStep(run: ScenarioRun, session: BrowserSession, taken: string[], after: boolean, done: (shown: Shown[]) => boolean | Promise<boolean>, wait: Wait): Promise<boolean> {
+  // Past STEP_PAGES, only `done` is waited for.
+  const step = await stepOf(run, session, after, done, wait, taken.length < STEP_PAGES);
+  if (!step) return false;
+  await fillAsPerson(session.page, step.form, personOf(run.facts.runId, run.journey(session.journey).country), vocabularyOf(run.env.config.vocabulary));
+  await session.act(() => session.page.locator(step.submit).click());
+  taken.push(`${step.where}: the harness filled its form as the journey's person and clicked "${step.text}"`);
+  return true;
+}
+
+/**
+ * The step the page shows once it stood alone for a moment, nothing recognised beside it; none
+ * once `done`, or at the end of `wait` (only `done` is waited for unless `looking`). After the
+ * consent form (`after`), a page that stood offering several buttons is an error naming
+ * markers.consent_step; before it, no step.
+ */
+async function stepOf(run: ScenarioRun, session: BrowserSession, after: boolean, done: (shown: Shown[]) => boolean | Promise<boolean>, wait: Wait, looking = true) {
+  const found: { step?: Step; since?: number } = {};
+  const isStep = async (shown: Shown[]) => {
+    found.step = looking && shown.length === 0 ? await outside(session.page, stepForm, run.env.config.markers.consent_step).catch(() => undefined) : undefined;
+    found.since = found.step && (after || !('several' in found.step)) ? (found.since ?? Date.now()) : undefined;
+    return found.since !== undefined && Date.now() - found.since >= STEP_SETTLED_MS;
+  };
+  const { shown } = await run.view(session).waitFor(async (now) => (await done(now)) || (await isStep(now)), wait);
+  const { step } = found;
+  if (!step || (await done(shown))) return undefined;
+  const url = redactUrl(session.page.url());
+  const where = after ? `after the consent form was sent, a page at ${url}` : `a step before the consent form at ${url}`;
+  if (!('several' in step)) return { ...step, where };
+  if (!after) return undefined;
+  throw new Error(`${where} offers ${step.several.length} buttons (${step.several.map((text) => `"${text}"`).join(', ')}) and the entry did not reach the service: markers.consent_step names the one a person takes`);
+}
+
+/** The page asking to confirm the consent form once sent, when the page shows one (the entry endpoint probe sends its request instead of clicking). */
+export function confirmStepOf(run: ScenarioRun, session: BrowserSession) {
+  return stepOf(run, session, true, (shown) => shown.length > 0, { timeoutMs: CONFIRM_WAIT_MS });
 }

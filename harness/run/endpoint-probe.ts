@@ -12,7 +12,7 @@ import type { Request, Route } from 'playwright-core';
 import type { BrowserSession } from '../browser/session.js';
 import { consentPageOf } from '../pages/agency.js';
 import { personOf } from '../pages/person.js';
-import { reachConsent } from './consent-steps.js';
+import { confirmStepOf, reachConsent } from './consent-steps.js';
 import { type EndpointProbe, type JourneyFacts, termsOf } from './facts.js';
 import { BACKEND_LATENCY_MS } from './polling.js';
 import type { ScenarioRun } from './scenario-run.js';
@@ -66,10 +66,43 @@ export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts
     record.missed = `the consent form sent no request to the agency${config.entry_endpoint.path ? ` at ${config.entry_endpoint.path}` : ''} within 5 s (entry_endpoint.path picks it)`;
     return;
   }
-  const hidden = new Set(form.hidden.map(([name]) => name));
+  const send = await forge(run, session, record, caught, new Set(form.hidden.map(([name]) => name)));
+  // From the page's own origin, as the browser sent it: an agency whose API is on another origin than its pages allows only theirs.
+  const own = { headers: { ...replayable(caught.headers), origin: caught.headers.origin ?? new URL(consentUrl).origin, referer: consentUrl }, body: caught.body };
+  for (let attempt = 0; attempt < config.entry_endpoint.max_attempts; attempt += 1) {
+    const { status } = await send(own);
+    record.burst.push(status);
+    if (status === 429) break;
+  }
+  const entered = await waitForCall(run, (call) => isEntryCall(call) && call.seq > record.burstAfter!, { pack: journey.pack.code, timeoutMs: BACKEND_LATENCY_MS });
+  if (!entered) await probeConfirm(run, journey, session, consentUrl);
+}
+
+/**
+ * A site that asks to confirm the consent form once sent (a summary with one button) enters only
+ * from that page, which the requests above led to: its request is caught and forged the same way,
+ * then sent once as it was (the control).
+ */
+async function probeConfirm(run: ScenarioRun, journey: JourneyFacts, session: BrowserSession, consentUrl: string): Promise<void> {
+  await session.goto(consentUrl);
+  const step = await confirmStepOf(run, session).catch(() => undefined);
+  if (!step) return;
+  const caught = await catchSubmission(session, session.page.locator(step.submit), (request) => request.method() !== 'GET' && run.env.facts.isAgency(request.url()));
+  if (!caught) return;
+  const record: EndpointProbe = { scenario: run.scenario.id, journey: journey.journey, pack: journey.pack.code, csrf: [], burst: [], confirms: true };
+  run.env.facts.endpoint.push(record);
+  const send = await forge(run, session, record, caught, new Set());
+  const pageUrl = session.page.url();
+  record.burst.push((await send({ headers: { ...replayable(caught.headers), origin: caught.headers.origin ?? new URL(pageUrl).origin, referer: pageUrl }, body: caught.body })).status);
+}
+
+/**
+ * The caught request sent from another site, its token missing, forged, then as a plain form post
+ * (`record.csrf`); returns how to send it from the journey's browser, `record.burstAfter` set for what follows.
+ */
+async function forge(run: ScenarioRun, session: BrowserSession, record: EndpointProbe, caught: Caught, hidden: ReadonlySet<string>) {
   const parts = tokenParts(caught, hidden);
   record.caught = { method: caught.method, path: new URL(caught.url).pathname, tokenParts: [...parts.headers.map((name) => `header ${name}`), ...parts.fields.map((name) => `field ${name}`)] };
-
   const send = async (request: { headers: Record<string, string>; body: string }) => {
     const answer = await session.context.request.fetch(caught.url, { method: caught.method, headers: request.headers, data: request.body, maxRedirects: 0, failOnStatusCode: false });
     await answer.dispose();
@@ -81,17 +114,11 @@ export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts
     const after = await run.env.client.lastObserved();
     record.csrf.push({ variant, after, ...(await send(variant === PLAIN_FORM_POST ? plainFormPost(caught, parts, attacker) : forgery(caught, parts, variant, attacker))) });
   }
-  // An agency that took a forgery (answered below 400) may call the service after answering: its entry is waited for, so it is not counted as the burst's.
+  // An agency that took a forgery (answered below 400) may call the service after answering: its entry is waited for, so it is not counted as the own requests'.
   const taken = record.csrf.find((attempt) => attempt.status < 400);
-  if (taken) await waitForCall(run, (call) => isEntryCall(call) && call.seq > taken.after, { pack: journey.pack.code, timeoutMs: BACKEND_LATENCY_MS });
+  if (taken) await waitForCall(run, (call) => isEntryCall(call) && call.seq > taken.after, { pack: record.pack, timeoutMs: BACKEND_LATENCY_MS });
   record.burstAfter = await run.env.client.lastObserved();
-  // From the page's own origin, as the browser sent it: an agency whose API is on another origin than its pages allows only theirs.
-  const own = { headers: { ...replayable(caught.headers), origin: caught.headers.origin ?? new URL(consentUrl).origin, referer: consentUrl }, body: caught.body };
-  for (let attempt = 0; attempt < config.entry_endpoint.max_attempts; attempt += 1) {
-    const { status } = await send(own);
-    record.burst.push(status);
-    if (status === 429) break;
-  }
+  return send;
 }
 
 /** Clicks `submit` and catches the first request that `wanted` picks, answering it 204 itself so it never reaches the agency. */

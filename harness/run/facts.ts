@@ -4,7 +4,7 @@
  * end the emulator's side (observed experience calls, issued secrets). Steps write facts; checks
  * only read them.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator-client/client.js';
 import type { ServiceAnswer, Shown, StateName } from '../journey-states.js';
@@ -88,6 +88,8 @@ export interface EndpointProbe {
   /** Then the request as it was, in a row, until the agency answers 429 (statuses), sent after observed call `burstAfter`. */
   burst: number[];
   burstAfter?: number;
+  /** The request of a page asking to confirm the consent form once sent (its entry sent from there): forged, then sent once as it was. */
+  confirms?: boolean;
 }
 
 export interface Capture {
@@ -157,6 +159,8 @@ export interface ScenarioOutcome {
 
 export class RunFacts {
   readonly runId: string;
+  /** The attribute the terms' markup probe carries (`harness-probe` in a scenario's terms becomes its letters): drawn per run, so no page can match it. */
+  readonly probeMark: string;
   readonly journeys: JourneyFacts[] = [];
   readonly pages: PageSeen[] = [];
   readonly responses: AgencyResponse[] = [];
@@ -198,6 +202,7 @@ export class RunFacts {
     readonly outDir: string,
   ) {
     this.runId = Date.now().toString(36).slice(-5) + Math.random().toString(36).slice(2, 5);
+    this.probeMark = `data-${Array.from(randomBytes(8), (byte) => String.fromCharCode(97 + (byte % 26))).join('')}`;
     this.agencyOrigins = new Set([origins.agency, ...(origins.preview ? [originOf(origins.preview) ?? origins.agency] : [])]);
   }
 

@@ -85,7 +85,7 @@ export class ScenarioRun {
 
   /** What the page of a browser shows, through the config's markers. */
   view(session: BrowserSession): AgencyPage {
-    return new AgencyPage(session.page, this.env.config.markers, this.facts.states, vocabularyOf(this.env.config.vocabulary));
+    return new AgencyPage(session.page, this.env.config.markers, this.facts.states, vocabularyOf(this.env.config.vocabulary), this.facts.probeMark);
   }
 
   /** The experience calls the emulator observed in this run (of a pack, when given), in order; the clock offset follows. */

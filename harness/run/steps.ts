@@ -12,15 +12,16 @@ import { type ConsentPage, consentPageOf } from '../pages/agency.js';
 import { type Person, personOf } from '../pages/person.js';
 import { untilSettled } from '../pages/settle.js';
 import type { Step } from '../scenarios/schema.js';
+import type { Submission } from './browser-seen.js';
 import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
 import { ENDING_STATUSES, LONGEST_POLL_WAIT_MS, finalState, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
-import { reachConsent } from './consent-steps.js';
+import { confirmEntry, reachConsent } from './consent-steps.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
 import { continueOnAuthorize, scanPack } from './journey-start.js';
 import { callbackStep } from './probes.js';
 import { SETTLED_GRACE_MS, expectStep, openPreviews, settledElsewhere } from './state-steps.js';
 import type { ScenarioRun } from './scenario-run.js';
-import { entryCall, waitForCall } from './step-support.js';
+import { entryCall, isEntryCall, waitForCall } from './step-support.js';
 
 type StepOf<K extends Step['do']> = Extract<Step, { do: K }>;
 type Steps = { [K in Step['do']]: (run: ScenarioRun, step: StepOf<K>) => Promise<void> };
@@ -35,6 +36,8 @@ const FAULT_TARGETS = {
 const PAGE_WAIT_MS = 10_000;
 /** Waiting for the consent form: up to PAGE_WAIT_MS, or a moment once the page settled on something else (a state, an error). */
 const CONSENT_WAIT = { timeoutMs: PAGE_WAIT_MS, other: (shown: Shown[]) => shown.some((item) => item !== 'page:consent'), graceMs: SETTLED_GRACE_MS };
+/** What stands in a scenario's terms for the run's probe mark (RunFacts.probeMark, without its `data-`): no page sees it. */
+const PROBE = 'harness-probe';
 /** After Retry-After, a little more: the agency times the wait from when its answer arrived. */
 const RETRY_AFTER_MARGIN_MS = 300;
 /** How far the page's timers run ahead, in virtual time, once polling should have stopped. */
@@ -132,7 +135,7 @@ export const STEPS: Steps = {
   async edit_terms(run, step) {
     const journey = run.journey(step.journey);
     const country = run.facts.terms?.by_country[journey.country] ? journey.country : null;
-    const set = JSON.parse(JSON.stringify(step.set).replaceAll('{run}', run.facts.runId)) as typeof step.set;
+    const set = JSON.parse(JSON.stringify(step.set).replaceAll('{run}', run.facts.runId).replaceAll(PROBE, run.facts.probeMark.slice('data-'.length))) as typeof step.set;
     await run.env.client.editTerms(country, set);
     run.facts.termsEdits.push({ scenario: run.scenario.id, journey: step.journey, at: Date.now(), country, set });
   },
@@ -216,7 +219,7 @@ export const STEPS: Steps = {
 
 /** The consent form of a journey's page: its age box known by the minimum age its terms set. */
 function consentOf(run: ScenarioRun, journey: JourneyFacts, session: BrowserSession) {
-  return consentPageOf(session.page, run.env.config, termsOf(run.facts, journey.country)?.minimum_age);
+  return consentPageOf(session.page, run.env.config, termsOf(run.facts, journey.country)?.minimum_age, run.facts.probeMark);
 }
 
 /** Ticks the asked boxes of the consent form on the page, sends it, and waits for what that set off. */
@@ -234,9 +237,14 @@ async function submitConsent(run: ScenarioRun, session: BrowserSession, step: Pi
   await consent.fill(person);
   await consent.tick(boxes, { terms: step.accept_terms, age: step.confirm_age, marketing: step.marketing });
   if (step.bypass_validation) await consent.disableValidation();
-  journey.submissions.push({ at: Date.now(), accept: step.accept_terms, age: step.confirm_age && found.age, bypass: step.bypass_validation, boxesFound: found, url: session.page.url(), ...(opened ? { opened } : {}) });
+  const submission: Submission = { at: Date.now(), accept: step.accept_terms, age: step.confirm_age && found.age, bypass: step.bypass_validation, boxesFound: found, url: session.page.url(), ...(opened ? { opened } : {}) };
+  journey.submissions.push(submission);
   const sentSince = (at: number) => run.facts.requests.some((request) => request.scenario === session.scenario && request.journey === session.journey && request.at >= at && SENDS.has(request.resourceType));
+  const before = await run.env.client.lastObserved();
   await sendFilled(consent, person, () => session.act(() => submit.click()), sentSince);
+  const entered = async () => (await run.observed(journey.pack.code)).some((call) => isEntryCall(call) && call.seq > before);
+  const confirmed = (await confirmEntry(run, session, entered)).join('; ');
+  if (confirmed) submission.confirmed = confirmed;
   await run.observe(session);
 }
 

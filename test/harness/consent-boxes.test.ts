@@ -5,6 +5,7 @@
  * inconclusive, naming `markers.consent_boxes`, never failed. The way back after a 429 and the
  * button that sends the form are found by structure first, words last.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { CONSENT_CHECKS } from '../../harness/checks/consent.js';
@@ -15,6 +16,10 @@ import { AgencyPage, consentPageOf } from '../../harness/pages/agency.js';
 import { PreviewPage } from '../../harness/pages/preview.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import type { ConsentView } from '../../harness/run/browser-seen.js';
+import type { ScenarioRun } from '../../harness/run/scenario-run.js';
+import { STEPS } from '../../harness/run/steps.js';
+import { confirmEntry } from '../../harness/run/consent-steps.js';
+import type { BrowserSession } from '../../harness/browser/session.js';
 import { useChromium } from '../support/chromium.js';
 
 const browser = useChromium();
@@ -176,11 +181,59 @@ describe('a consent form the page holds hidden (issue 47 item 3)', () => {
       return outside(page, stepForm);
     };
     expect(await step('<form><label for="b">Geburtsdatum</label><input type="date" id="b"><button>Weiter</button></form>')).toMatchObject({ text: 'Weiter' });
-    expect(await step('<form><button>Ja</button><button>Nein</button></form>')).toBeUndefined();
-    expect(await step('<form><button>Weiter</button></form><form><button>Abbrechen</button></form>')).toBeUndefined();
+    expect(await step('<form><button>Ja</button><button>Nein</button></form>')).toEqual({ several: ['Ja', 'Nein'] });
+    expect(await step('<form><button>Weiter</button></form><form><button>Abbrechen</button></form>')).toEqual({ several: ['Weiter', 'Abbrechen'] });
+    expect(await step('<p>Danke</p>')).toBeUndefined();
     // The config names the step's button: taken with its form.
     expect(await outside(page, stepForm, 'main button[value=yes]')).toBeUndefined();
     await page.setContent('<main><form><button name="adult" value="yes">Ja</button><button name="adult" value="no">Nein</button></form></main>');
     expect(await outside(page, stepForm, 'main button[value=yes]')).toMatchObject({ text: 'Ja', form: expect.stringMatching(/> form:nth-child\(1\)$/) });
+  });
+});
+
+describe('a page asking to confirm the consent form once sent (issue 47 item 3)', () => {
+  /** What confirmEntry does on this page, on a run whose entry never reaches the service (only its page object, config and person are real). */
+  const confirmOn = async (html: string, config = plain) => {
+    await page.setContent(`<main>${html}</main>`);
+    const facts = new RunFacts(config, { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' }, '/tmp');
+    const run = { facts, env: { config }, view: () => new AgencyPage(page, config.markers), journey: () => ({ country: 'ES' }) } as unknown as ScenarioRun;
+    const session = { page, journey: 'main', act: (action: () => Promise<void>) => action() } as unknown as BrowserSession;
+    return confirmEntry(run, session, async () => false);
+  };
+  // Either button ends on an error page the harness recognises, so nothing is waited for after the click.
+  const SUMMARY = `<form onsubmit="event.preventDefault(); document.body.innerHTML = '<main data-page=error>Error</main>'"><p>Has aceptado las bases.</p>
+    <button name="go" value="yes">Confirmar</button><button name="go" value="no">Volver</button></form>`;
+
+  test('never a guess between two buttons: an error naming markers.consent_step, which then picks one, the click said', async () => {
+    await expect(confirmOn(SUMMARY)).rejects.toThrow(/offers 2 buttons \("Confirmar", "Volver"\) and the entry did not reach the service: markers\.consent_step names the one a person takes/);
+    expect(await confirmOn(SUMMARY, ConfigSchema.parse({ markers: { consent_step: 'main button[value=yes]' } }))).toEqual([
+      expect.stringMatching(/^after the consent form was sent, a page at \S+: the harness filled its form as the journey's person and clicked "Confirmar"$/),
+    ]);
+  });
+});
+
+describe("the terms' markup probe (issue 48 item 1)", () => {
+  test('its attribute is drawn per run: a page that strips the one it could know still shows the run\'s probe as elements, and terms.html_inert fails it', async () => {
+    const editOf = async (facts: RunFacts) => {
+      const scenario = JSON.parse(readFileSync(new URL('../../scenarios/terms-change.json', import.meta.url), 'utf8')) as { steps: Array<{ do: string }> };
+      const run = { facts, scenario: { id: 'terms-change' }, journey: () => ({ country: 'CH' }), env: { client: { editTerms: async () => undefined } } } as unknown as ScenarioRun;
+      await STEPS.edit_terms(run, scenario.steps.find((step) => step.do === 'edit_terms') as Parameters<typeof STEPS.edit_terms>[1]);
+      return facts.termsEdits[0]!;
+    };
+    const origins = { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' };
+    const [facts, other] = [new RunFacts(plain, origins, '/tmp'), new RunFacts(plain, origins, '/tmp')];
+    const edit = await editOf(facts);
+    expect(facts.probeMark).toMatch(/^data-[a-z]{8}$/);
+    expect(other.probeMark).not.toBe(facts.probeMark);
+    expect(edit.set.text).toContain(`<b ${facts.probeMark}="b">`);
+    expect(edit.set.text).not.toMatch(/harness/i);
+    expect((await editOf(other)).set.text).not.toContain(facts.probeMark);
+    // A page that renders the terms as markup, then removes what carries the attribute it expects the harness to use.
+    await page.setContent(`<main><form><p id="t">${edit.set.text}</p><input type="checkbox" id="r" required><label for="r">I accept the terms</label><button>Enter</button></form></main>
+      <script>document.querySelectorAll('[data-harness-probe], [data-probe]').forEach((element) => element.remove());</script>`);
+    const view = await consentPageOf(page, plain, undefined, facts.probeMark).read();
+    expect(view.probeElements).toBe(2);
+    facts.journeys.push({ scenario: 'terms-change', journey: 'main', pack: { code: 'P1', outcome: 'lost' }, country: 'CH', email: 'a@b.example', consent: [{ label: 'after', at: edit.at + 1, url: 'http://127.0.0.1:3000/entry', ...view }], submissions: [] });
+    expect(CONSENT_CHECKS.find((check) => check.id === 'terms.html_inert')!.evaluate(facts)).toMatchObject({ status: 'fail', reason: 'markup in terms.text became 2 element(s) on the consent page' });
   });
 });

@@ -3,8 +3,9 @@
  * contract allows, verified with only what any agency must say (callback, preview, its log), in
  * one build and one run: its pages on one origin and its API and callback on another
  * (`twoOrigins`), a page asking the date of birth before the consent form (`agePage`), and the
- * consent form in a native <dialog> behind a button (`consentInDialog`). Every check passes, exit
- * 0, and the evidence says what the harness filled and clicked to reach the form. The defects each
+ * consent form in a native <dialog> behind a button (`consentInDialog`), and a page confirming the
+ * form once sent, whose button alone sends the entry (`confirmPage`). Every check passes, exit 0,
+ * and the evidence says what the harness filled and clicked to reach the form and to confirm it. The defects each
  * shape could hide fail on made-up facts or in a page of their own (agency-origins.test.ts,
  * harness/checks/endpoint.test.ts, consent-boxes.test.ts).
  */
@@ -17,14 +18,15 @@ const browser = useChromium();
 let world: HarnessWorld;
 
 beforeAll(async () => {
-  world = await harnessWorld({ approved: true, agency: { twoOrigins: true, agePage: true, consentInDialog: true }, config: { trace: 'off' } });
+  world = await harnessWorld({ approved: true, agency: { twoOrigins: true, agePage: true, consentInDialog: true, confirmPage: true }, config: { trace: 'off' } });
 }, 60_000);
 afterAll(async () => world?.close());
 
-test('one agency on two origins, an age step, its consent form in a dialog behind a button: every check passes, exit 0, the clicks in the evidence', async () => {
+test('one agency on two origins, an age step, its consent form in a dialog behind a button, a confirm page after it: every check passes, exit 0, the clicks in the evidence', async () => {
   expect(new URL(world.agency.callbackUrl).origin).not.toBe(new URL(world.agency.previewUrl).origin);
   const report = await world.verify({ browser: browser() });
   expectEveryCheckPassed([report]);
   const opened = report.checks.find((check) => check.id === 'consent.not_preselected')!.evidence.map((item) => item.label);
+  expect(opened.some((label) => /after the consent form was sent, a page at \S+: the harness filled its form as the journey's person and clicked "Confirm my entry"/.test(label))).toBe(true);
   expect(opened.some((label) => /a step before the consent form at \S+: the harness filled its form as the journey's person and clicked "Next"; the form was hidden; the harness clicked "Send my entry" \(the one button of the main content\)/.test(label))).toBe(true);
 }, 300_000);

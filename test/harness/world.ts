@@ -42,7 +42,7 @@ export interface HarnessWorldOptions {
   /** Changes to the default world, e.g. a promotion that is not live. */
   fixture?: (fixture: Fixture) => Fixture;
   /** How the reference agency is built: where the rules leave it open (what it offers after a 429, pages that name no state), or hostile. */
-  agency?: Pick<AgencyOptions, 'afterRateLimit' | 'hostile' | 'unmarkedStates' | 'consentCheckedBy' | 'loadingLanding' | 'twoOrigins' | 'consentInDialog' | 'agePage'>;
+  agency?: Pick<AgencyOptions, 'afterRateLimit' | 'hostile' | 'unmarkedStates' | 'consentCheckedBy' | 'loadingLanding' | 'twoOrigins' | 'consentInDialog' | 'agePage' | 'confirmPage'>;
   /** How the single-page agency draws, e.g. as slowly as on an old phone. */
   spa?: Pick<SpaAgencyOptions, 'renderDelayMs'>;
   /** The promotion (slug) whose keys the agency holds and which `approved` approves; default: the default one. */
