@@ -83,7 +83,7 @@ export function record(matrix: string, run: RecordedRun, facts: RunFacts, scenar
   const plain: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(facts)) {
     if (key === 'states') plain.states = { learned: facts.states.learned, pages: SANDBOX_SCENARIOS.map((state) => [state, facts.states.pageOf(state)]) };
-    else plain[key] = value instanceof Map ? [...value.entries()] : value;
+    else plain[key] = value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : value;
   }
   const agencyLog = facts.config.agency_log && existsSync(facts.config.agency_log) ? readFileSync(facts.config.agency_log, 'utf8') : '';
   const recording: Recording = { scenarios: scenarios.map((scenario) => ({ id: scenario.id, sha: digest(scenario) })), agencyLog, facts: plain };
@@ -120,6 +120,7 @@ function factsOf(recording: Recording, log: string): RunFacts {
   for (const [key, value] of Object.entries(rest)) {
     const into = target[key];
     if (into instanceof Map) for (const [entry, item] of value as Array<[unknown, unknown]>) into.set(entry, item);
+    else if (into instanceof Set) for (const item of value as unknown[]) into.add(item);
     else if (Array.isArray(into)) into.push(...(value as unknown[]));
     else target[key] = value;
   }
