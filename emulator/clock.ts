@@ -40,6 +40,8 @@ export interface Clock {
   reset(): void;
   state(): Required<ClockState> & { now: string };
   onChange(listener: (state: ClockState) => void): void;
+  /** The machine's own time, which no move of the clock changes: for a tool's lease on the emulator, never for a rule of the service. */
+  system(): number;
 }
 
 /** Throws a ClockRangeError when `initial` shows a time outside `CLOCK_RANGE`. */
@@ -56,6 +58,7 @@ export function createClock(initial: ClockState = { mode: 'real' }, system: () =
 
   return {
     now,
+    system,
     iso: () => new Date(now()).toISOString(),
     advance(ms) {
       checkInRange(now() + ms);

@@ -60,7 +60,7 @@ function info(run: OpenRun, now: number): RunInfo {
  */
 export function startRun(ctx: Context, holder: RunHolder, promotionId: number | undefined, replaces: string | undefined): RunStart {
   const id = promotionId ?? defaultPromotionId(ctx.db);
-  const now = Date.now();
+  const now = ctx.clock.system();
   const earlier = openRuns(ctx).get(id);
   if (earlier && earlier.renewedAt + LEASE_MS > now && earlier.id !== replaces) return { ok: false, active: info(earlier, now) };
   if (earlier) restore(ctx, earlier);
@@ -77,7 +77,7 @@ export function startRun(ctx: Context, holder: RunHolder, promotionId: number | 
 /** The run is still under way; false: no such open run (it ended, or the emulator restarted). */
 export function renewRun(ctx: Context, id: string): boolean {
   const run = [...openRuns(ctx).values()].find((candidate) => candidate.id === id);
-  if (run) run.renewedAt = Date.now();
+  if (run) run.renewedAt = ctx.clock.system();
   return run !== undefined;
 }
 
