@@ -57,11 +57,13 @@ const FORM = `<!doctype html><html lang="de"><head><title>Gewinnspiel</title>${W
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
       if (req.method === 'POST') posted.push(Object.fromEntries(new URLSearchParams(body)));
-      res.setHeader('content-type', 'text/html');
+      // UTF-8, so that the form posts the drawn person's letters (ü, ł, é) as the test compares them.
+      res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end(req.method === 'POST' ? `<!doctype html><title>Danke</title>${WATCHER}<main data-page="done">Danke</main>` : FORM);
     });
   });
