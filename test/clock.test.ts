@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClockRangeError, createClock, parseDuration } from './clock.js';
+import { ClockRangeError, createClock, parseDuration } from '../emulator/clock.js';
 
 /** System times in the clock's range (2000 to 9999). */
 const T = Date.parse('2026-11-21T10:00:00.000Z');

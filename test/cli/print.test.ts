@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from 'vitest';
-import { formatOffset } from '../clock.js';
-import { envExports, shellQuote } from './print.js';
+import { formatOffset } from '../../emulator/clock.js';
+import { envExports, shellQuote } from '../../emulator/cli/print.js';
 
 test('shell quoting survives quotes, dollars, backticks and newlines through eval "$(npx emulator env)"', () => {
   const value = `it's $HOME \`id\` "x"\n\\`;

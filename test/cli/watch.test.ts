@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { DEFAULT_FIXTURE, testWorld } from '../../test/world.js';
-import { envValues } from '../control/env.js';
-import type { Fixture } from '../fixture.js';
-import { resetWorld } from '../store/reset.js';
-import { classifyChange, type FixtureWatcher, watchFixture } from './watch.js';
+import { DEFAULT_FIXTURE, testWorld } from '../world.js';
+import { envValues } from '../../emulator/control/env.js';
+import type { Fixture } from '../../emulator/fixture.js';
+import { resetWorld } from '../../emulator/store/reset.js';
+import { classifyChange, type FixtureWatcher, watchFixture } from '../../emulator/cli/watch.js';
 
 const edited = (edit: (fixture: Fixture) => void): Fixture => {
   const fixture = structuredClone(DEFAULT_FIXTURE);

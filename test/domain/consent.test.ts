@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { consentProblem } from './consent.js';
+import { consentProblem } from '../../emulator/domain/consent.js';
 
 const terms = { required: true, minimum_age: 18, version: 'de-2026-03' };
 const consent = { accepted: true, age_confirmed: true, terms_version: 'de-2026-03' };

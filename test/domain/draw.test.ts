@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { initialDelivery } from './delivery.js';
-import { canAward, drawNumber, expectedOutcome, prizeForNumber, type DrawPrize } from './draw.js';
+import { initialDelivery } from '../../emulator/domain/delivery.js';
+import { canAward, drawNumber, expectedOutcome, prizeForNumber, type DrawPrize } from '../../emulator/domain/draw.js';
 
 const prize = (id: number, odds: number, overrides: Partial<DrawPrize> = {}): DrawPrize => ({
   id, odds, face_value: 5, delivery: 'instant', ...overrides,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHALLENGE_PATTERN, STATE_PATTERN, VERIFIER_PATTERN, s256, verifierMatches } from './pkce.js';
+import { CHALLENGE_PATTERN, STATE_PATTERN, VERIFIER_PATTERN, s256, verifierMatches } from '../../emulator/domain/pkce.js';
 
 // RFC 7636 appendix B
 const RFC_VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';

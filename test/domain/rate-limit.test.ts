@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SlidingWindowLimiter } from './rate-limit.js';
+import { SlidingWindowLimiter } from '../../emulator/domain/rate-limit.js';
 
 describe('sliding-window rate limit', () => {
   it('admits the limit within a window and refuses the next with the seconds until a slot frees', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openDb } from './db.js';
+import { openDb } from '../../emulator/store/db.js';
 
 const names = (db: ReturnType<typeof openDb>) => (db.prepare('SELECT name FROM t ORDER BY name').all() as Array<{ name: string }>).map((row) => row.name);
 

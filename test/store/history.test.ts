@@ -4,12 +4,12 @@
  * stands at seeding (domain/delivery.ts), through the entries table's one writer.
  */
 import { describe, expect, it } from 'vitest';
-import { loadFixture } from '../fixture.js';
-import { type Db, openDb } from './db.js';
-import type { Entry } from './entries.js';
-import { seedHistory } from './history.js';
-import { defaultPromotionId, listPrizes } from './promotions.js';
-import { seedWorld } from './world.js';
+import { loadFixture } from '../../emulator/fixture.js';
+import { type Db, openDb } from '../../emulator/store/db.js';
+import type { Entry } from '../../emulator/store/entries.js';
+import { seedHistory } from '../../emulator/store/history.js';
+import { defaultPromotionId, listPrizes } from '../../emulator/store/promotions.js';
+import { seedWorld } from '../../emulator/store/world.js';
 
 const FIXTURE = loadFixture(new URL('../../fixtures/default.json', import.meta.url).pathname);
 const NOW = Date.parse('2026-11-21T10:00:00.000Z');

@@ -1,9 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { commitTurnTransaction, joinTurnTransaction } from '../fast-path/turn-transaction.js';
-import { openDb } from './db.js';
-import { listInteractions } from './interaction-reads.js';
-import { discardInteractions, recordInteraction } from './interaction-rows.js';
+import { commitTurnTransaction, joinTurnTransaction } from '../../emulator/fast-path/turn-transaction.js';
+import { openDb } from '../../emulator/store/db.js';
+import { listInteractions } from '../../emulator/store/interaction-reads.js';
+import { discardInteractions, recordInteraction } from '../../emulator/store/interaction-rows.js';
 
 const call = (status: number) => ({ at: 1, key_id: 1, session_id: null, method: 'GET', path: '/api/experience/v1/campaign', status, error: status >= 400 ? 'invalid_key' : null, body: null });
 const stored = (db: ReturnType<typeof openDb>) => (db.prepare('SELECT status FROM interactions ORDER BY id').all() as Array<{ status: number }>).map((row) => row.status);

@@ -3,14 +3,14 @@
  * and its reward claimed so, not before; a failing one is never claimed.
  */
 import { expect, it } from 'vitest';
-import { loadFixture } from '../fixture.js';
-import { openDb } from './db.js';
-import { findEntryForSession, findProductionEntryForPack, storeEntry } from './entries.js';
-import { serviceKeyId } from './keys.js';
-import { defaultPromotionId, loadCampaign } from './promotions.js';
-import { listRedemptions } from './redemptions.js';
-import { createSession } from './sessions.js';
-import { seedWorld } from './world.js';
+import { loadFixture } from '../../emulator/fixture.js';
+import { openDb } from '../../emulator/store/db.js';
+import { findEntryForSession, findProductionEntryForPack, storeEntry } from '../../emulator/store/entries.js';
+import { serviceKeyId } from '../../emulator/store/keys.js';
+import { defaultPromotionId, loadCampaign } from '../../emulator/store/promotions.js';
+import { listRedemptions } from '../../emulator/store/redemptions.js';
+import { createSession } from '../../emulator/store/sessions.js';
+import { seedWorld } from '../../emulator/store/world.js';
 
 const FIXTURE = loadFixture(new URL('../../fixtures/default.json', import.meta.url).pathname);
 const NOW = Date.parse('2026-11-21T10:00:00.000Z');

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { createCollector } from './collectors.js';
-import { openDb } from './db.js';
-import { snapshotTables } from './snapshot.js';
+import { createCollector } from '../../emulator/store/collectors.js';
+import { openDb } from '../../emulator/store/db.js';
+import { snapshotTables } from '../../emulator/store/snapshot.js';
 
 it('gives every table, or the named ones, each row as JSON text in a stable order', () => {
   const db = openDb(':memory:');

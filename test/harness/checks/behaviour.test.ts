@@ -1,13 +1,13 @@
 /** The behaviour checks on hand-made facts: a pass, a fail, and no verdict (inconclusive) when nothing was observed. */
 import { describe, expect, test } from 'vitest';
-import { ConfigSchema } from '../config.js';
-import type { ObservedCall } from '../emulator-client/client.js';
-import type { Shown } from '../journey-states.js';
-import type { PageSeen } from '../run/browser-seen.js';
-import { type JourneyFacts, RunFacts } from '../run/facts.js';
-import type { Scenario } from '../scenarios/schema.js';
-import { BEHAVIOUR_CHECKS } from './behaviour.js';
-import { evaluateChecks } from './evaluate.js';
+import { ConfigSchema } from '../../../harness/config.js';
+import type { ObservedCall } from '../../../harness/emulator-client/client.js';
+import type { Shown } from '../../../harness/journey-states.js';
+import type { PageSeen } from '../../../harness/run/browser-seen.js';
+import { type JourneyFacts, RunFacts } from '../../../harness/run/facts.js';
+import type { Scenario } from '../../../harness/scenarios/schema.js';
+import { BEHAVIOUR_CHECKS } from '../../../harness/checks/behaviour.js';
+import { evaluateChecks } from '../../../harness/checks/evaluate.js';
 
 const AGENCY = 'http://127.0.0.1:3000';
 const SCENARIO = 'polling-stops-delivered';

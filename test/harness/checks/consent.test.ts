@@ -4,12 +4,12 @@
  * terms edits in test/harness/unprobed-rules.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import { ConfigSchema } from '../config.js';
-import type { ObservedCall } from '../emulator-client/client.js';
-import type { ConsentBox } from '../browser/in-page.js';
-import type { ConsentView } from '../run/browser-seen.js';
-import { type JourneyFacts, RunFacts } from '../run/facts.js';
-import { CONSENT_CHECKS } from './consent.js';
+import { ConfigSchema } from '../../../harness/config.js';
+import type { ObservedCall } from '../../../harness/emulator-client/client.js';
+import type { ConsentBox } from '../../../harness/browser/in-page.js';
+import type { ConsentView } from '../../../harness/run/browser-seen.js';
+import { type JourneyFacts, RunFacts } from '../../../harness/run/facts.js';
+import { CONSENT_CHECKS } from '../../../harness/checks/consent.js';
 
 const check = (id: string) => CONSENT_CHECKS.find((candidate) => candidate.id === id)!;
 const facts = () => new RunFacts(ConfigSchema.parse({}), { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' }, '/tmp');

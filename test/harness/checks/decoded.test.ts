@@ -2,10 +2,10 @@
 import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
-import { ConfigSchema } from '../config.js';
-import { RunFacts } from '../run/facts.js';
-import { decodedLayers } from './decoded.js';
-import { SECRET_CHECKS } from './secrets.js';
+import { ConfigSchema } from '../../../harness/config.js';
+import { RunFacts } from '../../../harness/run/facts.js';
+import { decodedLayers } from '../../../harness/checks/decoded.js';
+import { SECRET_CHECKS } from '../../../harness/checks/secrets.js';
 
 const KEY = 'sk_prod_4f9Qx2LmZ8rTt1VwYb6N';
 const hex = (text: string) => Buffer.from(text).toString('hex');

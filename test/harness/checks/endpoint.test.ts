@@ -1,9 +1,9 @@
 /** The entry endpoint checks on built facts: nothing probed, not found, a violation, a control, a clean run. */
 import { describe, expect, test } from 'vitest';
-import { ConfigSchema } from '../config.js';
-import type { ObservedCall } from '../emulator-client/client.js';
-import { type EndpointProbe, RunFacts } from '../run/facts.js';
-import { ENDPOINT_CHECKS } from './endpoint.js';
+import { ConfigSchema } from '../../../harness/config.js';
+import type { ObservedCall } from '../../../harness/emulator-client/client.js';
+import { type EndpointProbe, RunFacts } from '../../../harness/run/facts.js';
+import { ENDPOINT_CHECKS } from '../../../harness/checks/endpoint.js';
 
 const check = (id: string) => ENDPOINT_CHECKS.find((candidate) => candidate.id === id)!;
 const facts = () => new RunFacts(ConfigSchema.parse({}), { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' }, '/tmp');

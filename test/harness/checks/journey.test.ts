@@ -4,11 +4,11 @@
  * test/harness/learned-states.test.ts, the sandbox coverage in test/harness/evidence.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import { ConfigSchema } from '../config.js';
-import type { ObservedCall } from '../emulator-client/client.js';
-import type { PageSeen } from '../run/browser-seen.js';
-import { type Expectation, RunFacts } from '../run/facts.js';
-import { JOURNEY_CHECKS } from './journey.js';
+import { ConfigSchema } from '../../../harness/config.js';
+import type { ObservedCall } from '../../../harness/emulator-client/client.js';
+import type { PageSeen } from '../../../harness/run/browser-seen.js';
+import { type Expectation, RunFacts } from '../../../harness/run/facts.js';
+import { JOURNEY_CHECKS } from '../../../harness/checks/journey.js';
 
 const AGENCY = 'http://127.0.0.1:3000';
 const EMULATOR = 'http://127.0.0.1:4010';

@@ -1,9 +1,9 @@
 /** The questions checks ask of the emulator's observed calls, on hand-made calls: found, not found, and none observed. */
 import { expect, test } from 'vitest';
-import { ConfigSchema } from '../config.js';
-import type { ObservedCall } from '../emulator-client/client.js';
-import { type JourneyFacts, RunFacts, sha256 } from '../run/facts.js';
-import { issuedExchange, journeyExchanges, productionEntries, serviceCode, where } from './observed.js';
+import { ConfigSchema } from '../../../harness/config.js';
+import type { ObservedCall } from '../../../harness/emulator-client/client.js';
+import { type JourneyFacts, RunFacts, sha256 } from '../../../harness/run/facts.js';
+import { issuedExchange, journeyExchanges, productionEntries, serviceCode, where } from '../../../harness/checks/observed.js';
 
 const AGENCY = 'http://127.0.0.1:3000';
 const facts = () => new RunFacts(ConfigSchema.parse({}), { agency: AGENCY, emulator: 'http://127.0.0.1:4010', callback: `${AGENCY}/callback` }, '/tmp');

@@ -3,10 +3,10 @@
  * The four rejection checks are tested on facts in test/harness/rejections.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import { ConfigSchema } from '../config.js';
-import type { ObservedCall, VerifierVerdict } from '../emulator-client/client.js';
-import { type JourneyFacts, RunFacts, sha256 } from '../run/facts.js';
-import { PKCE_CHECKS } from './pkce.js';
+import { ConfigSchema } from '../../../harness/config.js';
+import type { ObservedCall, VerifierVerdict } from '../../../harness/emulator-client/client.js';
+import { type JourneyFacts, RunFacts, sha256 } from '../../../harness/run/facts.js';
+import { PKCE_CHECKS } from '../../../harness/checks/pkce.js';
 
 const AGENCY = 'http://127.0.0.1:3000';
 const check = (id: string) => PKCE_CHECKS.find((candidate) => candidate.id === id)!;

@@ -2,10 +2,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
-import { SECRET_CHECKS } from '../../harness/checks/secrets.js';
-import { ConfigSchema } from '../../harness/config.js';
-import type { ObservedCall } from '../../harness/emulator-client/client.js';
-import { RunFacts } from '../../harness/run/facts.js';
+import { SECRET_CHECKS } from '../../../harness/checks/secrets.js';
+import { ConfigSchema } from '../../../harness/config.js';
+import type { ObservedCall } from '../../../harness/emulator-client/client.js';
+import { RunFacts } from '../../../harness/run/facts.js';
 
 const VERIFIER = 'Zq3_u-8.kW~' + 'a1B2c3D4e5'.repeat(5);
 const check = SECRET_CHECKS.find((candidate) => candidate.id === 'secrets.verifier_not_in_browser')!;

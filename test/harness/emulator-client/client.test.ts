@@ -6,7 +6,7 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
-import { EmulatorClient } from './client.js';
+import { EmulatorClient } from '../../../harness/emulator-client/client.js';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { expect, test } from 'vitest';
-import type { CheckReport } from '../checks/evaluate.js';
-import { textReporter } from './text.js';
-import type { Report } from './types.js';
+import type { CheckReport } from '../../../harness/checks/evaluate.js';
+import { textReporter } from '../../../harness/report/text.js';
+import type { Report } from '../../../harness/report/types.js';
 
 function captured(): { stream: Writable; text: () => string } {
   let text = '';

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import type { Scenario } from '../scenarios/schema.js';
-import { scenariosBehindFailure } from './traces.js';
+import type { Scenario } from '../../../harness/scenarios/schema.js';
+import { scenariosBehindFailure } from '../../../harness/report/traces.js';
 
 const feeders = ['production-won', 'state-tampered', 'state'].map((id) => ({ id }) as Scenario);
 const ids = (scenarios: Scenario[]) => scenarios.map((scenario) => scenario.id);

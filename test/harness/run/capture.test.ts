@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { BrowserSession } from '../browser/session.js';
-import { ADVISORY_CHECKS } from '../checks/advisory.js';
-import { ConfigSchema } from '../config.js';
-import { Capturer } from './capture.js';
-import { RunFacts } from './facts.js';
+import type { BrowserSession } from '../../../harness/browser/session.js';
+import { ADVISORY_CHECKS } from '../../../harness/checks/advisory.js';
+import { ConfigSchema } from '../../../harness/config.js';
+import { Capturer } from '../../../harness/run/capture.js';
+import { RunFacts } from '../../../harness/run/facts.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'capture-shots-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 /** The CSRF probe's forged requests come from a site an agency cannot know in advance (issue 48 item 2). */
 import { expect, test } from 'vitest';
-import { attackerOrigin } from './endpoint-probe.js';
+import { attackerOrigin } from '../../../harness/run/endpoint-probe.js';
 
 test('the attacker\'s origin is another ordinary https site at each draw, never one fixed origin an agency could refuse alone', () => {
   const drawn = Array.from({ length: 40 }, attackerOrigin);
