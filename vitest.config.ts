@@ -21,7 +21,8 @@ const LIVE = [
   'test/agency-python/verify.test.ts',
 ];
 
-const INCLUDE = ['emulator/**/*.test.ts', 'harness/**/*.test.ts', 'test/**/*.test.ts'];
+/** Every test file lives under test/ (README, "Where tests live"; test/test-locations.test.ts holds it). */
+const INCLUDE = ['test/**/*.test.ts'];
 
 /** Files that measure what the whole process runs (V8's coverage of one request): alone in a fresh worker, where no other file's timers run. */
 const ALONE = ['test/request-walk.test.ts'];
