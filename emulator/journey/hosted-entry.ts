@@ -50,7 +50,7 @@ export function enterHosted(ctx: Context, entrant: HostedEntrant, consent: Conse
 }
 
 function packEntrant({ campaign, collector, unit }: HostedEntrant): PackEntrant {
-  return { campaign, channel: 'service', collectorId: collector.id, packId: unit.id, country: collector.country };
+  return { campaign, channel: 'service', collectorId: collector.id, unitId: unit.id, country: collector.country };
 }
 
 /** The pack's entry is the entrant's when it was found (`entered`) or drawn now (`open`). */

@@ -41,7 +41,7 @@ export interface EntryMaker {
   sandbox: boolean;
   collectorId: number | null;
   /** The pack's id: its row in `units`, as the tables and the reporting API call a pack. */
-  packId: number | null;
+  unitId: number | null;
   country: string | null;
   termsVersion: string | null;
 }
@@ -63,7 +63,7 @@ export function storeEntry(db: Db, maker: EntryMaker, at: number, won?: Won, asO
   const start = won ? initialDelivery(won.delivery) : undefined;
   const entry: NewEntry = {
     promotion_id: maker.campaign.promotion.id, session_id: maker.sessionId, sandbox: maker.sandbox ? 1 : 0,
-    collector_id: maker.collectorId, unit_id: maker.packId, country: maker.country, terms_version: maker.termsVersion, created_at: at,
+    collector_id: maker.collectorId, unit_id: maker.unitId, country: maker.country, terms_version: maker.termsVersion, created_at: at,
     state: start ? start.state : 'lost',
     prize_id: won ? won.prize.id : null,
     prize_name: won ? won.prize.name : null,

@@ -119,7 +119,7 @@ export function historyRun(db: Db, seed: string, now: number, total: number, { t
     const at = scannedAt + ENTRY_AFTER_MS;
     const drawn = prizeForNumber(drawNumber(seed, promotion.id, pack.id), prizes);
     const prize = drawn && awardable(campaign, drawn) ? drawn : undefined;
-    const maker = { campaign, sessionId, sandbox: false, collectorId: collector.id, packId: pack.id, country, termsVersion: admission.terms.version };
+    const maker = { campaign, sessionId, sandbox: false, collectorId: collector.id, unitId: pack.id, country, termsVersion: admission.terms.version };
     const entry = storeEntry(db, maker, at, prize && { prize, delivery: prize.delivery, code: historyCode(seed, campaign, pack.id) }, now);
     const delivered = entry.delivery_state === 'delivered';
     const redeemedAt = at + Math.floor(random() * 10 * DAY_MS);

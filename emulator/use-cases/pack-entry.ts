@@ -24,7 +24,7 @@ export interface PackEntrant {
   channel: Channel;
   collectorId: number | null;
   /** The pack's id: its row in `units`. */
-  packId: number;
+  unitId: number;
   country: string | null;
 }
 
@@ -51,8 +51,8 @@ export function enterPack(ctx: Context, entrant: PackEntrant, consent: ConsentIn
       const admission = admitEntry(admissionInput(ctx, entrant, existing), consent);
       if (admission.kind === 'entered') return { admission, entry: existing };
       if (admission.kind !== 'open') return { admission };
-      const { campaign, collectorId, packId, country } = entrant;
-      const entry = drawEntry(ctx, { campaign, collectorId, packId, country, sessionId: sessionId(), sandbox: false, termsVersion: consent?.terms_version ?? null });
+      const { campaign, collectorId, unitId, country } = entrant;
+      const entry = drawEntry(ctx, { campaign, collectorId, unitId, country, sessionId: sessionId(), sandbox: false, termsVersion: consent?.terms_version ?? null });
       return { admission, entry, created: entry };
     })
     .immediate();
@@ -65,33 +65,33 @@ export function enterPack(ctx: Context, entrant: PackEntrant, consent: ConsentIn
  * promotion's odds add up to 1, so one is always drawn), awarded while stock, budget and, for a
  * code unlock, the pool last.
  */
-function drawEntry(ctx: Context, subject: EntryMaker & { packId: number }): Entry {
-  const { campaign, packId } = subject;
+function drawEntry(ctx: Context, subject: EntryMaker & { unitId: number }): Entry {
+  const { campaign, unitId } = subject;
   const { promotion, prizes } = campaign;
   const now = ctx.clock.now();
-  const drawn = prizeForNumber(drawNumber(ctx.seed, promotion.id, packId), prizes);
+  const drawn = prizeForNumber(drawNumber(ctx.seed, promotion.id, unitId), prizes);
   if (!drawn) return storeEntry(ctx.db, subject, now);
   const { stock, budgetLeft } = awardState(ctx.db, promotion, drawn);
   if (!canAward(drawn, stock, budgetLeft)) return storeEntry(ctx.db, subject, now);
-  const code = deliveredCode(ctx, campaign, packId);
+  const code = deliveredCode(ctx, campaign, unitId);
   if (code === undefined || !awardPrize(ctx.db, promotion.id, drawn)) return storeEntry(ctx.db, subject, now);
   return storeEntry(ctx.db, subject, now, { prize: drawn, delivery: drawn.delivery, code });
 }
 
 /** The code a won entry delivers (null: none, for content); undefined when a code unlock's pool is empty. */
-function deliveredCode(ctx: Context, { promotion, brand }: Campaign, packId: number): string | null | undefined {
+function deliveredCode(ctx: Context, { promotion, brand }: Campaign, unitId: number): string | null | undefined {
   switch (DELIVERED_CODE[promotion.content.mechanic]) {
     case 'pack':
-      return prizeCode(ctx.seed, brand.prefix, packId);
+      return prizeCode(ctx.seed, brand.prefix, unitId);
     case 'pool':
-      return claimPoolCode(ctx.db, promotion.id, packId);
+      return claimPoolCode(ctx.db, promotion.id, unitId);
     case 'none':
       return null;
   }
 }
 
-function packEntryOf(ctx: Context, { campaign, packId }: PackEntrant): Entry | undefined {
-  return findProductionEntryForPack(ctx.db, campaign.promotion.id, packId, ctx.clock.now());
+function packEntryOf(ctx: Context, { campaign, unitId }: PackEntrant): Entry | undefined {
+  return findProductionEntryForPack(ctx.db, campaign.promotion.id, unitId, ctx.clock.now());
 }
 
 function admissionInput(ctx: Context, entrant: PackEntrant, existing: Entry | undefined) {

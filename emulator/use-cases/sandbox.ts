@@ -50,7 +50,7 @@ export function enterSandbox(ctx: Context, session: Session, campaign: Campaign)
       const mode = delivery[scenario as keyof typeof delivery];
       const code = DELIVERED_CODE[campaign.promotion.content.mechanic] === 'none' ? null : `SANDBOX-${codeSuffix(ctx.seed, `sandbox-code:${session.id}`, 8)}`;
       const won = mode && { prize: campaign.prizes[0]!, delivery: mode, code };
-      const maker = { campaign, sessionId: session.id, sandbox: true, collectorId: session.collector_id, packId: session.unit_id, country: session.country, termsVersion: null };
+      const maker = { campaign, sessionId: session.id, sandbox: true, collectorId: session.collector_id, unitId: session.unit_id, country: session.country, termsVersion: null };
       return { admission: { kind: 'entered' } as const, entry: storeEntry(ctx.db, maker, now, won) };
     })
     .immediate();

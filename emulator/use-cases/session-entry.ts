@@ -21,7 +21,7 @@ export function enterSession(ctx: Context, session: Session, consent: ConsentInp
   const campaign = loadCampaign(ctx.db, session.promotion_id);
   const { admission, entry } = session.sandbox
     ? enterSandbox(ctx, session, campaign)
-    : enterPack(ctx, { campaign, channel: 'agency', collectorId: session.collector_id, packId: session.unit_id!, country: session.country }, consent, () => session.id);
+    : enterPack(ctx, { campaign, channel: 'agency', collectorId: session.collector_id, unitId: session.unit_id!, country: session.country }, consent, () => session.id);
   if (!admitted(admission)) return refused(admission);
   return enteredView(session, campaign, admission, entry);
 }

@@ -29,7 +29,7 @@ export function viewOf(ctx: Context, session: Session, campaign: Campaign): Sess
   const terms = termsFor(campaign.promotion, session.country);
   if (session.sandbox) return { session, campaign, terms, admission: sandboxRefusal(session.scenario) ?? { kind: 'open', terms }, entry };
   // In production the session's own entry is its pack's one entry.
-  const entrant = { campaign, channel: 'agency' as const, collectorId: session.collector_id, packId: session.unit_id!, country: session.country };
+  const entrant = { campaign, channel: 'agency' as const, collectorId: session.collector_id, unitId: session.unit_id!, country: session.country };
   return { session, campaign, terms, admission: packAdmission(ctx, entrant, entry).admission, entry };
 }
 

@@ -95,7 +95,7 @@ describe('one admission rule (issue 13)', () => {
           const enteredBy = findCollectorByEmail(db, r.earlier === 'same_collector' ? r.collector : OTHER_COLLECTOR)!;
           const now = t.world.clock.now();
           const { session } = createSession(db, seed, { keyId: serviceKeyId(db, promotionId, now), promotionId, sandbox: false, collectorId: enteredBy.id, unitId: unit.id, country: enteredBy.country, now });
-          storeEntry(db, { campaign: loadCampaign(db, promotionId), sessionId: session.id, sandbox: false, collectorId: enteredBy.id, packId: unit.id, country: enteredBy.country, termsVersion: null }, now);
+          storeEntry(db, { campaign: loadCampaign(db, promotionId), sessionId: session.id, sandbox: false, collectorId: enteredBy.id, unitId: unit.id, country: enteredBy.country, termsVersion: null }, now);
         }
 
         const code = issueCodeFor(t, { packCode, collectorEmail: r.collector });

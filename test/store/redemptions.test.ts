@@ -19,7 +19,7 @@ function world() {
   const db = openDb(':memory:', (db) => seedWorld(db, { ...FIXTURE, history: { scans: 0 } }, FIXTURE.seed, NOW));
   const campaign = loadCampaign(db, defaultPromotionId(db));
   const { session } = createSession(db, FIXTURE.seed, { keyId: serviceKeyId(db, campaign.promotion.id, NOW), promotionId: campaign.promotion.id, sandbox: false, now: NOW });
-  const maker = (packId: number) => ({ campaign, sessionId: session.id, sandbox: false, collectorId: 1, packId, country: 'DE', termsVersion: null });
+  const maker = (unitId: number) => ({ campaign, sessionId: session.id, sandbox: false, collectorId: 1, unitId, country: 'DE', termsVersion: null });
   return { db, campaign, session, maker };
 }
 
