@@ -48,7 +48,7 @@ export type Admission =
   /** Not live, not started, ended, or (for an agency) paused. */
   | { kind: 'closed'; closed: Closed }
   /** Another collector entered the pack; nothing of their result is disclosed. */
-  | { kind: 'taken' }
+  | { kind: 'already_entered' }
   /** A restricted campaign and a missing or disallowed country. */
   | { kind: 'ineligible'; reason: 'country_missing' | 'country_restricted' };
 
@@ -59,7 +59,7 @@ export function admit(input: AdmissionInput): Admission {
   const { promotion } = input;
   const open = availability(promotion.content, input.channel === 'agency' && promotion.routing_paused, input.now);
   if (!open.available) return { kind: 'closed', closed: { status: open.status, reason: open.reason } };
-  if (input.existing) return input.existing.collector_id === input.collectorId && input.collectorId !== null ? { kind: 'entered' } : { kind: 'taken' };
+  if (input.existing) return input.existing.collector_id === input.collectorId && input.collectorId !== null ? { kind: 'entered' } : { kind: 'already_entered' };
   const refusal = countryRefusal(promotion.content.countries, input.country);
   if (refusal) return { kind: 'ineligible', reason: refusal };
   return { kind: 'open', terms: termsFor(promotion, input.country) };

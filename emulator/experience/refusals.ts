@@ -16,7 +16,7 @@ export function entryRefusal(refusal: EntryRefusal): ApiError {
   switch (refusal.kind) {
     case 'closed':
       return new ApiError('unavailable', { status: refusal.closed.status, message: UNAVAILABLE_MESSAGES[refusal.closed.reason] });
-    case 'taken':
+    case 'already_entered':
       return new ApiError('already_entered');
     case 'ineligible':
       return new ApiError('ineligible');

@@ -41,7 +41,7 @@ export function eligibilityJson(admission: Admission, country: string | null): E
       return { eligible: true, reason: null, country };
     case 'closed':
       return { eligible: false, reason: 'unavailable', country };
-    case 'taken':
+    case 'already_entered':
       return { eligible: false, reason: 'already_entered', country };
     case 'ineligible':
       return { eligible: false, reason: admission.reason, country };

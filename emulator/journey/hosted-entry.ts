@@ -57,7 +57,7 @@ function packEntrant({ campaign, collector, unit }: HostedEntrant): PackEntrant 
 function stateOf({ admission, entry }: PackOutcome<Admission | EntryAdmission>): HostedOutcome {
   if (entry || admission.kind === 'entered') return { kind: 'entered', entry: entry! };
   switch (admission.kind) {
-    case 'taken':
+    case 'already_entered':
       return { kind: 'already_entered' };
     case 'closed':
       return { kind: 'unavailable', closed: admission.closed };

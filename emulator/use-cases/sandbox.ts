@@ -19,7 +19,7 @@ export type Scenario = (typeof SANDBOX_SCENARIOS)[number];
 /** What a sandbox scenario refuses every entry with, as the admission rule would. */
 export function sandboxRefusal(scenario: string | null): Admission | undefined {
   if (scenario === 'ineligible') return { kind: 'ineligible', reason: 'country_restricted' };
-  if (scenario === 'already_entered') return { kind: 'taken' };
+  if (scenario === 'already_entered') return { kind: 'already_entered' };
   return undefined;
 }
 
