@@ -20,7 +20,8 @@ export function detailsOf(error: z.ZodError): Details {
   return Object.fromEntries(details);
 }
 
-export interface Refusal {
+/** How a refused input is answered. */
+export interface ValidationOptions {
   /** The message of the 400 `invalid_request`: what to send instead. */
   hint?: string;
   /** The area's own error instead of 400 `invalid_request` (the reporting API's 422). */
@@ -29,13 +30,13 @@ export interface Refusal {
   details?: ((error: z.ZodError) => Details) | false;
 }
 
-/** The valid input, or the refusal's error. */
-export function validate<T>(schema: z.ZodType<T>, input: unknown, refusal: Refusal = {}): T {
+/** The valid input, or the error its options name. */
+export function validate<T>(schema: z.ZodType<T>, input: unknown, options: ValidationOptions = {}): T {
   const parsed = schema.safeParse(input ?? {});
   if (parsed.success) return parsed.data;
-  const details = refusal.details === false ? undefined : (refusal.details ?? detailsOf)(parsed.error);
-  if (refusal.error) throw refusal.error(details ?? {});
-  throw new PlumbingError('invalid_request', { ...(details ? { details } : {}), ...(refusal.hint ? { message: refusal.hint } : {}) });
+  const details = options.details === false ? undefined : (options.details ?? detailsOf)(parsed.error);
+  if (options.error) throw options.error(details ?? {});
+  throw new PlumbingError('invalid_request', { ...(details ? { details } : {}), ...(options.hint ? { message: options.hint } : {}) });
 }
 
 /** An id in a path or query: its digits exactly (domain/ids.ts). */
