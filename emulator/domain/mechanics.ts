@@ -8,4 +8,4 @@
 export type Mechanic = 'instant_win' | 'code_unlock' | 'content';
 
 /** Where a won entry's code comes from. */
-export const DELIVERED_CODE: Record<Mechanic, 'pack' | 'pool' | 'none'> = { instant_win: 'pack', code_unlock: 'pool', content: 'none' };
+export const CODE_SOURCE: Record<Mechanic, 'pack' | 'pool' | 'none'> = { instant_win: 'pack', code_unlock: 'pool', content: 'none' };

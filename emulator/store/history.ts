@@ -13,7 +13,7 @@
  */
 import { admit } from '../domain/admission.js';
 import { canAward, drawNumber, prizeForNumber } from '../domain/draw.js';
-import { DELIVERED_CODE } from '../domain/mechanics.js';
+import { CODE_SOURCE } from '../domain/mechanics.js';
 import { deriveBytes } from '../domain/secrets.js';
 import { countScansInAudience } from './audience.js';
 import { advanceBatch, createBatch, generateLot } from './batches.js';
@@ -179,7 +179,7 @@ function historyPromotions(db: Db, seed: string, now: number): Map<number, Histo
  * the fixture describes, which is what is left: they read like pool codes but are not taken from it.
  */
 function historyCode(seed: string, { promotion, brand }: Campaign, unitId: number): string | null {
-  switch (DELIVERED_CODE[promotion.content.mechanic]) {
+  switch (CODE_SOURCE[promotion.content.mechanic]) {
     case 'pack':
       return prizeCode(seed, brand.prefix, unitId);
     case 'pool':

@@ -11,7 +11,7 @@ import { announce } from '../events.js';
 import { type Admission, type Channel, type EntryAdmission, admit, admitEntry } from '../domain/admission.js';
 import type { ConsentInput } from '../domain/consent.js';
 import { canAward, drawNumber, prizeForNumber } from '../domain/draw.js';
-import { DELIVERED_CODE } from '../domain/mechanics.js';
+import { CODE_SOURCE } from '../domain/mechanics.js';
 import { claimPoolCode } from '../store/code-pool.js';
 import { prizeCode } from '../store/code-text.js';
 import { type Entry, type EntryMaker, findProductionEntryForPack, storeEntry } from '../store/entries.js';
@@ -80,7 +80,7 @@ function drawEntry(ctx: Context, subject: EntryMaker & { unitId: number }): Entr
 
 /** The code a won entry delivers (null: none, for content); undefined when a code unlock's pool is empty. */
 function deliveredCode(ctx: Context, { promotion, brand }: Campaign, unitId: number): string | null | undefined {
-  switch (DELIVERED_CODE[promotion.content.mechanic]) {
+  switch (CODE_SOURCE[promotion.content.mechanic]) {
     case 'pack':
       return prizeCode(ctx.seed, brand.prefix, unitId);
     case 'pool':

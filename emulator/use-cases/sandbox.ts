@@ -4,7 +4,7 @@
  */
 import type { Context } from '../context.js';
 import type { Admission } from '../domain/admission.js';
-import { DELIVERED_CODE } from '../domain/mechanics.js';
+import { CODE_SOURCE } from '../domain/mechanics.js';
 import { codeSuffix } from '../store/code-text.js';
 import { recordSandboxEntry, recordSandboxSession } from '../store/coverage.js';
 import { type Entry, findEntryForSession, storeEntry } from '../store/entries.js';
@@ -48,7 +48,7 @@ export function enterSandbox(ctx: Context, session: Session, campaign: Campaign)
       if (existing) return { admission: { kind: 'entered' } as const, entry: existing };
       const delivery = { won: 'instant', pending: 'delayed', failed: 'failed' } as const;
       const mode = delivery[scenario as keyof typeof delivery];
-      const code = DELIVERED_CODE[campaign.promotion.content.mechanic] === 'none' ? null : `SANDBOX-${codeSuffix(ctx.seed, `sandbox-code:${session.id}`, 8)}`;
+      const code = CODE_SOURCE[campaign.promotion.content.mechanic] === 'none' ? null : `SANDBOX-${codeSuffix(ctx.seed, `sandbox-code:${session.id}`, 8)}`;
       const won = mode && { prize: campaign.prizes[0]!, delivery: mode, code };
       const maker = { campaign, sessionId: session.id, sandbox: true, collectorId: session.collector_id, unitId: session.unit_id, country: session.country, termsVersion: null };
       return { admission: { kind: 'entered' } as const, entry: storeEntry(ctx.db, maker, now, won) };
