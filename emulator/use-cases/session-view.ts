@@ -33,8 +33,10 @@ export function viewOf(ctx: Context, session: Session, campaign: Campaign): Sess
   return { session, campaign, terms, admission: packAdmission(ctx, entrant, entry).admission, entry };
 }
 
-/** The session as an entry answers it: the entry it made or found (as it stands now: store/entries.ts), and the admission it was judged by. */
+/**
+ * The session as an entry answers it: the entry it made or found (as it stands now: store/entries.ts),
+ * and the admission it was judged by, sandbox or production, which its eligibility shows.
+ */
 export function enteredView(session: Session, campaign: Campaign, admission: Admission, entry: Entry | undefined): SessionView {
-  const terms = termsFor(campaign.promotion, session.country);
-  return { session, campaign, terms, admission: session.sandbox ? (sandboxRefusal(session.scenario) ?? { kind: 'open', terms }) : admission, entry };
+  return { session, campaign, terms: termsFor(campaign.promotion, session.country), admission, entry };
 }
