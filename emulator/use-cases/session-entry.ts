@@ -12,7 +12,7 @@ import type { Session } from '../store/sessions.js';
 import { enterPack } from './pack-entry.js';
 import { type Refused, refused } from './refused.js';
 import { enterSandbox } from './sandbox.js';
-import { type SessionView, enteredView } from './session-view.js';
+import { type SessionView, sessionViewAfterEntry } from './session-view.js';
 
 /** The admission's refusals of an entry (domain/admission.ts). */
 export type EntryRefusal = Exclude<EntryAdmission, { kind: 'open' | 'entered' }>;
@@ -23,7 +23,7 @@ export function enterSession(ctx: Context, session: Session, consent: ConsentInp
     ? enterSandbox(ctx, session, campaign)
     : enterPack(ctx, { campaign, channel: 'agency', collectorId: session.collector_id, unitId: session.unit_id!, country: session.country }, consent, () => session.id);
   if (!admitted(admission)) return refused(admission);
-  return enteredView(session, campaign, admission, entry);
+  return sessionViewAfterEntry(session, campaign, admission, entry);
 }
 
 function admitted(admission: Admission | EntryAdmission): admission is Extract<Admission, { kind: 'open' | 'entered' }> {

@@ -14,7 +14,7 @@ import { loadCampaign } from '../store/promotions.js';
 import { createSession, revokeSession } from '../store/sessions.js';
 import { type Refused, refused } from './refused.js';
 import { type Scenario, createSandboxSession } from './sandbox.js';
-import { type SessionView, viewOf } from './session-view.js';
+import { type SessionView, sessionViewNow } from './session-view.js';
 
 export type OpenSessionInput = { scenario: Scenario } | { authorization_code: string; code_verifier: string };
 
@@ -31,7 +31,7 @@ export function openSession(ctx: Context, key: AgencyKey, input: OpenSessionInpu
   if ('scenario' in input) {
     return ctx.db.transaction(() => {
       const { session, token } = createSandboxSession(ctx, key, input.scenario);
-      return { view: viewOf(ctx, session, loadCampaign(ctx.db, key.promotion_id)), token };
+      return { view: sessionViewNow(ctx, session, loadCampaign(ctx.db, key.promotion_id)), token };
     })();
   }
   const now = ctx.clock.now();
@@ -46,7 +46,7 @@ export function openSession(ctx: Context, key: AgencyKey, input: OpenSessionInpu
       collectorId: code.collector_id, unitId: code.unit_id, country: code.country, now,
     });
     linkCodeToSession(ctx.db, code.id, session.id);
-    return { view: viewOf(ctx, session, loadCampaign(ctx.db, code.promotion_id)), token };
+    return { view: sessionViewNow(ctx, session, loadCampaign(ctx.db, code.promotion_id)), token };
   })();
 }
 

@@ -2,8 +2,8 @@
 import type { Context } from '../context.js';
 import { loadCampaign } from '../store/promotions.js';
 import type { Session } from '../store/sessions.js';
-import { type SessionView, viewOf } from './session-view.js';
+import { type SessionView, sessionViewNow } from './session-view.js';
 
 export function readSession(ctx: Context, session: Session): SessionView {
-  return viewOf(ctx, session, loadCampaign(ctx.db, session.promotion_id));
+  return sessionViewNow(ctx, session, loadCampaign(ctx.db, session.promotion_id));
 }

@@ -24,7 +24,7 @@ export interface SessionView {
 }
 
 /** The session as a read shows it: its entry found, and the admission judged now. */
-export function viewOf(ctx: Context, session: Session, campaign: Campaign): SessionView {
+export function sessionViewNow(ctx: Context, session: Session, campaign: Campaign): SessionView {
   const entry = findEntryForSession(ctx.db, session.id, ctx.clock.now());
   const terms = termsFor(campaign.promotion, session.country);
   if (session.sandbox) return { session, campaign, terms, admission: sandboxRefusal(session.scenario) ?? { kind: 'open', terms }, entry };
@@ -37,6 +37,6 @@ export function viewOf(ctx: Context, session: Session, campaign: Campaign): Sess
  * The session as an entry answers it: the entry it made or found (as it stands now: store/entries.ts),
  * and the admission it was judged by, sandbox or production, which its eligibility shows.
  */
-export function enteredView(session: Session, campaign: Campaign, admission: Admission, entry: Entry | undefined): SessionView {
+export function sessionViewAfterEntry(session: Session, campaign: Campaign, admission: Admission, entry: Entry | undefined): SessionView {
   return { session, campaign, terms: termsFor(campaign.promotion, session.country), admission, entry };
 }
