@@ -17,7 +17,7 @@ import type { AgencyKey } from '../store/keys.js';
 import type { Session } from '../store/sessions.js';
 import { readCampaign } from '../use-cases/campaign-read.js';
 import { isRefused, type Refused } from '../use-cases/refused.js';
-import { enterSession } from '../use-cases/session-entry.js';
+import { createSessionEntry } from '../use-cases/session-entry.js';
 import { type OpenSessionInput, openSession } from '../use-cases/session-open.js';
 import { readSession } from '../use-cases/session-read.js';
 import { validate } from '../validation.js';
@@ -99,7 +99,7 @@ export function experienceRouter(ctx: Context, openApi: () => object): { router:
   endpoint({
     method: 'post', path: '/session/entry', caller: 'session',
     input: (body) => validate(EntryBody, body, { details: entryDetailsOf }).consent,
-    run: enterSession,
+    run: createSessionEntry,
     refusal: entryRefusal,
     answer: (view) => ({ status: 200, body: sessionJson(view) }),
   });

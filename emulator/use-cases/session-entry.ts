@@ -17,7 +17,7 @@ import { type SessionView, sessionViewAfterEntry } from './session-view.js';
 /** The admission's refusals of an entry (domain/admission.ts). */
 export type EntryRefusal = Exclude<EntryAdmission, { kind: 'open' | 'entered' }>;
 
-export function enterSession(ctx: Context, session: Session, consent: ConsentInput | undefined): SessionView | Refused<EntryRefusal> {
+export function createSessionEntry(ctx: Context, session: Session, consent: ConsentInput | undefined): SessionView | Refused<EntryRefusal> {
   const campaign = loadCampaign(ctx.db, session.promotion_id);
   const { admission, entry } = session.sandbox
     ? enterSandbox(ctx, session, campaign)

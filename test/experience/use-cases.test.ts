@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { findKeyBySecret } from '../../emulator/store/keys.js';
 import { readCampaign } from '../../emulator/use-cases/campaign-read.js';
-import { enterSession } from '../../emulator/use-cases/session-entry.js';
+import { createSessionEntry } from '../../emulator/use-cases/session-entry.js';
 import { isRefused } from '../../emulator/use-cases/refused.js';
 import { openSession } from '../../emulator/use-cases/session-open.js';
 import { readSession } from '../../emulator/use-cases/session-read.js';
@@ -19,7 +19,7 @@ describe('the experience use cases', () => {
     const opened = openSession(t.world, key, { scenario: 'won' });
     if (isRefused(opened)) throw new Error('refused');
     expect(readSession(t.world, opened.view.session)).toMatchObject({ admission: { kind: 'open' }, entry: undefined });
-    expect(enterSession(t.world, opened.view.session, undefined)).toMatchObject({ entry: { state: 'won' } });
+    expect(createSessionEntry(t.world, opened.view.session, undefined)).toMatchObject({ entry: { state: 'won' } });
   });
 
   it('answer a refusal as data: an entry the scenario refuses, a code nobody issued', () => {
@@ -27,7 +27,7 @@ describe('the experience use cases', () => {
     const sandbox = findKeyBySecret(t.world.db, t.env.sandbox_key!)!;
     const opened = openSession(t.world, sandbox, { scenario: 'ineligible' });
     if (isRefused(opened)) throw new Error('refused');
-    expect(enterSession(t.world, opened.view.session, undefined)).toEqual({ refused: { kind: 'ineligible', reason: 'country_restricted' } });
+    expect(createSessionEntry(t.world, opened.view.session, undefined)).toEqual({ refused: { kind: 'ineligible', reason: 'country_restricted' } });
     const production = findKeyBySecret(t.world.db, t.env.production_key!)!;
     expect(openSession(t.world, production, { authorization_code: 'sc_unknown', code_verifier: 'v'.repeat(43) })).toEqual({ refused: 'unknown_code' });
   });
