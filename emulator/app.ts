@@ -7,7 +7,7 @@ import express from 'express';
 import type { Context } from './context.js';
 import { trustedCaller } from './control/guard.js';
 import { controlPlane } from './control/plane.js';
-import { createInstruments } from './control/instruments.js';
+import { createControlState } from './control/state.js';
 import { recordCalls } from './control/recorder.js';
 import type { Fixture } from './fixture.js';
 import type { experienceRouter } from './experience/routes.js';
@@ -32,12 +32,12 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   Object.assign(app.locals, locals);
   app.use(requestLog(ctx.logger));
 
-  const instruments = createInstruments();
+  const controlState = createControlState();
   let experience: ExperienceRouter | undefined;
   app.use('/api/experience/v1', lazy(() => Promise.all([import('./experience/routes.js'), import('./openapi/experience.js')]), ([{ experienceRouter }, { experienceOpenApi }]) => {
     experience = experienceRouter(ctx, experienceOpenApi);
     // An endpoint's request walks its row of the table (experience/routes.ts); any other path with a body shows a key first.
-    return express.Router().use(recordCalls(ctx, instruments), noOptions, experience.router, keyBeforeBody(ctx), jsonBody, notFound, errorWriter(ctx.logger));
+    return express.Router().use(recordCalls(ctx, controlState), noOptions, experience.router, keyBeforeBody(ctx), jsonBody, notFound, errorWriter(ctx.logger));
   }));
   // Anything else first commits the experience API's turn transaction: it runs transactions of its own.
   app.use((_req, _res, next) => {
@@ -46,7 +46,7 @@ export function createApp(ctx: Context & { fixture: Fixture }): express.Express 
   });
   app.use('/api/v1', lazy(() => Promise.all([import('./reporting/routes.js'), import('./reporting/errors.js'), import('./openapi/reporting.js')]), ([{ reportingRouter }, { reportingErrors }, { reportingOpenApi }]) =>
     express.Router().use(noOptions, reportingRouter(ctx, reportingOpenApi), notFound, reportingErrors(ctx.logger))));
-  app.use('/_emulator', controlPlane({ ...ctx, instruments, resetLimits: () => experience?.resetLimits() }));
+  app.use('/_emulator', controlPlane({ ...ctx, controlState, resetLimits: () => experience?.resetLimits() }));
   app.use(noOptions, lazy(() => import('./journey/routes.js'), ({ journeyRouter }) => journeyRouter(ctx)), lazy(() => import('./console/dashboard-routes.js'), ({ dashboardRouter }) => dashboardRouter(ctx, (req) => trustedCaller(req, ctx.config))));
   app.use(notFound, errorWriter(ctx.logger));
   return app;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import express from 'express';
 import request from 'supertest';
 import { controlRouter } from '../emulator/control/routes.js';
-import { createInstruments } from '../emulator/control/instruments.js';
+import { createControlState } from '../emulator/control/state.js';
 import { errorWriter } from '../emulator/errors.js';
 import { testWorld } from './world.js';
 import { getMeta } from '../emulator/store/db.js';
@@ -63,7 +63,7 @@ describe('control plane /_emulator', () => {
       Object.defineProperty(req.socket, 'remoteAddress', { value: '10.1.2.3', configurable: true });
       next();
     });
-    app.use('/_emulator', controlGuard({ controlToken: 'control-secret' }), controlRouter({ ...t.world, instruments: createInstruments(), resetLimits: () => {} }));
+    app.use('/_emulator', controlGuard({ controlToken: 'control-secret' }), controlRouter({ ...t.world, controlState: createControlState(), resetLimits: () => {} }));
     app.use(errorWriter(t.world.logger));
     expect((await request(app).get('/_emulator/health')).status).toBe(403);
     expect((await request(app).get('/_emulator/health').set('Authorization', 'Bearer wrong')).status).toBe(403);

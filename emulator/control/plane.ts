@@ -8,7 +8,7 @@ import { jsonBody, lazy, noOptions, notFound } from '../http.js';
 import { faultsRouter } from './faults-routes.js';
 import { controlGuard } from './guard.js';
 import { queryParams } from './query-params.js';
-import type { ControlContext } from './instruments.js';
+import type { ControlContext } from './state.js';
 import { controlRouter } from './routes.js';
 import { secretsRouter } from './secrets.js';
 import { worldEditsRouter } from './world-edits.js';
@@ -25,9 +25,9 @@ export function controlPlane(ctx: ControlContext): Router {
   // health, env, promotions, clock, reset, interactions
   router.use(controlRouter(ctx));
   // faults, observed
-  router.use(faultsRouter(ctx, ctx.instruments));
+  router.use(faultsRouter(ctx, ctx.controlState));
   // terms, deliveries/settle, packs
-  router.use(worldEditsRouter(ctx, ctx.instruments.originalTerms));
+  router.use(worldEditsRouter(ctx, ctx.controlState.originalTerms));
   router.use(secretsRouter(ctx));
   // webhooks, sinks
   router.use(lazy(() => import('./webhooks.js'), ({ webhooksControlRouter }) => webhooksControlRouter(ctx)));

@@ -13,28 +13,28 @@ import { recordInteraction } from '../store/interaction-rows.js';
 import { whenClosed } from '../fast-path/when-closed.js';
 import { applyFaults } from './faults.js';
 import { type StoredCall, arriving, complete } from './observations.js';
-import { type Instruments, keepCall } from './instruments.js';
+import { type ControlState, keepCall } from './state.js';
 
 /** Where a request's observed call waits for its answer. */
 const CALL = Symbol('observed call');
 type RecordedLocals = CallerLocals & ErrorCodeLocals & { [CALL]?: StoredCall };
 
-export function recordCalls(ctx: Context, instruments: Instruments): RequestHandler {
+export function recordCalls(ctx: Context, controlState: ControlState): RequestHandler {
   const watch = whenClosed((res) => {
     const call = (res.locals as RecordedLocals)[CALL];
     if (res.writableFinished) recordInteraction(ctx.db, interactionOf(ctx, res, call));
     if (!call) return;
     complete(call, res);
-    keepCall(instruments, call);
+    keepCall(controlState, call);
   });
 
   return (req, res, next) => {
     watch(res);
-    if (!instruments.observing) return next();
+    if (!controlState.observing) return next();
     const call = arriving(req);
     (res.locals as RecordedLocals)[CALL] = call;
-    if (instruments.faults.length === 0) return next();
-    applyFaults(ctx, instruments.faults, call, req, res, next);
+    if (controlState.faults.length === 0) return next();
+    applyFaults(ctx, controlState.faults, call, req, res, next);
   };
 }
 

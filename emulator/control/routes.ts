@@ -16,7 +16,7 @@ import { resetWorld } from '../store/reset.js';
 import { announceReset } from '../events.js';
 import { ClockTime } from './clock-time.js';
 import { envValues } from './env.js';
-import { type ControlContext, resetObservations } from './instruments.js';
+import { type ControlContext, resetObservations } from './state.js';
 
 const ClockBody = z.union([
   z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
@@ -82,7 +82,7 @@ export function controlRouter(ctx: ControlContext): Router {
     announceReset(ctx);
     resetWorld(ctx.db, ctx.fixture, ctx.seed, ctx.clock.now());
     ctx.resetLimits();
-    resetObservations(ctx.instruments);
+    resetObservations(ctx.controlState);
     ctx.logger.info('world reset to the fixture');
     res.json({ status: 'reset' });
   });
