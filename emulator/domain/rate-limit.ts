@@ -2,7 +2,8 @@
  * Sliding-window rate limits: at most `limit` requests in any `windowMs`. Rejected requests do not
  * count. The limits themselves are `SPEC_LIMITS` (limits.ts). @see spec §8
  */
-export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number };
+/** Whether a request may go on now, or after how many seconds. */
+export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 /** One id's admitted requests, oldest first; those before `head` have left the window. */
 interface Hits {
@@ -19,7 +20,7 @@ export class SlidingWindowLimiter {
     private readonly windowMs: number,
   ) {}
 
-  take(id: string, now: number): Admission {
+  take(id: string, now: number): RateDecision {
     this.sweep(now);
     let hits = this.hits.get(id);
     if (!hits) this.hits.set(id, (hits = { times: [], head: 0 }));
