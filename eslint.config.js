@@ -36,25 +36,23 @@ export default tseslint.config(
   {
     // Domain events tell of committed data: emulator code emits through `announce` (decisions/013).
     files: ['emulator/**/*.ts'],
-    ignores: [...existing(['emulator/events.ts']), '**/*.test.ts'],
+    ignores: existing(['emulator/events.ts']),
     rules: { 'no-restricted-syntax': ['error', announceOnly] },
   },
   {
     files: REQUEST_PATH_FILES,
-    ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-syntax': [...synchronousRequestPath, announceOnly] },
   },
   {
     // Layers point down only, and the harness reads the emulator only through its wire contract.
     files: ['emulator/**/*.ts', 'harness/**/*.ts'],
-    ignores: ['**/*.test.ts'],
     plugins: { local: { rules: { layers: layersRule } } },
     rules: { 'local/layers': 'error' },
   },
   {
     // Each table has one writing module (eslint/table-writers.js); the migrations reshape them all.
     files: ['emulator/**/*.ts'],
-    ignores: ['**/*.test.ts', ...MIGRATION_FILES],
+    ignores: MIGRATION_FILES,
     plugins: { tables: { rules: { 'one-writer': tableWritersRule } } },
     rules: { 'tables/one-writer': 'error' },
   },
@@ -63,7 +61,7 @@ export default tseslint.config(
     // the CLI's commands, run in a process of their own on a connection with no shared transaction;
     // server.ts, whose callbacks open the world before the first request and close it after the last.
     files: ['emulator/**/*.ts'],
-    ignores: ['**/*.test.ts', ...existing(['emulator/cli/commands.ts', 'emulator/server.ts'])],
+    ignores: existing(['emulator/cli/commands.ts', 'emulator/server.ts']),
     plugins: { timers: { rules: { 'own-transaction': timerWritesRule } } },
     rules: { 'timers/own-transaction': 'error' },
   },
