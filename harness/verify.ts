@@ -100,7 +100,7 @@ export function resolveTarget(options: TargetOptions): Target {
   for (const [name, url] of [['callback', callback], ['preview', preview], ['emulator', emulator]] as const) {
     if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new HarnessError(`--${name} ${url} is not an http(s) URL`);
   }
-  // The console's own rule: https on any host, plain http only on localhost and 127.0.0.1.
+  // The console's own rule: https on any host, plain http only on a loopback host.
   for (const [name, url] of [['callback', callback], ['preview', preview]] as const) {
     const check = url === undefined ? undefined : checkCallbackUrl(url);
     if (check && !check.ok) throw new HarnessError(`--${name} ${url} ${check.reason}`);

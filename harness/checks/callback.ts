@@ -1,12 +1,12 @@
 /** The callback page's rules, and the agency's logs. @see spec §4.3 callback page rules, §5 rule 4 */
 import { readFileSync } from 'node:fs';
+import { LOOPBACK_HOSTS } from '../../emulator/wire-contract.js';
 import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
 import { linesWithin } from './log-times.js';
 import { issuedExchange, where } from './observed.js';
 import { type Check, type Evidence, fail, inconclusive, pass, warn } from './types.js';
 
 const JOURNEY_PARAMS = ['service_request', 'service_code', 'state'];
-export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
  * Whether the agency's cookies must be `Secure`: over https always, on any host (a deployed
@@ -15,7 +15,7 @@ export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
  */
 export function secureCookieRequired(agencyOrigin: string): boolean {
   const url = new URL(agencyOrigin);
-  return url.protocol === 'https:' || !LOOPBACK.has(url.hostname);
+  return url.protocol === 'https:' || !LOOPBACK_HOSTS.has(url.hostname);
 }
 const AGENCY_LOG = 'agency_log: the file the agency writes its request log to, readable by the harness';
 
