@@ -4,7 +4,7 @@ import { LOOPBACK_HOSTS } from '../../emulator/wire-contract.js';
 import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
 import { linesWithin } from './log-times.js';
 import { issuedExchange, where } from './observed.js';
-import { type Check, type Evidence, fail, inconclusive, pass, warn } from './types.js';
+import { type Check, type Evidence, type Guidance, REFERENCE_AGENCY, fail, inconclusive, pass, warn } from './types.js';
 
 const JOURNEY_PARAMS = ['service_request', 'service_code', 'state'];
 
@@ -20,14 +20,15 @@ export function secureCookieRequired(agencyOrigin: string): boolean {
 const AGENCY_LOG = 'agency_log: the file the agency writes its request log to, readable by the harness';
 
 export const CALLBACK_CHECKS: Check[] = [
-  headerCheck('callback.no_store', 'Every callback response carries Cache-Control: no-store', 'cache-control', (value) => /(^|[\s,])no-store([\s,]|$)/i.test(value), 'no-store'),
-  headerCheck('callback.referrer_policy', 'Every callback response carries Referrer-Policy: same-origin', 'referrer-policy', (value) => ['same-origin', 'no-referrer'].includes(lastPolicy(value)), 'same-origin (or the stricter no-referrer)'),
+  headerCheck('callback.no_store', 'Every callback response carries Cache-Control: no-store', { rules: ['callback-headers'], fix: 'Send Cache-Control: no-store on every response of the callback URL and the pages after it.', reference: `${REFERENCE_AGENCY}/http.ts` }, 'cache-control', (value) => /(^|[\s,])no-store([\s,]|$)/i.test(value), 'no-store'),
+  headerCheck('callback.referrer_policy', 'Every callback response carries Referrer-Policy: same-origin', { rules: ['callback-headers'], fix: 'Send Referrer-Policy: same-origin on every response of the callback URL and the pages after it.', reference: `${REFERENCE_AGENCY}/http.ts` }, 'referrer-policy', (value) => ['same-origin', 'no-referrer'].includes(lastPolicy(value)), 'same-origin (or the stricter no-referrer)'),
   {
     id: 'callback.clean_url',
     title: 'After processing, the callback redirects at once to a clean URL',
     group: 'callback',
     spec: '§4.3 callback page rules',
     kind: 'can_fail',
+    guidance: { rules: ['callback-clean-url'], fix: 'After handling service_request or service_code, redirect at once (303) to a URL without them.', reference: `${REFERENCE_AGENCY}/journey.ts` },
     evaluate(facts) {
       // After processing: the callbacks opened as issued whose own exchange created a session. A callback refused because a probe took its code is the probe's check's evidence, not this one's.
       const done = facts.journeys.filter((journey) => issuedExchange(facts, journey)?.answer?.session_created);
@@ -54,6 +55,8 @@ export const CALLBACK_CHECKS: Check[] = [
     group: 'callback',
     spec: '§4.3 callback page rules',
     kind: 'can_fail',
+    guidance: { rules: ['callback-no-third-party'], fix: "Serve every script, style, font and image from your own origin; drop tag managers and CDNs from these pages.", reference: `${REFERENCE_AGENCY}/pages/layout.ts` },
+    allowedBy: ['first_party_origins'],
     evaluate(facts) {
       if (facts.pages.length === 0) return undefined;
       const own = new Set([...facts.agencyOriginList(), facts.origins.emulator]);
@@ -75,6 +78,7 @@ export const CALLBACK_CHECKS: Check[] = [
     group: 'callback',
     spec: '§5 (experience) rule 4',
     kind: 'can_fail',
+    guidance: { rules: ['session-cookie-flags'], fix: 'Set the session cookie with HttpOnly, SameSite=Lax and Secure (Secure needs https).', reference: `${REFERENCE_AGENCY}/browser-sessions.ts` },
     evaluate(facts) {
       const cookies = new Map<string, string>();
       for (const response of facts.responses) for (const line of response.setCookies) if (!isDeletion(line)) cookies.set(`${line.split('=')[0]}|${flagsOf(line).join(',')}`, line);
@@ -103,6 +107,7 @@ export const CALLBACK_CHECKS: Check[] = [
     group: 'callback',
     spec: '§4.3 callback page rules',
     kind: 'can_fail',
+    guidance: { rules: ['callback-logs-redacted'], fix: 'Redact the query string (service_request, service_code, state) before a URL reaches your log.', reference: `${REFERENCE_AGENCY}/logger.ts` },
     configure: AGENCY_LOG,
     evaluate(facts) {
       const values = new Map<string, string>();
@@ -149,9 +154,9 @@ function runWindow(facts: RunFacts): { from: number; until: number } | undefined
   return window;
 }
 
-function headerCheck(id: string, title: string, header: string, ok: (value: string) => boolean, expected: string): Check {
+function headerCheck(id: string, title: string, guidance: Guidance, header: string, ok: (value: string) => boolean, expected: string): Check {
   return {
-    id, title, group: 'callback', spec: '§4.3 callback page rules', kind: 'can_fail',
+    id, title, group: 'callback', spec: '§4.3 callback page rules', kind: 'can_fail', guidance,
     evaluate(facts) {
       const responses = facts.responses.filter((response) => facts.isCallback(response.url));
       if (responses.length === 0) return undefined;
