@@ -31,6 +31,7 @@ import { inert } from './report/escape.js';
 import { type ReportFolder, claimReportFolder } from './report/folder.js';
 import { type Format, REPORTERS, multiplex } from './report/registry.js';
 import type { Report, Reporter, RunMeta } from './report/types.js';
+import { readAgencyLog } from './run/agency-log.js';
 import { type OpenedRun, openRun } from './run/brand-state.js';
 import { Capturer } from './run/capture.js';
 import { RunFacts } from './run/facts.js';
@@ -260,7 +261,7 @@ async function prepareEnv(browser: Browser, facts: RunFacts, client: EmulatorCli
   };
 }
 
-/** The emulator's side of the run: every experience call since it began, the secrets it issued. */
+/** The emulator's side of the run (every experience call since it began, the secrets it issued), and the agency's log. */
 async function collect(facts: RunFacts, client: EmulatorClient, env: RunEnv): Promise<void> {
   for (let after = env.baseline.calls; ; ) {
     const page = await client.observed(after);
@@ -270,6 +271,7 @@ async function collect(facts: RunFacts, client: EmulatorClient, env: RunEnv): Pr
   }
   facts.secrets = await client.secrets(env.baseline.session);
   facts.checklist = await client.checklist();
+  if (facts.config.agency_log) facts.agencyLog = readAgencyLog(facts.config.agency_log);
 }
 
 /**

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { ConfigSchema } from '../config.js';
 import type { ObservedCall } from '../emulator-client/client.js';
 import type { AgencyResponse } from '../run/browser-seen.js';
+import { readAgencyLog } from '../run/agency-log.js';
 import { type JourneyFacts, RunFacts, sha256 } from '../run/facts.js';
 import type { Scenario } from '../scenarios/schema.js';
 import { CALLBACK_CHECKS, secureCookieRequired } from './callback.js';
@@ -147,6 +148,7 @@ describe('logs.params_redacted', () => {
     const file = join(folder, 'agency.log');
     if (text !== undefined) writeFileSync(file, text);
     const seen = facts({ agency_log: file });
+    seen.agencyLog = readAgencyLog(file);
     seen.journeys.push(journeyWith());
     seen.pages.push({ scenario: 'production-won', journey: 'main', environment: 'production', at: AT, url: `${AGENCY}/entry`, status: 200, shows: [], links: [], title: '', text: '' });
     try {

@@ -1,5 +1,4 @@
 /** The callback page's rules, and the agency's logs. @see spec §4.3 callback page rules, §5 rule 4 */
-import { readFileSync } from 'node:fs';
 import { LOOPBACK_HOSTS } from '../../emulator/wire-contract.js';
 import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
 import { linesWithin } from './log-times.js';
@@ -119,15 +118,13 @@ export const CALLBACK_CHECKS: Check[] = [
         }
       }
       if (values.size === 0) return undefined;
-      const file = facts.config.agency_log;
-      if (!file) return inconclusive("the harness cannot read the agency's log", AGENCY_LOG);
-      let log: string;
-      try {
-        log = readFileSync(file, 'utf8');
-      } catch {
-        return inconclusive(`the agency log ${file} cannot be read`, AGENCY_LOG);
-      }
-      const lines = log.split('\n').filter((line) => line.trim());
+      if (!facts.config.agency_log) return inconclusive("the harness cannot read the agency's log", AGENCY_LOG);
+      if (!facts.agencyLog) return inconclusive(`the run did not read the agency log ${facts.config.agency_log}`, AGENCY_LOG);
+      const { text, skipped } = facts.agencyLog;
+      // Named as read: a log longer than the harness reads is read from its end, where this run's lines are.
+      const file = skipped ? `${facts.agencyLog.file} (its end: the first ${skipped} bytes left unread)` : facts.agencyLog.file;
+      if (text === undefined) return inconclusive(`the agency log ${file} cannot be read`, AGENCY_LOG);
+      const lines = text.split('\n').filter((line) => line.trim());
       const leaks = [...values].flatMap(([value, name]) => {
         const line = lines.findIndex((text) => text.includes(value));
         return line === -1 ? [] : [{ label: `${name} value ${value.slice(0, 6)}… on line ${line + 1} of ${file}` }];

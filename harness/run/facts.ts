@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator-client/client.js';
 import type { ServiceAnswer, Shown, StateName } from '../journey-states.js';
 import { StateBook } from '../pages/states.js';
+import type { AgencyLog } from './agency-log.js';
 import type { AgencyResponse, ConsentView, Environment, PageSeen, RequestSeen, Submission } from './browser-seen.js';
 
 export interface JourneyFacts {
@@ -189,6 +190,8 @@ export class RunFacts {
   calls: ObservedCall[] = [];
   secrets: Secrets = { counters: {}, keys: [], session_tokens: [] };
   checklist: Checklist | undefined;
+  /** The agency's log (config.agency_log) as the run read it at its end; undefined when it was not read. */
+  agencyLog: AgencyLog | undefined;
   /** Why axe-core could not run at all (not installed). */
   axeProblem: string | undefined;
   /** The emulator's wall clock minus the harness's, in ms: compares the browser's times with the service's. */
