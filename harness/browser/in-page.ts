@@ -66,6 +66,13 @@ export function shownSince(mark: { document: number; at: number }): number[] {
   return [...new Set<number>(record.seen.slice(record.document === mark.document ? mark.at : 0).flat())];
 }
 
+/** What a page is made of (fingerprint below): the features states are learned and recognised by (harness/pages/states.ts). */
+export interface Fingerprint {
+  markup: string[];
+  structure: string[];
+  text: string[];
+}
+
 /**
  * What a page is made of, in three tiers from the strongest evidence of a state to the weakest:
  * `markup`, CSS selectors of its elements' classes, ids, `data-*`, `aria-*` and `role` attributes
@@ -76,7 +83,7 @@ export function shownSince(mark: { document: number; at: number }): number[] {
  * hold digits. No word list, no language: the preview teaches which of these tell states apart.
  */
 /** `probe`: the attribute of the harness's terms markup probe this run; its elements are the harness's, not the page's. */
-export function fingerprint(probe: string | void): { markup: string[]; structure: string[]; text: string[] } {
+export function fingerprint(probe: string | void): Fingerprint {
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'svg']);
   const ATTRIBUTE = /^(data-(?!harness)[\w-]+|aria-(?!labelledby|describedby|controls|owns|activedescendant)[\w-]+|role)$/;
   const unstable = (value: string) => value.length > 40 || /\d/.test(value) || (/^[\w-]{16,}$/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value));

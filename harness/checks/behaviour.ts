@@ -2,7 +2,7 @@
 import type { ObservedCall } from '../emulator-client/client.js';
 import { type StateName, showsState, statesShown } from '../journey-states.js';
 import type { JourneyFacts, RunFacts } from '../run/facts.js';
-import type { PageSeen } from '../run/browser-seen.js';
+import type { PageSeen } from '../browser/seen.js';
 import { BACKEND_LATENCY_MS, POLL_SCHEDULE_S, finalState, intervals, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from '../run/polling.js';
 import { SANDBOX_SCENARIOS } from '../scenarios/schema.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';

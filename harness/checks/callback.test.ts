@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigSchema } from '../config.js';
 import type { ObservedCall } from '../emulator-client/client.js';
-import type { AgencyResponse } from '../run/browser-seen.js';
+import type { AgencyResponse } from '../browser/seen.js';
 import { readAgencyLog } from '../run/agency-log.js';
 import { type JourneyFacts, RunFacts, sha256 } from '../run/facts.js';
 import type { Scenario } from '../scenarios/schema.js';

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { ConfigSchema } from '../config.js';
 import type { ObservedCall } from '../emulator-client/client.js';
 import type { ConsentBox } from '../browser/in-page.js';
-import type { ConsentView } from '../run/browser-seen.js';
+import type { ConsentView } from '../browser/seen.js';
 import { type JourneyFacts, RunFacts } from '../run/facts.js';
 import { CONSENT_CHECKS } from './consent.js';
 

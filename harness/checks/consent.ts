@@ -2,7 +2,7 @@
 import type { ObservedCall } from '../emulator-client/client.js';
 import { type JourneyFacts, type RunFacts, showsTerms, termsOf } from '../run/facts.js';
 import type { ConsentBox } from '../browser/in-page.js';
-import type { ConsentView } from '../run/browser-seen.js';
+import type { ConsentView } from '../browser/seen.js';
 import { patternOf, vocabularyOf } from '../vocabulary.js';
 import { isEntry, isSessionRead, productionEntries, where } from './observed.js';
 import { CONSENT_FORM } from './allowances.js';

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { ConfigSchema } from '../config.js';
 import type { ObservedCall } from '../emulator-client/client.js';
-import type { PageSeen } from '../run/browser-seen.js';
+import type { PageSeen } from '../browser/seen.js';
 import { type Expectation, RunFacts } from '../run/facts.js';
 import { JOURNEY_CHECKS } from './journey.js';
 

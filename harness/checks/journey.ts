@@ -2,7 +2,7 @@
 import { INFERRED_STATES, RESULT_STATES, type ResultState, STATE_ANSWERS, statesShown } from '../journey-states.js';
 import { samePage } from '../pages/states.js';
 import { type Expectation, type RunFacts, redactUrl } from '../run/facts.js';
-import type { PageSeen } from '../run/browser-seen.js';
+import type { PageSeen } from '../browser/seen.js';
 import { SANDBOX_SCENARIOS } from '../scenarios/schema.js';
 import { isEntry, productionEntries, where } from './observed.js';
 import { STATE_PAGES } from './allowances.js';

@@ -1,7 +1,7 @@
 /** What the run's polling watches saw: the service's delivery polls and the page's own requests during each (behaviour.polling_*). */
 import type { ObservedCall } from '../emulator-client/client.js';
 import type { PollWatch, RunFacts } from '../run/facts.js';
-import type { RequestSeen } from '../run/browser-seen.js';
+import type { RequestSeen } from '../browser/seen.js';
 import { LATE_POLL_MS, POLLING_TYPES, nextPollDue } from '../run/polling.js';
 import { isEntry, isSessionRead } from './observed.js';
 import type { Evidence } from './types.js';

@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { disableValidation } from '../browser/fields.js';
-import { type ConsentBox, type ConsentHints, fingerprint, linksOf, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
+import { type ConsentBox, type ConsentHints, type Fingerprint, fingerprint, linksOf, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
 import { consentOpeners } from '../browser/openers.js';
 import { outside } from '../browser/outside.js';
 import type { Config } from '../config.js';
@@ -16,7 +16,7 @@ import { type Vocabulary, patternOf, vocabularyOf } from '../vocabulary.js';
 import { firstFound, untilAnyAttached } from './locate.js';
 import { type Person, fillAsPerson } from './person.js';
 import { withoutServiceData } from './service-data.js';
-import type { Fingerprint, StateBook } from './states.js';
+import type { StateBook } from './states.js';
 
 export type MarkerConfig = Config['markers'];
 

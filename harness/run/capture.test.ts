@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { BrowserSession } from '../browser/session.js';
+import type { BrowserSession } from './browser-session.js';
 import { ADVISORY_CHECKS } from '../checks/advisory.js';
 import { ConfigSchema } from '../config.js';
 import { Capturer } from './capture.js';

@@ -9,7 +9,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Route } from 'playwright-core';
-import type { BrowserSession } from '../browser/session.js';
+import type { BrowserSession } from './browser-session.js';
 import { consentPageOf } from '../pages/agency.js';
 import { personOf } from '../pages/person.js';
 import { confirmStepOf, reachConsent } from './consent-steps.js';

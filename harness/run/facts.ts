@@ -1,5 +1,5 @@
 /**
- * What a run saw, as typed records: the browser's side (harness/run/browser-seen.ts: pages,
+ * What a run saw, as typed records: the browser's side (harness/browser/seen.ts: pages,
  * responses, requests, the consent form), each journey's protocol values, the probes, and at the
  * end the emulator's side (observed experience calls, issued secrets). Steps write facts; checks
  * only read them.
@@ -10,7 +10,7 @@ import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator-
 import type { ServiceAnswer, Shown, StateName } from '../journey-states.js';
 import { StateBook } from '../pages/states.js';
 import type { AgencyLog } from './agency-log.js';
-import type { AgencyResponse, ConsentView, Environment, PageSeen, RequestSeen, Submission } from './browser-seen.js';
+import type { AgencyResponse, ConsentView, Environment, PageSeen, RequestSeen, Submission } from '../browser/seen.js';
 
 export interface JourneyFacts {
   scenario: string;

@@ -23,7 +23,7 @@ import { type CheckReport, evaluateChecks } from '../../harness/checks/evaluate.
 import { CHECKS, CHECK_IDS } from '../../harness/checks/registry.js';
 import { STATUSES } from '../../harness/checks/types.js';
 import type { StateName } from '../../harness/journey-states.js';
-import type { Fingerprint } from '../../harness/pages/states.js';
+import type { Fingerprint } from '../../harness/browser/in-page.js';
 import type { Report } from '../../harness/report/types.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from '../../harness/scenarios/load.js';
