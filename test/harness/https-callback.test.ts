@@ -12,7 +12,7 @@ import { CHECKS } from '../../harness/checks/registry.js';
 import { ConfigSchema } from '../../harness/config.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from '../../harness/scenarios/load.js';
-import { resolveTarget } from '../../harness/verify.js';
+import { resolveTarget } from '../../harness/target.js';
 
 describe('which callbacks the harness takes', () => {
   test('https on another host, and plain http on localhost or 127.0.0.1', () => {
