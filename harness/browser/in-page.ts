@@ -53,14 +53,20 @@ export function recordShown(selectors: string[]): void {
   new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true });
 }
 
-/** Where the page's record stands now: its document, and how many changes it holds. */
-export function shownMark(): { document: number; at: number } {
+/** Where a page's record of what it showed stands: its document, and how many changes it holds. */
+export interface ShownMark {
+  document: number;
+  at: number;
+}
+
+/** Where the page's record stands now. */
+export function shownMark(): ShownMark {
   const record = window.__harnessShown;
   return { document: record?.document ?? 0, at: record?.seen.length ?? 0 };
 }
 
 /** The selectors (by index) the page's record saw match since a mark; the whole record of a document loaded since. */
-export function shownSince(mark: { document: number; at: number }): number[] {
+export function shownSince(mark: ShownMark): number[] {
   const record = window.__harnessShown;
   if (!record) return [];
   return [...new Set<number>(record.seen.slice(record.document === mark.document ? mark.at : 0).flat())];
