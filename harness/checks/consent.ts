@@ -1,6 +1,7 @@
 /** The entry body, the terms and the consent form. @see spec §2.4, §2.6, §4.1 rule 1, §4.2 422 */
 import type { ObservedCall } from '../emulator-client/client.js';
-import { type JourneyFacts, type RunFacts, showsTerms, termsOf } from '../run/facts.js';
+import type { JourneyFacts, RunFacts } from '../run/facts.js';
+import { showsTerms, termsOf } from '../run/terms.js';
 import type { ConsentBox } from '../browser/in-page.js';
 import type { ConsentView } from '../browser/seen.js';
 import { patternOf, vocabularyOf } from '../vocabulary.js';

@@ -6,10 +6,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
-import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator-client/client.js';
+import type { Checklist, ObservedCall, Pack, Secrets } from '../emulator-client/client.js';
 import type { ServiceAnswer, Shown, StateName } from '../journey-states.js';
 import { StateBook } from '../pages/states.js';
 import type { AgencyLog } from './agency-log.js';
+import type { TermsByCountry, TermsEdit } from './terms.js';
 import type { AgencyResponse, ConsentView, Environment, PageSeen, RequestSeen, Submission } from '../browser/seen.js';
 
 export interface JourneyFacts {
@@ -120,24 +121,6 @@ export interface Expectation {
   how?: string;
 }
 
-export interface TermsEdit {
-  scenario: string;
-  journey: string;
-  at: number;
-  country: string | null;
-  set: { text?: string; url?: string; links?: Array<{ label: string; url: string }>; version?: string };
-}
-
-/** The terms a journey's country reads: its own, else the promotion's default. */
-export function termsOf(facts: Pick<RunFacts, 'terms'>, country: string): Terms | undefined {
-  return facts.terms?.by_country[country] ?? facts.terms?.default;
-}
-
-/** Whether a consent form shows the terms an edit set: its version, or its text. */
-export function showsTerms(view: Pick<ConsentView, 'termsVersion' | 'termsText'>, set: TermsEdit['set']): boolean {
-  return (set.version !== undefined && view.termsVersion === set.version) || (set.text !== undefined && view.termsText.includes(set.text));
-}
-
 export interface ArmedFault {
   scenario: string;
   journey: string;
@@ -185,7 +168,7 @@ export class RunFacts {
   readonly notes: string[] = [];
   private campaign: string | undefined;
   /** Terms per country ("" for the default) before the run changed any. */
-  terms: { countries: string[]; default: Terms; by_country: Record<string, Terms> } | undefined;
+  terms: TermsByCountry | undefined;
   /** Set at the end of the run. */
   calls: ObservedCall[] = [];
   secrets: Secrets = { counters: {}, keys: [], session_tokens: [] };
