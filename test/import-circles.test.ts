@@ -6,16 +6,12 @@
  * program's folder: a test beside its code may import what it likes. The graph is read from the
  * sources as TypeScript reads their imports (ts.preProcessFile); a failure names each circle.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, posix, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, posix } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SKIPPED = new Set(['node_modules', 'dist', '.git']);
-const SOURCE = /\.(ts|mts|cts|js|mjs|cjs)$/;
+import { ROOT, sourceFiles } from './support/source-files.js';
 
 /**
  * Circles known when the lint came, each its files sorted, left to those who own them (the lead
@@ -28,16 +24,7 @@ type Graph = Map<string, Set<string>>;
 
 /** Every source file under `root` (paths from it, with `/`), each with the files of the tree it imports. */
 function importGraph(root: string): Graph {
-  const files: string[] = [];
-  const walk = (folder: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      if (SKIPPED.has(entry.name)) continue;
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (SOURCE.test(entry.name)) files.push(relative(root, path).split(sep).join('/'));
-    }
-  };
-  walk(root);
+  const files = sourceFiles(root);
   const known = new Set(files);
   const graph: Graph = new Map();
   for (const file of files) {
