@@ -2,7 +2,7 @@
  * For `npm run bench`: the most memory the harness's process tree (this process and its Chromium)
  * holds against pages built to exhaust it: one that floods its console, fills 512 MB of typed
  * arrays and starts six workers of 440 MB each, then one 100,000 px tall canvas of noise that is
- * screenshotted. The harness's bounds (browser/chromium.ts, browser/session.ts, run/capture.ts)
+ * screenshotted. The harness's bounds (browser/chromium.ts, run/browser-session.ts, run/capture.ts)
  * end the first and cut the second; the peak is read from /proc every 100 ms.
  */
 import { createServer } from 'node:http';
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../harness/browser/chromium.js';
 import { chromiumProcesses } from '../harness/browser/processes.js';
-import { BrowserSession } from '../harness/browser/session.js';
+import { BrowserSession } from '../harness/run/browser-session.js';
 import { ConfigSchema } from '../harness/config.js';
 import { Capturer } from '../harness/run/capture.js';
 import { RunFacts } from '../harness/run/facts.js';

@@ -132,11 +132,12 @@ export interface Checklist {
 
 export type CallbackCheck = { ok: true; url: string; localDevelopment: boolean } | { ok: false; reason: string };
 
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
+/** The loopback names of a host, as `URL.hostname` spells them (an IPv6 address in brackets). */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
- * Callback URLs: HTTPS, no query string, no fragment. http://localhost and http://127.0.0.1 are
- * accepted as the local-development exception. The console stores what it accepts;
+ * Callback URLs: HTTPS, no query string, no fragment. Plain http on a loopback host (localhost,
+ * 127.0.0.1, [::1]) is accepted as the local-development exception. The console stores what it accepts;
  * the harness refuses a `--callback` the console would refuse.
  * @see spec §5 (experience) rule 5
  */
@@ -149,8 +150,8 @@ export function checkCallbackUrl(text: string): CallbackCheck {
   } catch {
     return { ok: false, reason: 'is not an absolute URL such as https://agency.example/callback' };
   }
-  const localDevelopment = url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname);
-  if (url.protocol !== 'https:' && !localDevelopment) return { ok: false, reason: 'must use https (plain http is accepted only for localhost and 127.0.0.1)' };
+  const localDevelopment = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+  if (url.protocol !== 'https:' && !localDevelopment) return { ok: false, reason: 'must use https (plain http is accepted only for localhost, 127.0.0.1 and [::1])' };
   // `new URL` drops an empty "?" or "#", so the raw text is checked too.
   if (url.search || trimmed.includes('?')) return { ok: false, reason: 'must not have a query string: the service adds service_request, service_code and state' };
   if (url.hash || trimmed.includes('#')) return { ok: false, reason: 'must not have a fragment' };

@@ -16,7 +16,8 @@ import { showControls } from './report/escape.js';
 import { EXIT, exitCodeOf } from './report/legend.js';
 import { FORMATS, type Format, isFormat } from './report/registry.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from './scenarios/load.js';
-import { NO_CALLBACK, resolveConfig, resolveTarget, verify } from './verify.js';
+import { NO_CALLBACK, resolveConfig, resolveTarget } from './target.js';
+import { verify } from './verify.js';
 
 
 const useColour = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR;

@@ -5,8 +5,8 @@
  * `harness doctor` runs only this; `harness verify` runs it first. The first problem is a
  * HarnessError: exit 2, one line.
  */
+import { LOOPBACK_HOSTS } from '../emulator/wire-contract.js';
 import { findChromium, type InstallPolicy } from './browser/chromium.js';
-import { LOOPBACK } from './checks/callback.js';
 import type { EmulatorClient, Promotion } from './emulator-client/client.js';
 import { choosePromotion, describePromotion } from './emulator-client/promotion.js';
 import { HarnessError } from './errors.js';
@@ -118,7 +118,7 @@ const NOT_HTTP = new Set(['HPE_INVALID_CONSTANT', 'HPE_INVALID_VERSION', 'HPE_IN
 
 /** The same host and port, counting every loopback name as one. */
 function sameServer(a: URL, b: URL): boolean {
-  const host = (url: URL) => (LOOPBACK.has(url.hostname) ? 'loopback' : url.hostname);
+  const host = (url: URL) => (LOOPBACK_HOSTS.has(url.hostname) ? 'loopback' : url.hostname);
   const port = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
   return host(a) === host(b) && port(a) === port(b);
 }

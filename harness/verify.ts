@@ -5,32 +5,30 @@
  * 2. the sandbox scenarios through the agency's preview when the checklist needs them, and approval
  *    as soon as the brand's checklist is complete (the previews' screenshots may still be running);
  * 3. every other selected scenario, side by side in their own browser contexts;
- * 4. the emulator's side (observed calls, issued secrets), the checks, the reports.
+ * 4. the emulator's side (observed calls, issued secrets) and the agency's log, the checks, the reports.
  *
  * At the end, whatever happens, the emulator is put back as the run found it (run/brand-state.ts). Throws HarnessError when the
  * run could not happen at all; otherwise resolves with the report, failed checks included.
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { checkCallbackUrl } from '../emulator/wire-contract.js';
 import { type InstallPolicy, launchChromium } from './browser/chromium.js';
 import { allowancesOf } from './checks/allowances.js';
-import { type CheckReport, evaluateChecks } from './checks/evaluate.js';
+import { evaluateChecks } from './checks/evaluate.js';
 import { CHECKS, CHECK_IDS } from './checks/registry.js';
 import { STATUSES, type Status } from './checks/types.js';
-import { type Config, DEFAULT_OUT, emulatorFromEnv, loadConfig } from './config.js';
-import { scenariosBehindFailure } from './report/traces.js';
-import { EmulatorClient } from './emulator-client/client.js';
+import { type Config, DEFAULT_OUT } from './config.js';
+import type { EmulatorClient } from './emulator-client/client.js';
 import { PackPool } from './emulator-client/packs.js';
 import { HarnessError, Interrupted } from './errors.js';
 import { harnessVersion, shownPath } from './paths.js';
 import { preflight } from './preflight.js';
-import { inert } from './report/escape.js';
+import { keepEvidence } from './report/evidence-files.js';
 import { type ReportFolder, claimReportFolder } from './report/folder.js';
 import { type Format, REPORTERS, multiplex } from './report/registry.js';
 import type { Report, Reporter, RunMeta } from './report/types.js';
+import { readAgencyLog } from './run/agency-log.js';
 import { type OpenedRun, openRun } from './run/brand-state.js';
 import { Capturer } from './run/capture.js';
 import { RunFacts } from './run/facts.js';
@@ -38,18 +36,7 @@ import { defaultRunSeconds, runScenarios, skipScenarios } from './run/runner.js'
 import type { RunEnv, ScenarioRun } from './run/scenario-run.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from './scenarios/load.js';
 import type { Scenario } from './scenarios/schema.js';
-
-/** Where the run points: flags first, then harness.config.json, then the defaults. */
-export interface TargetOptions {
-  callback?: string;
-  preview?: string;
-  emulator?: string;
-  config?: string;
-  /** The emulator's control token, when it runs off loopback with --control-token. */
-  controlToken?: string;
-  /** The promotion to verify, by id or slug; without it, the one the callback URL is registered on, else the default. */
-  promotion?: string;
-}
+import { NO_CALLBACK, type TargetOptions, resolveTarget } from './target.js';
 
 export interface VerifyOptions extends TargetOptions {
   only?: string[];
@@ -74,46 +61,12 @@ export interface VerifyOptions extends TargetOptions {
   onFacts?: (facts: RunFacts, scenarios: readonly Scenario[]) => void;
 }
 
-export interface Target {
-  config: Config;
-  /** Undefined when neither a flag nor the config names one: `doctor` checks the rest, `verify` cannot run. */
-  callback: string | undefined;
-  preview: string | undefined;
-  promotion: string | undefined;
-  client: EmulatorClient;
-}
-
-/** harness.config.json (the one given, else ./harness.config.json, else the defaults), its paths resolved against its folder. */
-export function resolveConfig(file: string | undefined): { config: Config } {
-  const { config, base } = loadConfig(file);
-  return { config: { ...config, agency_log: config.agency_log && resolve(base, config.agency_log), scenarios: config.scenarios.map((folder) => resolve(base, folder)) } };
-}
-
-export const NO_CALLBACK = 'no callback URL: pass --callback URL (the production callback URL of the agency)';
-
-/** The target of `verify` and `doctor`; a malformed URL is a HarnessError. */
-export function resolveTarget(options: TargetOptions): Target {
-  const { config } = resolveConfig(options.config);
-  const callback = options.callback ?? config.callback;
-  const preview = options.preview ?? config.preview;
-  const emulator = options.emulator ?? config.emulator ?? emulatorFromEnv();
-  for (const [name, url] of [['callback', callback], ['preview', preview], ['emulator', emulator]] as const) {
-    if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new HarnessError(`--${name} ${url} is not an http(s) URL`);
-  }
-  // The console's own rule: https on any host, plain http only on localhost and 127.0.0.1.
-  for (const [name, url] of [['callback', callback], ['preview', preview]] as const) {
-    const check = url === undefined ? undefined : checkCallbackUrl(url);
-    if (check && !check.ok) throw new HarnessError(`--${name} ${url} ${check.reason}`);
-  }
-  return { config, callback, preview, promotion: options.promotion ?? config.promotion, client: new EmulatorClient(emulator, options.controlToken ?? config.control_token) };
-}
-
 export async function verify(options: VerifyOptions): Promise<Report> {
   const stderr = options.stderr ?? process.stderr;
   const folder = claimReportFolder(resolve(options.out ?? DEFAULT_OUT));
   if (folder.cleaned) stderr.write(`[harness] ${folder.cleaned}\n`);
   try {
-    const report = await judged(options, folder);
+    const report = await runStaged(options, folder);
     folder.publish();
     return report;
   } catch (error) {
@@ -124,7 +77,7 @@ export async function verify(options: VerifyOptions): Promise<Report> {
 
 
 /** The run itself, its reports written to the staged folder (report/folder.ts), each path in them naming the report folder. */
-async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Report> {
+async function runStaged(options: VerifyOptions, folder: ReportFolder): Promise<Report> {
   const started = Date.now();
   const { config, callback, preview, promotion, client } = resolveTarget(options);
   if (!callback) throw new HarnessError(NO_CALLBACK);
@@ -260,7 +213,7 @@ async function prepareEnv(browser: Browser, facts: RunFacts, client: EmulatorCli
   };
 }
 
-/** The emulator's side of the run: every experience call since it began, the secrets it issued. */
+/** The emulator's side of the run (every experience call since it began, the secrets it issued), and the agency's log. */
 async function collect(facts: RunFacts, client: EmulatorClient, env: RunEnv): Promise<void> {
   for (let after = env.baseline.calls; ; ) {
     const page = await client.observed(after);
@@ -270,37 +223,5 @@ async function collect(facts: RunFacts, client: EmulatorClient, env: RunEnv): Pr
   }
   facts.secrets = await client.secrets(env.baseline.session);
   facts.checklist = await client.checklist();
-}
-
-/**
- * Evidence JSON for every check that did not pass, and the Playwright traces of scenarios behind
- * failed checks, written to the staged folder; every evidence path then names the report folder.
- */
-function keepEvidence(checks: CheckReport[], scenarios: readonly Scenario[], runs: Map<string, ScenarioRun>, folder: ReportFolder): void {
-  const { staging, final } = folder;
-  for (const item of checks.flatMap((check) => check.evidence)) if (item.path) item.path = join(final, relative(staging, item.path));
-  const kept = new Set<string>();
-  mkdirSync(join(staging, 'evidence'), { recursive: true });
-  for (const check of checks) {
-    if (check.status === 'fail') {
-      for (const scenario of scenariosBehindFailure(check.reason, scenarios.filter((candidate) => candidate.feeds.includes(check.id)))) {
-        for (const trace of runs.get(scenario.id)?.traces ?? []) {
-          const name = trace.split('/').at(-1)!;
-          if (!kept.has(trace)) {
-            try {
-              renameSync(trace, join(staging, 'traces', name));
-            } catch {
-              continue;
-            }
-            kept.add(trace);
-          }
-          check.evidence.push({ label: `Playwright trace of ${scenario.id}`, path: join(final, 'traces', name) });
-        }
-      }
-    }
-    if (check.status === 'pass') continue;
-    writeFileSync(join(staging, 'evidence', `${check.id}.json`), `${JSON.stringify(inert({ id: check.id, title: check.title, status: check.status, reason: check.reason, evidence: check.evidence }), null, 2)}\n`);
-    check.evidence.unshift({ label: 'evidence file', path: join(final, 'evidence', `${check.id}.json`) });
-  }
-  rmSync(join(staging, 'traces', '.pending'), { recursive: true, force: true });
+  if (facts.config.agency_log) facts.agencyLog = readAgencyLog(facts.config.agency_log);
 }

@@ -6,7 +6,7 @@
  * needs the browser's flat session, which is Playwright's): a WebSocket it opens at once goes unheard.
  */
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import type { RequestSeen } from '../run/browser-seen.js';
+import type { RequestSeen } from './seen.js';
 
 /** What a channel heard, before the session adds whose it is. */
 export type Heard = Pick<RequestSeen, 'method' | 'url' | 'resourceType' | 'from' | 'body'>;

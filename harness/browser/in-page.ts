@@ -53,17 +53,30 @@ export function recordShown(selectors: string[]): void {
   new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true });
 }
 
-/** Where the page's record stands now: its document, and how many changes it holds. */
-export function shownMark(): { document: number; at: number } {
+/** Where a page's record of what it showed stands: its document, and how many changes it holds. */
+export interface ShownMark {
+  document: number;
+  at: number;
+}
+
+/** Where the page's record stands now. */
+export function shownMark(): ShownMark {
   const record = window.__harnessShown;
   return { document: record?.document ?? 0, at: record?.seen.length ?? 0 };
 }
 
 /** The selectors (by index) the page's record saw match since a mark; the whole record of a document loaded since. */
-export function shownSince(mark: { document: number; at: number }): number[] {
+export function shownSince(mark: ShownMark): number[] {
   const record = window.__harnessShown;
   if (!record) return [];
   return [...new Set<number>(record.seen.slice(record.document === mark.document ? mark.at : 0).flat())];
+}
+
+/** What a page is made of (fingerprint below): the features states are learned and recognised by (harness/pages/states.ts). */
+export interface Fingerprint {
+  markup: string[];
+  structure: string[];
+  text: string[];
 }
 
 /**
@@ -76,7 +89,7 @@ export function shownSince(mark: { document: number; at: number }): number[] {
  * hold digits. No word list, no language: the preview teaches which of these tell states apart.
  */
 /** `probe`: the attribute of the harness's terms markup probe this run; its elements are the harness's, not the page's. */
-export function fingerprint(probe: string | void): { markup: string[]; structure: string[]; text: string[] } {
+export function fingerprint(probe: string | void): Fingerprint {
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'svg']);
   const ATTRIBUTE = /^(data-(?!harness)[\w-]+|aria-(?!labelledby|describedby|controls|owns|activedescendant)[\w-]+|role)$/;
   const unstable = (value: string) => value.length > 40 || /\d/.test(value) || (/^[\w-]{16,}$/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value));

@@ -1,5 +1,5 @@
 /** Accessibility (axe-core: its violations of the configured impacts fail the run) and screenshots for the brand's review. @see spec §1 lifecycle 5 */
-import { type Check, fail, inconclusive, manual, pass, warn } from './types.js';
+import { type Check, REFERENCE_AGENCY, fail, inconclusive, manual, pass, warn } from './types.js';
 import type { Capture } from '../run/facts.js';
 
 /** Which states axe-core could not analyse, of all the run captured, and why the first could not. */
@@ -14,6 +14,8 @@ export const ADVISORY_CHECKS: Check[] = [
     group: 'advisory',
     spec: '§1 lifecycle 5',
     kind: 'can_fail',
+    guidance: { rules: ['brand-review'], fix: 'Fix the violations axe-core lists for each state (labels, contrast, landmarks).', reference: `${REFERENCE_AGENCY}/pages/layout.ts` },
+    allowedBy: ['a11y.fail_on'],
     evaluate(facts) {
       const states = [...facts.captures.values()];
       const analysed = states.filter((capture) => capture.axe);
@@ -41,6 +43,7 @@ export const ADVISORY_CHECKS: Check[] = [
     group: 'advisory',
     spec: '§1 lifecycle 5',
     kind: 'manual_only',
+    guidance: { rules: ['brand-review'], fix: 'Nothing to fix: the brand reviews the screenshots by hand.', reference: `${REFERENCE_AGENCY}/pages/styles.ts` },
     evaluate(facts) {
       const shots = [...facts.captures.values()].filter((capture) => capture.screenshots.mobile || capture.screenshots.desktop);
       if (shots.length === 0) return undefined;

@@ -1,51 +1,19 @@
 /** How the agency behaves over time and under failure. @see spec §4.2, §4.3, §7, §8 */
 import type { ObservedCall } from '../emulator-client/client.js';
 import { type StateName, showsState, statesShown } from '../journey-states.js';
-import type { JourneyFacts, PollWatch, RunFacts } from '../run/facts.js';
-import type { PageSeen, RequestSeen } from '../run/browser-seen.js';
-import { BACKEND_LATENCY_MS, LATE_POLL_MS, POLLING_TYPES, POLL_SCHEDULE_S, finalState, intervals, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from '../run/polling.js';
+import type { JourneyFacts, RunFacts } from '../run/facts.js';
+import type { PageSeen } from '../browser/seen.js';
+import { BACKEND_LATENCY_MS, POLL_SCHEDULE_S, finalState, intervals, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from '../run/polling.js';
 import { SANDBOX_SCENARIOS } from '../scenarios/schema.js';
 import { isEntry, isExchange, isSessionRead, where } from './observed.js';
-import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
+import { STATE_PAGES } from './allowances.js';
+import { LEARN_MS, endOf, neverLearned, pagePolls, pageRequests, stillAsking, watchEnd, watched } from './polling-seen.js';
+import { type Check, type Evidence, REFERENCE_AGENCY, fail, inconclusive, pass } from './types.js';
 
-/** After the page first hears of the end, this long to show it (a reload, one more fetch) before further requests count as polling. */
-const LEARN_MS = 2000;
 /** Results only an entry can give: after a failed exchange there is no session, so none of them is known. */
 const GUESSABLE: ReadonlySet<StateName> = new Set(SANDBOX_SCENARIOS);
 const ERROR_PAGE = 'markers.pages.error (or markers.states.error): so the harness recognises the page a failed exchange leads to';
 const FINAL_STATE = 'markers.states.won and markers.states.failed: so the harness recognises the page a settled delivery ends on';
-
-/** The run's polling watches of one mode, each with the delivery polls the service saw during it. */
-function watched(facts: RunFacts, mode: PollWatch['mode']): Array<{ watch: PollWatch; polls: ObservedCall[] }> {
-  return facts.polls
-    .filter((watch) => watch.mode === mode)
-    .map((watch) => ({ watch, polls: facts.callsOf(watch.pack).filter((call) => isSessionRead(call) && call.at > watch.from && call.at <= watch.until) }));
-}
-
-/** The browser's own polling requests of a watch's journey to the agency, on the emulator's clock, from `from` on. */
-function pagePolls(facts: RunFacts, watch: PollWatch, from: number): Array<RequestSeen & { on: number }> {
-  return pageRequests(facts, watch, from).filter((request) => POLLING_TYPES.has(request.resourceType) && facts.isAgency(request.url));
-}
-
-/** Every request of a watch's journey's pages and workers to the agency's host (any port, any kind, WebSocket frames included), on the emulator's clock, from `from` on. */
-function pageRequests(facts: RunFacts, watch: PollWatch, from: number): Array<RequestSeen & { on: number }> {
-  return facts.requests
-    .filter((request) => request.scenario === watch.scenario && request.journey === watch.journey && facts.isAgencyHost(request.url))
-    .map((request) => ({ ...request, on: facts.onEmulatorClock(request.at) }))
-    .filter((request) => request.on >= from);
-}
-
-/**
- * What of a page's requests shows it still asking: a load, fetch, XHR or stream it started; any other
- * kind (a script, image, stylesheet, beacon, WebSocket frame, another port) sent twice to one
- * address. A page that loads its last image late has not polled; one that pings an image every 2 s has.
- */
-function stillAsking(requests: ReadonlyArray<RequestSeen & { on: number }>): Array<RequestSeen & { on: number }> {
-  const address = (request: RequestSeen) => `${request.resourceType} ${request.url.split('?')[0]}`;
-  const times = new Map<string, number>();
-  for (const request of requests) times.set(address(request), (times.get(address(request)) ?? 0) + 1);
-  return requests.filter((request) => POLLING_TYPES.has(request.resourceType) || times.get(address(request))! > 1);
-}
 
 /**
  * Positive evidence that an unrecognised page shows no result: the preview taught the signature of
@@ -55,35 +23,6 @@ function carriesNoResult(facts: RunFacts, page: PageSeen | undefined): boolean {
   const { learned } = facts.states;
   if (!page?.features || !learned || ![...GUESSABLE].every((state) => learned.signatures.some((signature) => signature.state === state))) return false;
   return !facts.states.carried(page.features).some((state) => GUESSABLE.has(state));
-}
-
-/** When a stops watch's step ended: its virtual minutes and final page included (the window's end, for a watch recorded without it). */
-const watchEnd = (watch: PollWatch) => Math.max(watch.until, watch.ended ?? 0);
-
-/** What a terminal answer says, in a few words. */
-function endOf(terminal: ObservedCall): string {
-  if (isEntry(terminal)) return terminal.answer?.entry_state ?? '?';
-  if (terminal.status !== 200) return `HTTP ${terminal.status} ${terminal.answer?.error ?? ''}`.trim();
-  return terminal.answer?.eligibility === 'unavailable' && !['delivered', 'failed'].includes(terminal.answer.delivery_state ?? '') ? 'eligibility unavailable' : `delivery ${terminal.answer?.delivery_state}`;
-}
-
-/**
- * A watch in which no answer of the service ended polling: the agency never asked after the end.
- * When the harness ended it itself (by the emulator's own record: a delivery it settled, a session
- * read it made answer 401), that is what proved polling had to stop, and the page's requests to the
- * agency since then show it going on for ever without learning the end.
- */
-function neverLearned(facts: RunFacts, watch: PollWatch, polls: readonly ObservedCall[], overdue: boolean): Evidence {
-  const due = Math.round((nextPollDue(watch.from, polls) - watch.from) / 1000);
-  const window = `${polls.length} poll(s) in ${Math.round((watch.until - watch.from) / 1000)} s; the next was due ${due} s after the entry, ${LATE_POLL_MS / 1000} s late included`;
-  const ended = facts.journey(watch.scenario, watch.journey)?.pollingEnded;
-  if (!ended) return { label: `${watch.scenario}: no poll reached the service after the delivery settled or the session ended (${window})` };
-  const at = facts.onEmulatorClock(ended.at);
-  const asked = stillAsking(pageRequests(facts, watch, at + LEARN_MS));
-  return {
-    label: `${watch.scenario}: ${ended.by} ${Math.max(0, Math.round((at - watch.from) / 1000))} s after the entry, and no poll reached the service after it (${window}); the page asked the agency ${asked.length} time(s) since${asked.length && overdue ? ', so it polls for ever without learning the end' : ''}`,
-    data: { page_requests: asked.slice(0, 20).map((request) => `${request.method} ${request.url.split('?')[0]} (${request.resourceType})`) },
-  };
 }
 
 /** How long after the journey's last page the agency may still be acting on its last request. */
@@ -112,6 +51,8 @@ export const BEHAVIOUR_CHECKS: Check[] = [
     group: 'behaviour',
     spec: '§8',
     kind: 'can_fail',
+    guidance: { rules: ['polling-backoff'], fix: 'Poll a pending entry after 2, 5 and 10 s, then every 30 s, decided by your server, not the page.', reference: `${REFERENCE_AGENCY}/polling.ts` },
+    allowedBy: STATE_PAGES,
     evaluate(facts) {
       const watches = watched(facts, 'schedule');
       if (watches.length === 0) return undefined;
@@ -141,6 +82,8 @@ export const BEHAVIOUR_CHECKS: Check[] = [
     group: 'behaviour',
     spec: '§8, §3',
     kind: 'can_fail',
+    guidance: { rules: ['polling-stops'], fix: 'Stop polling on delivered, failed, an ended session or unavailable, and show the final state.', reference: `${REFERENCE_AGENCY}/polling.ts` },
+    allowedBy: STATE_PAGES,
     configure: FINAL_STATE,
     evaluate(facts) {
       const watches = watched(facts, 'stops');
@@ -191,6 +134,8 @@ export const BEHAVIOUR_CHECKS: Check[] = [
     group: 'behaviour',
     spec: '§4.2 failed, §3',
     kind: 'can_fail',
+    guidance: { rules: ['result-failed'], fix: 'Show a failed delivery as a delay of a win; never submit the entry again.', reference: `${REFERENCE_AGENCY}/pages/result.ts` },
+    allowedBy: STATE_PAGES,
     evaluate(facts) {
       const failed = facts.calls.filter((call) => isEntry(call) && call.answer?.entry_state === 'failed');
       if (failed.length === 0) return undefined;
@@ -205,6 +150,8 @@ export const BEHAVIOUR_CHECKS: Check[] = [
     group: 'behaviour',
     spec: '§4.2 401',
     kind: 'can_fail',
+    guidance: { rules: ['result-invalid-session'], fix: 'On 401 invalid_session ask to rescan the pack; never start another session on your own.', reference: `${REFERENCE_AGENCY}/entry.ts` },
+    allowedBy: STATE_PAGES,
     evaluate(facts) {
       const refused = facts.calls.filter((call) => isEntry(call) && call.environment !== 'sandbox' && call.status === 401 && call.answer?.error === 'invalid_session');
       const evidence: Evidence[] = [];
@@ -233,6 +180,8 @@ export const BEHAVIOUR_CHECKS: Check[] = [
     group: 'behaviour',
     spec: '§4.2 429, §8',
     kind: 'can_fail',
+    guidance: { rules: ['result-rate-limited', 'rate-limits'], fix: 'After a 429 send nothing to the service for this session until Retry-After has passed.', reference: `${REFERENCE_AGENCY}/entry.ts` },
+    allowedBy: [...STATE_PAGES, 'markers.try_again', 'vocabulary'],
     evaluate(facts) {
       const faults = facts.faults.filter((fault) => fault.status === 429 && fault.retryAfter !== undefined);
       const evidence: Evidence[] = [];
@@ -262,6 +211,8 @@ export const BEHAVIOUR_CHECKS: Check[] = [
     group: 'behaviour',
     spec: '§4.3, §7',
     kind: 'can_fail',
+    guidance: { rules: ['exchange-never-retried'], fix: 'When the code exchange fails, show a rescan message; never call POST /sessions again with that code.', reference: `${REFERENCE_AGENCY}/journey.ts` },
+    allowedBy: STATE_PAGES,
     configure: ERROR_PAGE,
     evaluate(facts) {
       const faults = facts.faults.filter((fault) => fault.on === 'exchange');

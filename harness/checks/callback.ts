@@ -1,12 +1,11 @@
 /** The callback page's rules, and the agency's logs. @see spec §4.3 callback page rules, §5 rule 4 */
-import { readFileSync } from 'node:fs';
+import { LOOPBACK_HOSTS } from '../../emulator/wire-contract.js';
 import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
 import { linesWithin } from './log-times.js';
 import { issuedExchange, where } from './observed.js';
-import { type Check, type Evidence, fail, inconclusive, pass, warn } from './types.js';
+import { type Check, type Evidence, type Guidance, REFERENCE_AGENCY, fail, inconclusive, pass, warn } from './types.js';
 
 const JOURNEY_PARAMS = ['service_request', 'service_code', 'state'];
-export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
  * Whether the agency's cookies must be `Secure`: over https always, on any host (a deployed
@@ -15,19 +14,20 @@ export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
  */
 export function secureCookieRequired(agencyOrigin: string): boolean {
   const url = new URL(agencyOrigin);
-  return url.protocol === 'https:' || !LOOPBACK.has(url.hostname);
+  return url.protocol === 'https:' || !LOOPBACK_HOSTS.has(url.hostname);
 }
 const AGENCY_LOG = 'agency_log: the file the agency writes its request log to, readable by the harness';
 
 export const CALLBACK_CHECKS: Check[] = [
-  headerCheck('callback.no_store', 'Every callback response carries Cache-Control: no-store', 'cache-control', (value) => /(^|[\s,])no-store([\s,]|$)/i.test(value), 'no-store'),
-  headerCheck('callback.referrer_policy', 'Every callback response carries Referrer-Policy: same-origin', 'referrer-policy', (value) => ['same-origin', 'no-referrer'].includes(lastPolicy(value)), 'same-origin (or the stricter no-referrer)'),
+  headerCheck('callback.no_store', 'Every callback response carries Cache-Control: no-store', { rules: ['callback-headers'], fix: 'Send Cache-Control: no-store on every response of the callback URL and the pages after it.', reference: `${REFERENCE_AGENCY}/http.ts` }, 'cache-control', (value) => /(^|[\s,])no-store([\s,]|$)/i.test(value), 'no-store'),
+  headerCheck('callback.referrer_policy', 'Every callback response carries Referrer-Policy: same-origin', { rules: ['callback-headers'], fix: 'Send Referrer-Policy: same-origin on every response of the callback URL and the pages after it.', reference: `${REFERENCE_AGENCY}/http.ts` }, 'referrer-policy', (value) => ['same-origin', 'no-referrer'].includes(lastPolicy(value)), 'same-origin (or the stricter no-referrer)'),
   {
     id: 'callback.clean_url',
     title: 'After processing, the callback redirects at once to a clean URL',
     group: 'callback',
     spec: '§4.3 callback page rules',
     kind: 'can_fail',
+    guidance: { rules: ['callback-clean-url'], fix: 'After handling service_request or service_code, redirect at once (303) to a URL without them.', reference: `${REFERENCE_AGENCY}/journey.ts` },
     evaluate(facts) {
       // After processing: the callbacks opened as issued whose own exchange created a session. A callback refused because a probe took its code is the probe's check's evidence, not this one's.
       const done = facts.journeys.filter((journey) => issuedExchange(facts, journey)?.answer?.session_created);
@@ -54,6 +54,8 @@ export const CALLBACK_CHECKS: Check[] = [
     group: 'callback',
     spec: '§4.3 callback page rules',
     kind: 'can_fail',
+    guidance: { rules: ['callback-no-third-party'], fix: "Serve every script, style, font and image from your own origin; drop tag managers and CDNs from these pages.", reference: `${REFERENCE_AGENCY}/pages/layout.ts` },
+    allowedBy: ['first_party_origins'],
     evaluate(facts) {
       if (facts.pages.length === 0) return undefined;
       const own = new Set([...facts.agencyOriginList(), facts.origins.emulator]);
@@ -75,6 +77,7 @@ export const CALLBACK_CHECKS: Check[] = [
     group: 'callback',
     spec: '§5 (experience) rule 4',
     kind: 'can_fail',
+    guidance: { rules: ['session-cookie-flags'], fix: 'Set the session cookie with HttpOnly, SameSite=Lax and Secure (Secure needs https).', reference: `${REFERENCE_AGENCY}/browser-sessions.ts` },
     evaluate(facts) {
       const cookies = new Map<string, string>();
       for (const response of facts.responses) for (const line of response.setCookies) if (!isDeletion(line)) cookies.set(`${line.split('=')[0]}|${flagsOf(line).join(',')}`, line);
@@ -103,6 +106,7 @@ export const CALLBACK_CHECKS: Check[] = [
     group: 'callback',
     spec: '§4.3 callback page rules',
     kind: 'can_fail',
+    guidance: { rules: ['callback-logs-redacted'], fix: 'Redact the query string (service_request, service_code, state) before a URL reaches your log.', reference: `${REFERENCE_AGENCY}/logger.ts` },
     configure: AGENCY_LOG,
     evaluate(facts) {
       const values = new Map<string, string>();
@@ -114,15 +118,13 @@ export const CALLBACK_CHECKS: Check[] = [
         }
       }
       if (values.size === 0) return undefined;
-      const file = facts.config.agency_log;
-      if (!file) return inconclusive("the harness cannot read the agency's log", AGENCY_LOG);
-      let log: string;
-      try {
-        log = readFileSync(file, 'utf8');
-      } catch {
-        return inconclusive(`the agency log ${file} cannot be read`, AGENCY_LOG);
-      }
-      const lines = log.split('\n').filter((line) => line.trim());
+      if (!facts.config.agency_log) return inconclusive("the harness cannot read the agency's log", AGENCY_LOG);
+      if (!facts.agencyLog) return inconclusive(`the run did not read the agency log ${facts.config.agency_log}`, AGENCY_LOG);
+      const { text, skipped } = facts.agencyLog;
+      // Named as read: a log longer than the harness reads is read from its end, where this run's lines are.
+      const file = skipped ? `${facts.agencyLog.file} (its end: the first ${skipped} bytes left unread)` : facts.agencyLog.file;
+      if (text === undefined) return inconclusive(`the agency log ${file} cannot be read`, AGENCY_LOG);
+      const lines = text.split('\n').filter((line) => line.trim());
       const leaks = [...values].flatMap(([value, name]) => {
         const line = lines.findIndex((text) => text.includes(value));
         return line === -1 ? [] : [{ label: `${name} value ${value.slice(0, 6)}… on line ${line + 1} of ${file}` }];
@@ -149,9 +151,9 @@ function runWindow(facts: RunFacts): { from: number; until: number } | undefined
   return window;
 }
 
-function headerCheck(id: string, title: string, header: string, ok: (value: string) => boolean, expected: string): Check {
+function headerCheck(id: string, title: string, guidance: Guidance, header: string, ok: (value: string) => boolean, expected: string): Check {
   return {
-    id, title, group: 'callback', spec: '§4.3 callback page rules', kind: 'can_fail',
+    id, title, group: 'callback', spec: '§4.3 callback page rules', kind: 'can_fail', guidance,
     evaluate(facts) {
       const responses = facts.responses.filter((response) => facts.isCallback(response.url));
       if (responses.length === 0) return undefined;

@@ -1,11 +1,13 @@
 /** The entry body, the terms and the consent form. @see spec §2.4, §2.6, §4.1 rule 1, §4.2 422 */
 import type { ObservedCall } from '../emulator-client/client.js';
-import { type JourneyFacts, type RunFacts, showsTerms, termsOf } from '../run/facts.js';
+import type { JourneyFacts, RunFacts } from '../run/facts.js';
+import { showsTerms, termsOf } from '../run/terms.js';
 import type { ConsentBox } from '../browser/in-page.js';
-import type { ConsentView } from '../run/browser-seen.js';
+import type { ConsentView } from '../browser/seen.js';
 import { patternOf, vocabularyOf } from '../vocabulary.js';
 import { isEntry, isSessionRead, productionEntries, where } from './observed.js';
-import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
+import { CONSENT_FORM } from './allowances.js';
+import { type Check, type Evidence, REFERENCE_AGENCY, fail, inconclusive, pass } from './types.js';
 
 /** The markup a scenario injects into terms.text: an element with a data- attribute (its name drawn per run, RunFacts.probeMark). */
 const INJECTED = /<\w+ data-[\w-]+="/;
@@ -48,6 +50,8 @@ export const CONSENT_CHECKS: Check[] = [
     group: 'entry',
     spec: '§4.1 rule 1',
     kind: 'can_fail',
+    guidance: { rules: ['entry-consent-only'], fix: 'Send the entry with consent only (production) or {} (sandbox): no consumer id, email, pack code or country.', reference: `${REFERENCE_AGENCY}/entry.ts` },
+    allowedBy: CONSENT_FORM,
     evaluate(facts) {
       const production = productionEntries(facts).filter(({ call }) => call.fault === undefined);
       // The preview's entries too: the service refuses one that carries more, so a refused sandbox entry is evidence as well.
@@ -74,6 +78,8 @@ export const CONSENT_CHECKS: Check[] = [
     group: 'entry',
     spec: '§2.4 version, §2.6',
     kind: 'can_fail',
+    guidance: { rules: ['terms-version-echoed'], fix: "Send back terms.version exactly as this session's last read returned it.", reference: `${REFERENCE_AGENCY}/entry.ts` },
+    allowedBy: CONSENT_FORM,
     evaluate(facts) {
       const checked: Evidence[] = [];
       const wrong: Evidence[] = [];
@@ -97,6 +103,8 @@ export const CONSENT_CHECKS: Check[] = [
     group: 'consent',
     spec: '§2.4',
     kind: 'can_fail',
+    guidance: { rules: ['terms-text-inert'], fix: 'Escape terms.text when you render it; never insert it as HTML.', reference: `${REFERENCE_AGENCY}/pages/html.ts` },
+    allowedBy: CONSENT_FORM,
     evaluate(facts) {
       const views = viewsAfterEdit(facts, (edit) => INJECTED.test(edit.set.text ?? ''));
       if (views.length === 0) return undefined;
@@ -111,6 +119,8 @@ export const CONSENT_CHECKS: Check[] = [
     group: 'consent',
     spec: '§2.4',
     kind: 'can_fail',
+    guidance: { rules: ['terms-links-safe'], fix: 'Render terms.url and terms.links only when they are http(s); show anything else as text.', reference: `${REFERENCE_AGENCY}/pages/consent.ts` },
+    allowedBy: CONSENT_FORM,
     evaluate(facts) {
       const views = viewsAfterEdit(facts, (edit) => [edit.set.url, ...(edit.set.links ?? []).map((link) => link.url)].some((url) => url && /^\s*javascript:/i.test(url)));
       if (views.length === 0) return undefined;
@@ -125,6 +135,8 @@ export const CONSENT_CHECKS: Check[] = [
     group: 'consent',
     spec: '§2.4',
     kind: 'can_fail',
+    guidance: { rules: ['consent-not-preselected'], fix: 'Render every consent box unticked.', reference: `${REFERENCE_AGENCY}/pages/consent.ts` },
+    allowedBy: CONSENT_FORM,
     evaluate(facts) {
       const views = firstViews(facts);
       if (views.length === 0) return undefined;
@@ -142,6 +154,8 @@ export const CONSENT_CHECKS: Check[] = [
     group: 'consent',
     spec: '§2.4',
     kind: 'can_fail',
+    guidance: { rules: ['consent-separate-from-marketing'], fix: 'Ask for the terms and for marketing with two boxes; the terms box says nothing about marketing.', reference: `${REFERENCE_AGENCY}/pages/consent.ts` },
+    allowedBy: CONSENT_FORM,
     evaluate(facts) {
       const views = firstViews(facts);
       if (views.length === 0) return undefined;
@@ -173,6 +187,8 @@ export const CONSENT_CHECKS: Check[] = [
     group: 'consent',
     spec: '§2.4 required',
     kind: 'can_fail',
+    guidance: { rules: ['terms-required'], fix: 'Refuse on your server an entry whose terms box was not ticked, before calling the service.', reference: `${REFERENCE_AGENCY}/entry.ts` },
+    allowedBy: CONSENT_FORM,
     evaluate: (facts) => consentBreaches(facts, 'accept', (body) => body.consent?.accepted === true, 'accepted: true'),
   },
   {
@@ -181,6 +197,8 @@ export const CONSENT_CHECKS: Check[] = [
     group: 'consent',
     spec: '§2.4 minimum_age, §2.6',
     kind: 'can_fail',
+    guidance: { rules: ['terms-minimum-age'], fix: 'When terms.minimum_age is set, ask for it with its own box and send age_confirmed.', reference: `${REFERENCE_AGENCY}/pages/consent.ts` },
+    allowedBy: CONSENT_FORM,
     evaluate(facts) {
       const views = firstViews(facts).filter(({ journey }) => termsOf(facts, journey.country)?.minimum_age !== undefined);
       const missing = views.filter(({ view }) => !view.boxes.some((box) => box.role === 'age'));
@@ -201,6 +219,8 @@ export const CONSENT_CHECKS: Check[] = [
     group: 'consent',
     spec: '§4.2 422 consent_required',
     kind: 'can_fail',
+    guidance: { rules: ['result-consent-required'], fix: 'On 422 consent_required read the session again and ask for consent with its current terms.', reference: `${REFERENCE_AGENCY}/entry.ts` },
+    allowedBy: CONSENT_FORM,
     evaluate(facts) {
       const results: Evidence[] = [];
       const problems: string[] = [];

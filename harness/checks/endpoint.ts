@@ -5,14 +5,16 @@
 import type { ObservedCall } from '../emulator-client/client.js';
 import type { EndpointProbe, RunFacts } from '../run/facts.js';
 import { isEntry } from './observed.js';
-import { type Check, type Evidence, type Verdict, fail, inconclusive, pass } from './types.js';
+import { type Check, type Evidence, type Guidance, REFERENCE_AGENCY, type Setting, type Verdict, fail, inconclusive, pass } from './types.js';
 
 const FIND_IT = 'entry_endpoint.path: the path the consent form posts to, when the page sends more than one request; markers.entry_form: the form, when its terms box is not recognised';
+/** What finds the consent form's request: every endpoint check is probed with it. */
+const FINDS_IT: readonly Setting[] = ['markers.entry_form', 'markers.consent_open', 'markers.consent_step', 'entry_endpoint.path'];
 
 /** Inconclusive, with why, when the run caught no request to probe with. */
-function endpointCheck(id: string, title: string, judge: (facts: RunFacts, probes: EndpointProbe[]) => Verdict): Check {
+function endpointCheck(id: string, title: string, guidance: Guidance, allowedBy: readonly Setting[], judge: (facts: RunFacts, probes: EndpointProbe[]) => Verdict): Check {
   return {
-    id, title, group: 'endpoint', spec: '§4.3', kind: 'can_fail', configure: FIND_IT,
+    id, title, group: 'endpoint', spec: '§4.3', kind: 'can_fail', configure: FIND_IT, guidance, allowedBy,
     evaluate(facts) {
       if (facts.endpoint.length === 0) return undefined;
       const probes = facts.endpoint.filter((probe) => probe.caught);
@@ -27,7 +29,7 @@ function enteredBetween(facts: RunFacts, probe: EndpointProbe, after: number, un
 }
 
 export const ENDPOINT_CHECKS: Check[] = [
-  endpointCheck('endpoint.csrf', "The agency's entry endpoint refuses its request without the CSRF token, or with a forged one, from another site, and lets no other site read its answers", (facts, probes) => {
+  endpointCheck('endpoint.csrf', "The agency's entry endpoint refuses its request without the CSRF token, or with a forged one, from another site, and lets no other site read its answers", { rules: ['agency-endpoint-protected'], fix: 'Require a per-session CSRF token on your entry endpoint and refuse requests from other origins.', reference: `${REFERENCE_AGENCY}/entry.ts` }, FINDS_IT, (facts, probes) => {
     const evidence: Evidence[] = [];
     const problems: Evidence[] = [];
     let controls = 0;
@@ -53,7 +55,7 @@ export const ENDPOINT_CHECKS: Check[] = [
     if (controls === 0) return inconclusive("the request replayed with its own token did not reach the service either, so a refused forgery proves nothing", FIND_IT, evidence);
     return pass(probes.reduce((total, probe) => total + probe.csrf.length, 0), 'refused without a valid token; nothing reached the service', evidence);
   }),
-  endpointCheck('endpoint.rate_limited', "The agency's entry endpoint is rate-limited", (_facts, all) => {
+  endpointCheck('endpoint.rate_limited', "The agency's entry endpoint is rate-limited", { rules: ['agency-endpoint-protected'], fix: 'Rate-limit your entry endpoint per browser session and answer 429 beyond it.', reference: `${REFERENCE_AGENCY}/entry.ts` }, [...FINDS_IT, 'entry_endpoint.max_attempts'], (_facts, all) => {
     // The consent form's own endpoint takes the burst; a confirming page's request is sent once.
     const probes = all.filter((probe) => !probe.confirms);
     const posts = (probe: EndpointProbe) => probe.burst.length + probe.csrf.length;

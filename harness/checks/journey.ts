@@ -2,10 +2,11 @@
 import { INFERRED_STATES, RESULT_STATES, type ResultState, STATE_ANSWERS, statesShown } from '../journey-states.js';
 import { samePage } from '../pages/states.js';
 import { type Expectation, type RunFacts, redactUrl } from '../run/facts.js';
-import type { PageSeen } from '../run/browser-seen.js';
+import type { PageSeen } from '../browser/seen.js';
 import { SANDBOX_SCENARIOS } from '../scenarios/schema.js';
 import { isEntry, productionEntries, where } from './observed.js';
-import { type Check, type Evidence, fail, inconclusive, pass } from './types.js';
+import { STATE_PAGES } from './allowances.js';
+import { type Check, type Evidence, type Guidance, REFERENCE_AGENCY, fail, inconclusive, pass } from './types.js';
 
 /** A sandbox entry the service took: answered, not refused as malformed (a refused one is not a call the checklist counts). */
 const accepted = (call: { status: number; answer?: { error?: string } }, scenario: string) => call.status === 200 || call.answer?.error === scenario;
@@ -42,6 +43,24 @@ const label = (expectation: Expectation) => `${expectation.environment === 'sand
 /** What another expectation's page was shown for: its state, or the kind of page a step waited for (`landing/other's consent form`). */
 const shownFor = (other: Expectation) => other.state ?? `${label(other)}'s ${other.wanted.replace('_', ' ')}`;
 
+/** Each state's rule in docs/rules.md, and how the fix names the answer it shows. */
+const STATE_RULES: Record<ResultState, [rule: string, shows: string]> = {
+  won: ['result-won', 'a 200 won entry'],
+  lost: ['result-lost', 'a 200 lost entry'],
+  pending: ['result-pending', 'a 200 pending entry (a win being delivered)'],
+  failed: ['result-failed', 'a 200 failed entry (a delayed delivery)'],
+  ineligible: ['result-ineligible', 'a 403 ineligible answer'],
+  already_entered: ['result-already-entered', 'a 409 already_entered answer'],
+  invalid_session: ['result-invalid-session', 'a 401 invalid_session answer (ask to rescan)'],
+  unavailable: ['result-unavailable', 'a 409/410 unavailable answer'],
+  rate_limited: ['result-rate-limited', 'a 429 rate_limited answer (a wait)'],
+};
+
+function stateGuidance(state: ResultState): Guidance {
+  const [rule, shows] = STATE_RULES[state];
+  return { rules: [rule], fix: `Show ${shows} as its own page state, marked as such (markers.states).`, reference: `${REFERENCE_AGENCY}/outcomes.ts` };
+}
+
 /** `journey.state.<state>`: the page shows the state the service answered, and no other. */
 function stateCheck(state: ResultState): Check {
   const answer = STATE_ANSWERS[state];
@@ -52,6 +71,8 @@ function stateCheck(state: ResultState): Check {
     group: 'journey',
     spec: '§4.2',
     kind: 'can_fail',
+    guidance: stateGuidance(state),
+    allowedBy: STATE_PAGES,
     configure,
     evaluate(facts) {
       const expected = facts.expectations.filter((expectation) => expectation.state === state);
@@ -100,6 +121,8 @@ export const JOURNEY_CHECKS: Check[] = [
     group: 'coverage',
     spec: '§1 lifecycle 3 and 6',
     kind: 'can_fail',
+    guidance: { rules: ['sandbox-six-calls'], fix: 'Let the preview open one sandbox session per scenario and submit its entry ({} and nothing else).', reference: `${REFERENCE_AGENCY}/preview.ts` },
+    allowedBy: ['markers.preview_link'],
     configure: 'preview (or --preview): the preview callback URL, and markers.preview_link if its links do not name the scenarios',
     evaluate(facts) {
       if (facts.previewed.length === 0) return undefined;
@@ -126,6 +149,8 @@ export const JOURNEY_CHECKS: Check[] = [
     group: 'journey',
     spec: '§1 rules',
     kind: 'can_fail',
+    guidance: { rules: ['callback-is-landing'], fix: 'Answer the callback URL without service_request with the campaign page asking to scan a pack, not an error.', reference: `${REFERENCE_AGENCY}/pages/landing.ts` },
+    allowedBy: STATE_PAGES,
     configure: LANDING,
     evaluate(facts) {
       const landing = facts.expectations.filter((expectation) => expectation.wanted === 'landing');
@@ -152,6 +177,8 @@ export const JOURNEY_CHECKS: Check[] = [
     group: 'journey',
     spec: '§4.2 won, §2.5',
     kind: 'can_fail',
+    guidance: { rules: ['result-won', 'won-shows-prize'], fix: 'On a won entry show the prize name, every delivered code and the redemption_url when there is one.', reference: `${REFERENCE_AGENCY}/pages/result.ts` },
+    allowedBy: STATE_PAGES,
     evaluate(facts) {
       const won = productionEntries(facts).filter(({ call }) => call.status === 200 && call.answer?.entry_state === 'won');
       const problems: Evidence[] = [];
@@ -179,6 +206,8 @@ export const JOURNEY_CHECKS: Check[] = [
     group: 'journey',
     spec: '§4.2 unavailable, §2.2 campaign.rewards_path',
     kind: 'can_fail',
+    guidance: { rules: ['result-unavailable', 'rewards-path'], fix: "Link the unavailable state to campaign.rewards_path resolved against the service's origin.", reference: `${REFERENCE_AGENCY}/pages/result.ts` },
+    allowedBy: STATE_PAGES,
     evaluate(facts) {
       const pages = facts.expectations.filter((expectation) => expectation.state === 'unavailable' && expectation.met && expectation.page).map((expectation) => expectation.page!);
       if (pages.length === 0) return undefined;

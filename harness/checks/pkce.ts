@@ -6,7 +6,7 @@
 import type { VerifierVerdict } from '../emulator-client/client.js';
 import type { JourneyFacts, Probe, ProbeKind, RunFacts } from '../run/facts.js';
 import { exchangesOf, issuedExchange, journeyExchanges, where } from './observed.js';
-import { type Check, type Evidence, type Verdict, fail, inconclusive, pass } from './types.js';
+import { type Check, type Evidence, type Guidance, REFERENCE_AGENCY, type Verdict, fail, inconclusive, pass } from './types.js';
 
 const STATE = /^[A-Za-z0-9_-]{32,128}$/;
 /** BASE64URL(SHA256(verifier)) without padding: always 43 characters. @see spec §4.3 step 4 */
@@ -21,6 +21,7 @@ export const PKCE_CHECKS: Check[] = [
     group: 'pkce',
     spec: '§5 rule 4, §8',
     kind: 'can_fail',
+    guidance: { rules: ['state-format'], fix: 'Generate state from a CSPRNG: 32 random bytes, base64url-encoded (43 characters).', reference: `${REFERENCE_AGENCY}/journey.ts` },
     evaluate(facts) {
       const sent = facts.journeys.filter((journey) => journey.authorize?.state !== undefined);
       if (sent.length === 0) return undefined;
@@ -36,6 +37,7 @@ export const PKCE_CHECKS: Check[] = [
     group: 'pkce',
     spec: '§5 rule 4',
     kind: 'can_fail',
+    guidance: { rules: ['pkce-server-side'], fix: 'Generate state on the server for every journey; never take it from the query, a form or a cookie value.', reference: `${REFERENCE_AGENCY}/journey.ts` },
     evaluate(facts) {
       const supplied = facts.journeys.filter((journey) => journey.suppliedState);
       if (supplied.length === 0) return undefined;
@@ -46,16 +48,17 @@ export const PKCE_CHECKS: Check[] = [
       return pass(judged.length, 'the agency made its own state', judged.map((journey) => ({ label: `${where(journey)}: a fresh state, not the supplied one` })));
     },
   },
-  rejection('state.tampered_rejected', 'A callback with a tampered state is rejected (changed, truncated, extended, halved, case-swapped, empty)', 'tampered_state', '§4.3 step 6'),
-  rejection('state.unsolicited_rejected', 'An unsolicited callback (no journey started in this browser) is rejected', 'unsolicited', '§4.3 step 6'),
-  rejection('state.replay_rejected', 'A replayed callback is rejected: the transaction is consumed once', 'replay', '§4.3 step 6, §5 rule 4'),
-  rejection('state.cookie_required', 'A callback opened in another browser (without the cookie) is rejected', 'other_browser', '§4.3 steps 3 and 6'),
+  rejection('state.tampered_rejected', 'A callback with a tampered state is rejected (changed, truncated, extended, halved, case-swapped, empty)', 'tampered_state', '§4.3 step 6', { rules: ['callback-validated'], fix: 'Compare the returned state with the stored one in full, in constant time, and refuse any difference.', reference: `${REFERENCE_AGENCY}/journey.ts` }),
+  rejection('state.unsolicited_rejected', 'An unsolicited callback (no journey started in this browser) is rejected', 'unsolicited', '§4.3 step 6', { rules: ['callback-validated'], fix: 'Refuse a callback with service_code when this browser has no pending transaction for its state.', reference: `${REFERENCE_AGENCY}/journey.ts` }),
+  rejection('state.replay_rejected', 'A replayed callback is rejected: the transaction is consumed once', 'replay', '§4.3 step 6, §5 rule 4', { rules: ['callback-validated', 'transaction-consumed-once'], fix: 'Delete the stored transaction when its callback arrives, before exchanging the code.', reference: `${REFERENCE_AGENCY}/browser-sessions.ts` }),
+  rejection('state.cookie_required', 'A callback opened in another browser (without the cookie) is rejected', 'other_browser', '§4.3 steps 3 and 6', { rules: ['callback-validated', 'pkce-server-side'], fix: "Look the transaction up through the browser's own session cookie, never through state alone.", reference: `${REFERENCE_AGENCY}/browser-sessions.ts` }),
   {
     id: 'pkce.verifier_format',
     title: 'code_verifier is 43 to 128 unreserved characters',
     group: 'pkce',
     spec: '§5 rule 4, §8',
     kind: 'can_fail',
+    guidance: { rules: ['verifier-format'], fix: 'Generate code_verifier from a CSPRNG: 32 random bytes, base64url-encoded (43 characters).', reference: `${REFERENCE_AGENCY}/journey.ts` },
     evaluate(facts) {
       const verifiers = facts.journeys.flatMap((journey) => journeyExchanges(facts, journey).flatMap((call) => (call.verifier === undefined ? [] : [{ journey, verifier: call.verifier }])));
       if (verifiers.length === 0) return undefined;
@@ -71,6 +74,7 @@ export const PKCE_CHECKS: Check[] = [
     group: 'pkce',
     spec: '§4.3 step 4',
     kind: 'can_fail',
+    guidance: { rules: ['challenge-s256'], fix: 'Send code_challenge = unpadded base64url(SHA-256(verifier)) with code_challenge_method=S256.', reference: `${REFERENCE_AGENCY}/journey.ts` },
     evaluate(facts) {
       const sent = facts.journeys.filter((journey) => journey.authorize);
       if (sent.length === 0) return undefined;
@@ -100,6 +104,7 @@ export const PKCE_CHECKS: Check[] = [
     group: 'pkce',
     spec: '§5 rule 4',
     kind: 'can_fail',
+    guidance: { rules: ['pkce-server-side'], fix: 'Generate a new state and verifier for every journey, never reuse them.', reference: `${REFERENCE_AGENCY}/journey.ts` },
     evaluate(facts) {
       const sent = facts.journeys.filter((journey) => journey.authorize?.challenge);
       if (sent.length < 2) return undefined;
@@ -117,9 +122,9 @@ export const PKCE_CHECKS: Check[] = [
   },
 ];
 
-function rejection(id: string, title: string, kind: ProbeKind, spec: string): Check {
+function rejection(id: string, title: string, kind: ProbeKind, spec: string, guidance: Guidance): Check {
   return {
-    id, title, group: 'pkce', spec, kind: 'can_fail',
+    id, title, group: 'pkce', spec, kind: 'can_fail', guidance,
     evaluate(facts) {
       const probes = facts.probes.filter((probe) => probe.kind === kind);
       if (probes.length === 0) return undefined;

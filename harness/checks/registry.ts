@@ -15,3 +15,6 @@ const ORDER = Object.keys(GROUPS);
 export const CHECKS: readonly Check[] = [...ALL].sort((a, b) => ORDER.indexOf(a.group) - ORDER.indexOf(b.group));
 
 export const CHECK_IDS: ReadonlySet<string> = new Set(CHECKS.map((check) => check.id));
+
+/** The check of an id, for what a report tells about it besides its verdict (its guidance). */
+export const CHECK_BY_ID: ReadonlyMap<string, Check> = new Map(CHECKS.map((check) => [check.id, check]));

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { VerifierVerdict } from '../emulator-client/client.js';
 import type { RunFacts } from '../run/facts.js';
 import { decodedLayers } from './decoded.js';
-import { type Check, type Evidence, fail, pass } from './types.js';
+import { type Check, type Evidence, type Guidance, REFERENCE_AGENCY, fail, pass } from './types.js';
 
 type Source = 'DOM and storage' | 'responses' | 'cookies' | 'URLs' | 'Referer headers' | 'request bodies' | 'console';
 
@@ -63,9 +63,9 @@ function byS256(verifiers: VerifierVerdict[]): Search {
   };
 }
 
-function secretCheck(id: string, title: string, spec: string, noun: string, searchFor: (facts: RunFacts) => Search): Check {
+function secretCheck(id: string, title: string, spec: string, guidance: Guidance, noun: string, searchFor: (facts: RunFacts) => Search): Check {
   return {
-    id, title, group: 'secrets', spec, kind: 'can_fail',
+    id, title, group: 'secrets', spec, kind: 'can_fail', guidance,
     evaluate(facts) {
       if (facts.pages.length === 0) return undefined;
       const search = searchFor(facts);
@@ -91,12 +91,13 @@ function secretCheck(id: string, title: string, spec: string, noun: string, sear
 }
 
 export const SECRET_CHECKS: Check[] = [
-  secretCheck('secrets.key_not_in_browser', 'The agency keys never reach the browser', '§2.1, §5 rule 6', 'agency key', (facts) => exactly(facts.secrets.keys.map((key) => key.secret))),
-  secretCheck('secrets.session_token_not_in_browser', 'Session tokens never reach the browser or a URL', '§2.3, §5 rule 6', 'session token', (facts) => exactly(facts.secrets.session_tokens)),
+  secretCheck('secrets.key_not_in_browser', 'The agency keys never reach the browser', '§2.1, §5 rule 6', { rules: ['key-backend-only', 'secrets-out-of-browser'], fix: 'Keep the agency keys on the server: never in a page, a script, JSON for the browser or a URL.', reference: `${REFERENCE_AGENCY}/experience-client.ts` }, 'agency key', (facts) => exactly(facts.secrets.keys.map((key) => key.secret))),
+  secretCheck('secrets.session_token_not_in_browser', 'Session tokens never reach the browser or a URL', '§2.3, §5 rule 6', { rules: ['session-token-server-side', 'secrets-out-of-browser'], fix: 'Keep the session token in server-side state keyed by your cookie; never send it to the browser or put it in a URL.', reference: `${REFERENCE_AGENCY}/browser-sessions.ts` }, 'session token', (facts) => exactly(facts.secrets.session_tokens)),
   secretCheck(
     'secrets.verifier_not_in_browser',
     'code_verifier is kept on the server, never in the browser',
     '§5 rule 4',
+    { rules: ['pkce-server-side'], fix: 'Store code_verifier in the server-side transaction, never in a cookie, page or URL.', reference: `${REFERENCE_AGENCY}/browser-sessions.ts` },
     'code_verifier',
     (facts) => byS256(facts.calls.flatMap((call) => (call.verifier ? [call.verifier] : []))),
   ),

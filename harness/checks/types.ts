@@ -1,8 +1,11 @@
 /**
- * What a check is and what it answers. Each has a stable id, a status, and evidence. The
- * evidence rules (a pass needs an observation, a fail needs evidence of the violation, anything
- * else is inconclusive) are enforced in one place, evaluate.ts; these helpers only shape verdicts.
+ * What a check is and what it answers. A check is one object: its stable id, its group, how it
+ * judges, what the report tells an agency about it (guidance) and the config's settings that can
+ * change its verdict (allowedBy). Each answers a status and evidence. The evidence rules (a pass
+ * needs an observation, a fail needs evidence of the violation, anything else is inconclusive) are
+ * enforced in one place, evaluate.ts; these helpers only shape verdicts.
  */
+import type { Config } from '../config.js';
 import type { RunFacts } from '../run/facts.js';
 
 /** `inconclusive`: the run could not judge the check; the reason says why and what to configure. */
@@ -45,6 +48,25 @@ export const GROUPS = {
 
 export type Group = keyof typeof GROUPS;
 
+/** Where the reference agency's files are, relative to the package root: each check's guidance names the one that does it right. */
+export const REFERENCE_AGENCY = 'fixtures/agency-reference';
+
+/** What the report tells an agency about a check besides its verdict. */
+export interface Guidance {
+  /** The rules of docs/rules.md it verifies, by their ids there (its anchors). */
+  rules: string[];
+  /** How to fix a failure, in one line. */
+  fix: string;
+  /** The reference agency's file that does it right, relative to the package root. */
+  reference: string;
+}
+
+/**
+ * A setting of the config that can change a verdict when it differs from the default
+ * (allowances.ts): a marker by its name, `vocabulary` for the words of any of its categories.
+ */
+export type Setting = 'first_party_origins' | `markers.${keyof Config['markers']}` | 'vocabulary' | 'a11y.fail_on' | 'entry_endpoint.path' | 'entry_endpoint.max_attempts';
+
 export interface Check {
   id: string;
   title: string;
@@ -58,6 +80,9 @@ export interface Check {
   kind: 'can_fail' | 'manual_only';
   /** What to configure when the run observed nothing to judge (the README's "For an agency that never saw our markers"). */
   configure?: string;
+  guidance: Guidance;
+  /** The settings that can change its verdict: each one the config sets is shown beside it in every report (allowances.ts). None when absent. */
+  allowedBy?: readonly Setting[];
   /** The verdict from the run's facts, or undefined when the run saw nothing to judge. */
   evaluate(facts: RunFacts): Verdict | undefined;
 }

@@ -7,40 +7,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { disableValidation } from '../browser/fields.js';
-import { type ConsentBox, type ConsentHints, fingerprint, linksOf, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
+import { type ConsentBox, type ConsentHints, type Fingerprint, type ShownMark, fingerprint, linksOf, readConsent, recognise, shownMark, shownSince } from '../browser/in-page.js';
 import { consentOpeners } from '../browser/openers.js';
 import { outside } from '../browser/outside.js';
 import type { Config } from '../config.js';
-import { PAGES, type PageName, STATES, type Shown, type StateName, statesShown } from '../journey-states.js';
+import { type Shown, type StateName, statesShown } from '../journey-states.js';
 import { type Vocabulary, patternOf, vocabularyOf } from '../vocabulary.js';
 import { firstFound, untilAnyAttached } from './locate.js';
+import { type MarkerConfig, RECOGNISED, recognisedSelectors, selectorFor } from './markers.js';
 import { type Person, fillAsPerson } from './person.js';
 import { withoutServiceData } from './service-data.js';
-import type { Fingerprint, StateBook } from './states.js';
+import type { StateBook } from './states.js';
 
-export type MarkerConfig = Config['markers'];
-
-/** A plain name goes into the template; anything else is a selector of its own. */
-const PLAIN_NAME = /^[\w-]+$/;
-
-/** The selector that recognises one page kind or state under this config. */
-export function selectorFor(markers: MarkerConfig, kind: 'page' | 'state', name: PageName | StateName): string {
-  const given = kind === 'page' ? markers.pages[name as PageName] : markers.states[name as StateName];
-  const value = given ?? name;
-  return PLAIN_NAME.test(value) ? markers[kind].replaceAll('{name}', value) : value;
-}
-
-const RECOGNISED: Array<{ shown: Shown; kind: 'page' | 'state'; name: PageName | StateName }> = [
-  ...PAGES.map((name) => ({ shown: `page:${name}` as Shown, kind: 'page' as const, name })),
-  ...STATES.map((name) => ({ shown: `state:${name}` as Shown, kind: 'state' as const, name })),
-];
-
-/** Every selector that recognises a page kind or state, in one order. */
-export function recognisedSelectors(markers: MarkerConfig): string[] {
-  return RECOGNISED.map(({ kind, name }) => selectorFor(markers, kind, name));
-}
-
-export type ShownMark = { document: number; at: number };
 
 /** What reading a consent form takes: the config's markers, the vocabulary's patterns, the minimum age its terms set. */
 function consentHints(markers: MarkerConfig, vocabulary: Vocabulary, minimumAge: number | undefined, probe?: string): ConsentHints {

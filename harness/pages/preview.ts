@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import type { MarkerConfig } from './agency.js';
+import type { MarkerConfig } from './markers.js';
 import { firstFound, untilAnyAttached } from './locate.js';
 
 /** The preview callback URL: one link (or button) per sandbox scenario. */

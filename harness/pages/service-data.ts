@@ -8,9 +8,9 @@
  * The harness knows every value, from the answers the emulator observed it give.
  */
 import type { Page } from 'playwright-core';
+import type { Fingerprint } from '../browser/in-page.js';
 import { outside } from '../browser/outside.js';
 import type { ObservedCall } from '../emulator-client/client.js';
-import type { Fingerprint } from './states.js';
 
 /** The project compiles without the DOM library: the page's globals, loosely, for `dataOnly`. */
 declare const document: any;

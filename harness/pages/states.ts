@@ -7,11 +7,9 @@
  * show are inferred (harness/run/state-steps.ts). Nothing here knows a word of any language.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { fingerprint } from '../browser/in-page.js';
+import type { Fingerprint } from '../browser/in-page.js';
 import type { StateName } from '../journey-states.js';
 import { ServiceData } from './service-data.js';
-
-export type Fingerprint = ReturnType<typeof fingerprint>;
 
 /** From the strongest evidence of a state to the weakest: its markup, then its structure, then its words. */
 const TIERS = ['markup', 'structure', 'text'] as const;

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CheckReport } from '../checks/evaluate.js';
-import { GUIDANCE } from '../checks/guidance.js';
+import { CHECK_BY_ID } from '../checks/registry.js';
 import { GROUPS, type Status } from '../checks/types.js';
 import { writeReferencePage, writeRulesPage } from './companions.js';
 import { escapeHtml as html } from './escape.js';
@@ -91,7 +91,7 @@ ${sections.join('\n')}
 }
 
 function checkItem(check: CheckReport, outDir: string, links: Links): string {
-  const guidance = GUIDANCE[check.id];
+  const guidance = CHECK_BY_ID.get(check.id)?.guidance;
   const lines: string[] = [`<p class="seen"><span class="label">${check.status === 'pass' ? 'Seen' : 'What was seen'}:</span> ${html(check.reason)}</p>`];
   if (check.configure) lines.push(`<p class="configure"><span class="label">Configure:</span> ${html(check.configure)}</p>`);
   for (const setting of check.allowed_by ?? []) lines.push(`<p class="allowed"><span class="label">Allowed by the config:</span> <code>${html(setting)}</code></p>`);

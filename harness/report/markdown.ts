@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CheckReport } from '../checks/evaluate.js';
-import { GUIDANCE } from '../checks/guidance.js';
+import { CHECK_BY_ID } from '../checks/registry.js';
 import { howToApprove, promotionLine, verdictLine, verdictTitle } from './legend.js';
 import type { Report, Reporter, ReporterOptions } from './types.js';
 
@@ -22,6 +22,12 @@ export function markdownText(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   const cut = line.length > MAX_TEXT ? `${line.slice(0, MAX_TEXT)}…` : line;
   return cut.replace(/[\\`*_{}[\]()#+\-.!|<>&~"']/g, (char) => (char === '<' ? '&lt;' : char === '>' ? '&gt;' : char === '&' ? '&amp;' : `\\${char}`));
+}
+
+/** A failed check's one-line fix, from its guidance. */
+function fixOf(id: string): string[] {
+  const fix = CHECK_BY_ID.get(id)?.guidance.fix;
+  return fix ? [`Fix: ${markdownText(fix)}`] : [];
 }
 
 export function markdownReporter(options: ReporterOptions): Reporter {
@@ -53,7 +59,7 @@ function summary(report: Report): string {
   };
   const by = (status: CheckReport['status']) => report.checks.filter((check) => check.status === status);
   lines.push(
-    ...section('Failures', by('fail'), (check) => [`Seen: ${markdownText(check.reason)}`, ...(GUIDANCE[check.id] ? [`Fix: ${markdownText(GUIDANCE[check.id]!.fix)}`] : []), ...evidence(check)]),
+    ...section('Failures', by('fail'), (check) => [`Seen: ${markdownText(check.reason)}`, ...fixOf(check.id), ...evidence(check)]),
     ...section('Inconclusive: not judged', by('inconclusive'), (check) => [`Why: ${markdownText(check.reason)}`, ...(check.configure ? [`Configure: ${markdownText(check.configure)}`] : [])]),
     ...section('Passed, with something to read or review', [...by('warn'), ...by('manual')], (check) => [markdownText(check.reason)]),
   );

@@ -14,10 +14,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Frame, Page } from 'playwright-core';
-import type { BrowserSession } from '../browser/session.js';
+import type { BrowserSession } from './browser-session.js';
 import { DESKTOP_VIEWPORT, MOBILE } from '../browser/device.js';
 import type { Capture, RunFacts } from './facts.js';
-import type { PageSeen } from './browser-seen.js';
+import type { PageSeen } from '../browser/seen.js';
 
 interface Violation {
   id: string;

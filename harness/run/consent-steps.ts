@@ -8,7 +8,7 @@
  */
 import { stepForm } from '../browser/openers.js';
 import { outside } from '../browser/outside.js';
-import type { BrowserSession } from '../browser/session.js';
+import type { BrowserSession } from './browser-session.js';
 import type { Shown } from '../journey-states.js';
 import { fillAsPerson, personOf } from '../pages/person.js';
 import { vocabularyOf } from '../vocabulary.js';

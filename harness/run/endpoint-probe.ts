@@ -9,11 +9,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Route } from 'playwright-core';
-import type { BrowserSession } from '../browser/session.js';
+import type { BrowserSession } from './browser-session.js';
 import { consentPageOf } from '../pages/agency.js';
 import { personOf } from '../pages/person.js';
 import { confirmStepOf, reachConsent } from './consent-steps.js';
-import { type EndpointProbe, type JourneyFacts, termsOf } from './facts.js';
+import type { EndpointProbe, JourneyFacts } from './facts.js';
+import { termsOf } from './terms.js';
 import { BACKEND_LATENCY_MS } from './polling.js';
 import type { ScenarioRun } from './scenario-run.js';
 import { isEntryCall, waitForCall } from './step-support.js';

@@ -1,15 +1,17 @@
 /**
- * What a run saw, as typed records: the browser's side (harness/run/browser-seen.ts: pages,
+ * What a run saw, as typed records: the browser's side (harness/browser/seen.ts: pages,
  * responses, requests, the consent form), each journey's protocol values, the probes, and at the
  * end the emulator's side (observed experience calls, issued secrets). Steps write facts; checks
  * only read them.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
-import type { Checklist, ObservedCall, Pack, Secrets, Terms } from '../emulator-client/client.js';
+import type { Checklist, ObservedCall, Pack, Secrets } from '../emulator-client/client.js';
 import type { ServiceAnswer, Shown, StateName } from '../journey-states.js';
 import { StateBook } from '../pages/states.js';
-import type { AgencyResponse, ConsentView, Environment, PageSeen, RequestSeen, Submission } from './browser-seen.js';
+import type { AgencyLog } from './agency-log.js';
+import type { TermsByCountry, TermsEdit } from './terms.js';
+import type { AgencyResponse, ConsentView, Environment, PageSeen, RequestSeen, Submission } from '../browser/seen.js';
 
 export interface JourneyFacts {
   scenario: string;
@@ -119,24 +121,6 @@ export interface Expectation {
   how?: string;
 }
 
-export interface TermsEdit {
-  scenario: string;
-  journey: string;
-  at: number;
-  country: string | null;
-  set: { text?: string; url?: string; links?: Array<{ label: string; url: string }>; version?: string };
-}
-
-/** The terms a journey's country reads: its own, else the promotion's default. */
-export function termsOf(facts: Pick<RunFacts, 'terms'>, country: string): Terms | undefined {
-  return facts.terms?.by_country[country] ?? facts.terms?.default;
-}
-
-/** Whether a consent form shows the terms an edit set: its version, or its text. */
-export function showsTerms(view: Pick<ConsentView, 'termsVersion' | 'termsText'>, set: TermsEdit['set']): boolean {
-  return (set.version !== undefined && view.termsVersion === set.version) || (set.text !== undefined && view.termsText.includes(set.text));
-}
-
 export interface ArmedFault {
   scenario: string;
   journey: string;
@@ -184,11 +168,13 @@ export class RunFacts {
   readonly notes: string[] = [];
   private campaign: string | undefined;
   /** Terms per country ("" for the default) before the run changed any. */
-  terms: { countries: string[]; default: Terms; by_country: Record<string, Terms> } | undefined;
+  terms: TermsByCountry | undefined;
   /** Set at the end of the run. */
   calls: ObservedCall[] = [];
   secrets: Secrets = { counters: {}, keys: [], session_tokens: [] };
   checklist: Checklist | undefined;
+  /** The agency's log (config.agency_log) as the run read it at its end; undefined when it was not read. */
+  agencyLog: AgencyLog | undefined;
   /** Why axe-core could not run at all (not installed). */
   axeProblem: string | undefined;
   /** The emulator's wall clock minus the harness's, in ms: compares the browser's times with the service's. */

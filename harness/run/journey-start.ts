@@ -5,7 +5,7 @@
  * of its own (probes.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { BrowserSession } from '../browser/session.js';
+import type { BrowserSession } from './browser-session.js';
 import { harnessCollectorEmail } from '../../emulator/wire-contract.js';
 import { AuthorizePage, SignInPage } from '../pages/emulator.js';
 import { type JourneyFacts, redactUrl } from './facts.js';

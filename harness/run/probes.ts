@@ -8,7 +8,7 @@
  * judges both).
  */
 import { randomBytes } from 'node:crypto';
-import type { BrowserSession } from '../browser/session.js';
+import type { BrowserSession } from './browser-session.js';
 import type { Step } from '../scenarios/schema.js';
 import { type JourneyFacts, type ProbeKind, redactUrl, sha256 } from './facts.js';
 import { continueOnAuthorize, openAsIssued, scanPack } from './journey-start.js';

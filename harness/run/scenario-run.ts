@@ -5,18 +5,19 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { BrowserSession } from '../browser/session.js';
+import { BrowserSession } from './browser-session.js';
 import type { Config } from '../config.js';
 import type { EmulatorClient, ObservedCall } from '../emulator-client/client.js';
 import type { PackPool } from '../emulator-client/packs.js';
-import { AgencyPage, recognisedSelectors } from '../pages/agency.js';
+import { AgencyPage } from '../pages/agency.js';
+import { recognisedSelectors } from '../pages/markers.js';
 import { personOf } from '../pages/person.js';
 import { untilSettled } from '../pages/settle.js';
 import { vocabularyOf } from '../vocabulary.js';
 import type { Scenario } from '../scenarios/schema.js';
 import type { Capturer } from './capture.js';
 import type { JourneyFacts, RunFacts } from './facts.js';
-import type { PageSeen } from './browser-seen.js';
+import type { PageSeen } from '../browser/seen.js';
 
 export interface RunEnv {
   browser: Browser;

@@ -6,12 +6,13 @@
  * the states the preview cannot show, by inference: the service answered that state, and the
  * page is distinct from every learned state and from the page the journey showed before its entry.
  */
-import type { BrowserSession } from '../browser/session.js';
+import type { Fingerprint } from '../browser/in-page.js';
+import type { BrowserSession } from './browser-session.js';
 import { INFERRED_STATES, STATE_ANSWERS, type ResultState, type ServiceAnswer, type Shown, type StateName, showsState, statesShown } from '../journey-states.js';
 import type { AgencyPage, PageReading } from '../pages/agency.js';
 import { PreviewPage } from '../pages/preview.js';
 import { untilSettled } from '../pages/settle.js';
-import { type Fingerprint, samePage, statesCarried } from '../pages/states.js';
+import { samePage, statesCarried } from '../pages/states.js';
 import type { Step } from '../scenarios/schema.js';
 import { type Expectation, type JourneyFacts, redactUrl } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';

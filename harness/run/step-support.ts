@@ -4,7 +4,7 @@
  * a page's state is about, recording a callback's completion, reading the journey's requests.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BrowserSession } from '../browser/session.js';
+import type { BrowserSession } from './browser-session.js';
 import type { ObservedCall } from '../emulator-client/client.js';
 import type { ServiceAnswer } from '../journey-states.js';
 import { type JourneyFacts, sha256 } from './facts.js';

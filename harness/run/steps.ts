@@ -5,15 +5,16 @@
  * for a concrete signal, what the page shows or a call the emulator observed the agency make.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BrowserSession } from '../browser/session.js';
+import type { BrowserSession } from './browser-session.js';
 import type { ObservedCall } from '../emulator-client/client.js';
 import { type Shown, showsState } from '../journey-states.js';
 import { type ConsentPage, consentPageOf } from '../pages/agency.js';
 import { type Person, personOf } from '../pages/person.js';
 import { untilSettled } from '../pages/settle.js';
 import type { Step } from '../scenarios/schema.js';
-import type { Submission } from './browser-seen.js';
-import { type JourneyFacts, redactUrl, showsTerms, termsOf } from './facts.js';
+import type { Submission } from '../browser/seen.js';
+import { type JourneyFacts, redactUrl } from './facts.js';
+import { showsTerms, termsOf } from './terms.js';
 import { ENDING_STATUSES, LONGEST_POLL_WAIT_MS, finalState, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
 import { confirmEntry, reachConsent } from './consent-steps.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';

@@ -87,7 +87,7 @@ describe('console: callback URLs', () => {
     expect(res.body.details.production[0]).toContain(reason);
   });
 
-  it.each(['http://localhost:3000/callback', 'http://127.0.0.1:3000/callback'])('accepts %s as the local-development exception, with a warning', async (url) => {
+  it.each(['http://localhost:3000/callback', 'http://127.0.0.1:3000/callback', 'http://[::1]:3000/callback'])('accepts %s as the local-development exception, with a warning', async (url) => {
     const res = await call(testWorld(), 'post', '/callbacks', { production: url, preview: 'https://preview.agency.example/callback' });
     expect(res.status).toBe(200);
     expect(res.body.callbacks).toEqual({ production: url, preview: 'https://preview.agency.example/callback' });

@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { MOBILE } from '../../harness/browser/device.js';
-import { BrowserSession } from '../../harness/browser/session.js';
+import { BrowserSession } from '../../harness/run/browser-session.js';
 import { ConfigSchema } from '../../harness/config.js';
 import { Capturer, SHOT_LIMIT } from '../../harness/run/capture.js';
-import type { PageSeen } from '../../harness/run/browser-seen.js';
+import type { PageSeen } from '../../harness/browser/seen.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import { useChromium } from '../support/chromium.js';
 

@@ -15,11 +15,11 @@ import { outside } from '../../harness/browser/outside.js';
 import { AgencyPage, consentPageOf } from '../../harness/pages/agency.js';
 import { PreviewPage } from '../../harness/pages/preview.js';
 import { RunFacts } from '../../harness/run/facts.js';
-import type { ConsentView } from '../../harness/run/browser-seen.js';
+import type { ConsentView } from '../../harness/browser/seen.js';
 import type { ScenarioRun } from '../../harness/run/scenario-run.js';
 import { STEPS } from '../../harness/run/steps.js';
 import { confirmEntry } from '../../harness/run/consent-steps.js';
-import type { BrowserSession } from '../../harness/browser/session.js';
+import type { BrowserSession } from '../../harness/run/browser-session.js';
 import { useChromium } from '../support/chromium.js';
 
 const browser = useChromium();

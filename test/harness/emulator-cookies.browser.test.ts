@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { BrowserSession } from '../../harness/browser/session.js';
+import { BrowserSession } from '../../harness/run/browser-session.js';
 import { ConfigSchema } from '../../harness/config.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import { useChromium } from '../support/chromium.js';

@@ -27,6 +27,8 @@ function emptyRun(): RunFacts {
 }
 
 const feeding = (id: string): Scenario => ({ ...scenarios[0]!, feeds: [id] });
+/** A made-up check's guidance: these judge verdicts only. */
+const MADE_UP: Check['guidance'] = { rules: [], fix: 'none', reference: 'none' };
 
 describe('the rules, on made-up facts', () => {
   test('every check of the harness, given a run that observed nothing, is inconclusive: none passes, none fails', () => {
@@ -36,13 +38,13 @@ describe('the rules, on made-up facts', () => {
   });
 
   test('a check that claims a pass with zero observations is inconclusive', () => {
-    const check: Check = { id: 'made.up', title: 'made up', group: 'journey', spec: '§0', kind: 'can_fail', configure: 'markers.states.won', evaluate: () => pass(0, 'compared 0') };
+    const check: Check = { id: 'made.up', title: 'made up', group: 'journey', spec: '§0', kind: 'can_fail', guidance: MADE_UP, configure: 'markers.states.won', evaluate: () => pass(0, 'compared 0') };
     const [verdict] = evaluateChecks(emptyRun(), [check], [feeding('made.up')]);
     expect(verdict).toMatchObject({ status: 'inconclusive', reason: 'this run observed nothing it judges', configure: 'markers.states.won' });
   });
 
   test('a pass on what one scenario showed, while another that feeds the check stopped early, is inconclusive: the stopped one might have shown the violation', () => {
-    const check: Check = { id: 'made.up', title: 'made up', group: 'journey', spec: '§0', kind: 'can_fail', evaluate: () => pass(3, 'three seen') };
+    const check: Check = { id: 'made.up', title: 'made up', group: 'journey', spec: '§0', kind: 'can_fail', guidance: MADE_UP, evaluate: () => pass(3, 'three seen') };
     const facts = emptyRun();
     const stopped = { ...feeding('made.up'), id: 'stopped-one' };
     facts.outcomes.set(stopped.id, { id: stopped.id, title: 'stopped', status: 'errored', durationMs: 1, error: 'step 2 (scan): timeout' });
@@ -51,7 +53,7 @@ describe('the rules, on made-up facts', () => {
   });
 
   test('a fail without evidence of the violation is not a fail', () => {
-    const check: Check = { id: 'made.up', title: 'made up', group: 'journey', spec: '§0', kind: 'can_fail', evaluate: () => ({ status: 'fail', reason: 'says so', evidence: [] }) };
+    const check: Check = { id: 'made.up', title: 'made up', group: 'journey', spec: '§0', kind: 'can_fail', guidance: MADE_UP, evaluate: () => ({ status: 'fail', reason: 'says so', evidence: [] }) };
     expect(evaluateChecks(emptyRun(), [check], [feeding('made.up')])[0]!.status).toBe('inconclusive');
   });
 

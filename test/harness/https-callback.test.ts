@@ -1,7 +1,7 @@
 /**
  * An agency reached over https on a host of its own (a deployed preview, a tunnel): the harness
  * takes its callback, as the brand's console does (https on any host; plain http only on
- * localhost and 127.0.0.1), and there its cookies must be Secure. On plain-http loopback a browser
+ * loopback: localhost, 127.0.0.1, [::1]), and there its cookies must be Secure. On plain-http loopback a browser
  * cannot keep a Secure cookie, so its absence is only a warning. Unit tests of the rule and of the
  * check on made-up facts: no TLS needed.
  */
@@ -12,7 +12,7 @@ import { CHECKS } from '../../harness/checks/registry.js';
 import { ConfigSchema } from '../../harness/config.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from '../../harness/scenarios/load.js';
-import { resolveTarget } from '../../harness/verify.js';
+import { resolveTarget } from '../../harness/target.js';
 
 describe('which callbacks the harness takes', () => {
   test('https on another host, and plain http on localhost or 127.0.0.1', () => {
@@ -24,7 +24,7 @@ describe('which callbacks the harness takes', () => {
 
   test('plain http on any other host is refused before anything runs, as the console would refuse it', () => {
     expect(() => resolveTarget({ callback: 'http://agency.example/callback' })).toThrow(
-      '--callback http://agency.example/callback must use https (plain http is accepted only for localhost and 127.0.0.1)',
+      '--callback http://agency.example/callback must use https (plain http is accepted only for localhost, 127.0.0.1 and [::1])',
     );
     expect(() => resolveTarget({ callback: 'https://agency.example/callback', preview: 'http://10.0.0.5/preview' })).toThrow(
       '--preview http://10.0.0.5/preview must use https',
@@ -40,6 +40,7 @@ describe('callback.cookie_flags: Secure is required over https, on any host', ()
     expect(secureCookieRequired('http://agency.example')).toBe(true);
     expect(secureCookieRequired('http://127.0.0.1:3000')).toBe(false);
     expect(secureCookieRequired('http://localhost:3000')).toBe(false);
+    expect(secureCookieRequired('http://[::1]:3000')).toBe(false);
   });
 
   const check = CHECKS.find((candidate) => candidate.id === 'callback.cookie_flags')!;

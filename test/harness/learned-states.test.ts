@@ -7,16 +7,16 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { fingerprint } from '../../harness/browser/in-page.js';
+import { type Fingerprint, fingerprint } from '../../harness/browser/in-page.js';
 import { CHECKS } from '../../harness/checks/registry.js';
 import { ConfigSchema } from '../../harness/config.js';
 import type { ResultState, StateName } from '../../harness/journey-states.js';
 import { AgencyPage } from '../../harness/pages/agency.js';
-import { type Fingerprint, StateBook, learn, samePage, statesCarried } from '../../harness/pages/states.js';
+import { StateBook, learn, samePage, statesCarried } from '../../harness/pages/states.js';
 import { withoutServiceData } from '../../harness/pages/service-data.js';
 import type { ObservedCall } from '../../harness/emulator-client/client.js';
 import { type Expectation, RunFacts } from '../../harness/run/facts.js';
-import type { PageSeen } from '../../harness/run/browser-seen.js';
+import type { PageSeen } from '../../harness/browser/seen.js';
 import { useChromium } from '../support/chromium.js';
 
 const SIX = ['won', 'lost', 'pending', 'failed', 'ineligible', 'already_entered'] as const;

@@ -6,7 +6,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from '../../harness/browser/chromium.js';
-import { CONSOLE_LIMIT, BrowserSession } from '../../harness/browser/session.js';
+import { CONSOLE_LIMIT, BrowserSession } from '../../harness/run/browser-session.js';
 import { ConfigSchema } from '../../harness/config.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import { useChromium } from '../support/chromium.js';

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import type { AfterRateLimit } from '../../fixtures/agency-reference/agency.js';
+import type { AfterRateLimit } from '../../fixtures/agency-reference/pages/layout.js';
 import type { Locale } from '../../fixtures/locales.js';
 import { exitCodeOf } from '../../harness/report/legend.js';
 import { useChromium } from '../support/chromium.js';

@@ -17,15 +17,13 @@
  * scenario it did not run: its test then fails and says to record again.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { type CheckReport, evaluateChecks } from '../../harness/checks/evaluate.js';
 import { CHECKS, CHECK_IDS } from '../../harness/checks/registry.js';
 import { STATUSES } from '../../harness/checks/types.js';
 import type { StateName } from '../../harness/journey-states.js';
-import type { Fingerprint } from '../../harness/pages/states.js';
+import type { Fingerprint } from '../../harness/browser/in-page.js';
 import type { Report } from '../../harness/report/types.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import { BUILT_IN_SCENARIOS, loadScenarios } from '../../harness/scenarios/load.js';
@@ -56,7 +54,8 @@ export interface RecordedRun {
 interface Recording {
   /** The scenarios the run ran, each with a digest of its definition. */
   scenarios: Array<{ id: string; sha: string }>;
-  agencyLog: string;
+  /** The agency's log, in a recording made before the run's facts held it (facts.agencyLog). */
+  agencyLog?: string;
   facts: Record<string, unknown>;
 }
 
@@ -85,8 +84,7 @@ export function record(matrix: string, run: RecordedRun, facts: RunFacts, scenar
     if (key === 'states') plain.states = { learned: facts.states.learned, pages: SANDBOX_SCENARIOS.map((state) => [state, facts.states.pageOf(state)]) };
     else plain[key] = value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : value;
   }
-  const agencyLog = facts.config.agency_log && existsSync(facts.config.agency_log) ? readFileSync(facts.config.agency_log, 'utf8') : '';
-  const recording: Recording = { scenarios: scenarios.map((scenario) => ({ id: scenario.id, sha: digest(scenario) })), agencyLog, facts: plain };
+  const recording: Recording = { scenarios: scenarios.map((scenario) => ({ id: scenario.id, sha: digest(scenario) })), facts: plain };
   mkdirSync(new URL(`${matrix}/`, FOLDER), { recursive: true });
   writeFileSync(fileOf(matrix, run.name), gzipSync(JSON.stringify(recording), { level: 9 }));
 }
@@ -100,20 +98,16 @@ export function judgeRecording(matrix: string, name: string, only: readonly stri
   const ran = SCENARIOS.filter((scenario) => recording.scenarios.some((recorded) => recorded.id === scenario.id && recorded.sha === digest(scenario)));
   const stale = SCENARIOS.filter((scenario) => scenario.feeds.some((id) => checks.some((check) => check.id === id)) && !ran.includes(scenario)).map((scenario) => scenario.id);
   if (stale.length) throw new Error(`recording ${matrix}/${name} is stale: scenario ${stale.join(', ')} changed or was not run; ${RECORD_AGAIN}`);
-  const folder = mkdtempSync(join(tmpdir(), 'recorded-'));
-  try {
-    const facts = factsOf(recording, join(folder, 'agency.log'));
-    return verdictsOf(evaluateChecks(facts, checks, ran), facts);
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
+  const facts = factsOf(recording);
+  return verdictsOf(evaluateChecks(facts, checks, ran), facts);
 }
 
-/** The recorded facts as the run held them, its agency's log written to `log`. */
-function factsOf(recording: Recording, log: string): RunFacts {
+/** The recorded facts as the run held them. */
+function factsOf(recording: Recording): RunFacts {
   const { config, origins, outDir, states, ...rest } = recording.facts as Pick<RunFacts, 'config' | 'origins' | 'outDir'> & { states: { learned: RunFacts['states']['learned']; pages: Array<[StateName, Fingerprint | undefined]> } };
-  writeFileSync(log, recording.agencyLog);
-  const facts = new RunFacts({ ...config, agency_log: config.agency_log ? log : undefined }, origins, outDir);
+  const facts = new RunFacts(config, origins, outDir);
+  // A recording made before the facts held the agency's log kept its text beside them: the run read it, so it stands for what the run gathered.
+  if (!('agencyLog' in rest) && config.agency_log && recording.agencyLog !== undefined) facts.agencyLog = { file: config.agency_log, text: recording.agencyLog };
   for (const [state, page] of states.pages) if (page) facts.states.report(state, page);
   facts.states.learned = states.learned;
   const target = facts as unknown as Record<string, unknown>;

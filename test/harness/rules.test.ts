@@ -5,8 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { GUIDANCE } from '../../harness/checks/guidance.js';
-import { CHECK_IDS } from '../../harness/checks/registry.js';
+import { CHECKS, CHECK_IDS } from '../../harness/checks/registry.js';
 import { packageRoot } from '../../harness/paths.js';
 
 interface Row {
@@ -49,11 +48,11 @@ test('every test file docs/rules.md names exists', () => {
 
 test("every check's rule ids are rows of docs/rules.md, and every check a row names exists and names that rule", () => {
   const ids = new Set(table.map((row) => row.id));
-  const unknownRules = Object.entries(GUIDANCE).flatMap(([check, guidance]) => guidance.rules.filter((rule) => !ids.has(rule)).map((rule) => `${check}: ${rule}`));
+  const unknownRules = CHECKS.flatMap(({ id, guidance }) => guidance.rules.filter((rule) => !ids.has(rule)).map((rule) => `${id}: ${rule}`));
   expect(unknownRules).toEqual([]);
   const unknownChecks = table.flatMap((row) => row.checks.filter((check) => !CHECK_IDS.has(check)).map((check) => `${row.id}: ${check}`));
   expect(unknownChecks).toEqual([]);
   const fromTable = table.flatMap((row) => row.checks.map((check) => `${check} ${row.id}`)).sort();
-  const fromChecks = Object.entries(GUIDANCE).flatMap(([check, guidance]) => guidance.rules.map((rule) => `${check} ${rule}`)).sort();
+  const fromChecks = CHECKS.flatMap(({ id, guidance }) => guidance.rules.map((rule) => `${id} ${rule}`)).sort();
   expect(fromTable).toEqual(fromChecks);
 });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { BrowserSession } from '../../harness/browser/session.js';
+import { BrowserSession } from '../../harness/run/browser-session.js';
 import { ConfigSchema, type TraceMode } from '../../harness/config.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import { useChromium } from '../support/chromium.js';

@@ -8,9 +8,10 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { BrowserSession } from '../../harness/browser/session.js';
+import { BrowserSession } from '../../harness/run/browser-session.js';
 import { ConfigSchema } from '../../harness/config.js';
-import { AgencyPage, consentPageOf, recognisedSelectors } from '../../harness/pages/agency.js';
+import { AgencyPage, consentPageOf } from '../../harness/pages/agency.js';
+import { recognisedSelectors } from '../../harness/pages/markers.js';
 import { personOf } from '../../harness/pages/person.js';
 import { RunFacts } from '../../harness/run/facts.js';
 import { sendFilled } from '../../harness/run/steps.js';

@@ -9,11 +9,11 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { fingerprint } from '../../harness/browser/in-page.js';
+import { type Fingerprint, fingerprint } from '../../harness/browser/in-page.js';
 import { ConfigSchema } from '../../harness/config.js';
 import type { StateName } from '../../harness/journey-states.js';
 import { AgencyPage } from '../../harness/pages/agency.js';
-import { type Fingerprint, StateBook, samePage } from '../../harness/pages/states.js';
+import { StateBook, samePage } from '../../harness/pages/states.js';
 import { ruledOut } from '../../harness/run/state-steps.js';
 import { useChromium } from '../support/chromium.js';
 

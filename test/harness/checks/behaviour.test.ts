@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { ConfigSchema } from '../../../harness/config.js';
 import type { ObservedCall } from '../../../harness/emulator-client/client.js';
 import type { Shown } from '../../../harness/journey-states.js';
-import type { PageSeen } from '../../../harness/run/browser-seen.js';
+import type { PageSeen } from '../../../harness/browser/seen.js';
 import { type JourneyFacts, RunFacts } from '../../../harness/run/facts.js';
 import type { Scenario } from '../../../harness/scenarios/schema.js';
 import { BEHAVIOUR_CHECKS } from '../../../harness/checks/behaviour.js';

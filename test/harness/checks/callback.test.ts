@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigSchema } from '../../../harness/config.js';
 import type { ObservedCall } from '../../../harness/emulator-client/client.js';
-import type { AgencyResponse } from '../../../harness/run/browser-seen.js';
+import type { AgencyResponse } from '../../../harness/browser/seen.js';
+import { readAgencyLog } from '../../../harness/run/agency-log.js';
 import { type JourneyFacts, RunFacts, sha256 } from '../../../harness/run/facts.js';
 import type { Scenario } from '../../../harness/scenarios/schema.js';
 import { CALLBACK_CHECKS, secureCookieRequired } from '../../../harness/checks/callback.js';
@@ -147,6 +148,7 @@ describe('logs.params_redacted', () => {
     const file = join(folder, 'agency.log');
     if (text !== undefined) writeFileSync(file, text);
     const seen = facts({ agency_log: file });
+    seen.agencyLog = readAgencyLog(file);
     seen.journeys.push(journeyWith());
     seen.pages.push({ scenario: 'production-won', journey: 'main', environment: 'production', at: AT, url: `${AGENCY}/entry`, status: 200, shows: [], links: [], title: '', text: '' });
     try {

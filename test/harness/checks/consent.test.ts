@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { ConfigSchema } from '../../../harness/config.js';
 import type { ObservedCall } from '../../../harness/emulator-client/client.js';
 import type { ConsentBox } from '../../../harness/browser/in-page.js';
-import type { ConsentView } from '../../../harness/run/browser-seen.js';
+import type { ConsentView } from '../../../harness/browser/seen.js';
 import { type JourneyFacts, RunFacts } from '../../../harness/run/facts.js';
 import { CONSENT_CHECKS } from '../../../harness/checks/consent.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { ConfigSchema } from '../../../harness/config.js';
 import type { ObservedCall } from '../../../harness/emulator-client/client.js';
-import type { PageSeen } from '../../../harness/run/browser-seen.js';
+import type { PageSeen } from '../../../harness/browser/seen.js';
 import { type Expectation, RunFacts } from '../../../harness/run/facts.js';
 import { JOURNEY_CHECKS } from '../../../harness/checks/journey.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { BrowserSession } from '../../../harness/browser/session.js';
+import type { BrowserSession } from '../../../harness/run/browser-session.js';
 import { ADVISORY_CHECKS } from '../../../harness/checks/advisory.js';
 import { ConfigSchema } from '../../../harness/config.js';
 import { Capturer } from '../../../harness/run/capture.js';

@@ -3,9 +3,8 @@
  * every request, and the consent form as read and sent. The browser session and the steps record
  * them; checks read them through RunFacts (harness/run/facts.ts).
  */
-import type { ConsentBox } from '../browser/in-page.js';
+import type { ConsentBox, Fingerprint } from './in-page.js';
 import type { Shown, StateName } from '../journey-states.js';
-import type { Fingerprint } from '../pages/states.js';
 
 export type Environment = 'sandbox' | 'production';
 

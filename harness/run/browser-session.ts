@@ -8,14 +8,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import type { TraceMode } from '../config.js';
-import type { AgencyPage, ShownMark } from '../pages/agency.js';
-import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
-import type { Environment, PageSeen, RequestSeen } from '../run/browser-seen.js';
-import { type Heard, recordSharedWorkers, recordSockets } from './channels.js';
-import { RENDERER_LIMIT_MB } from './chromium.js';
-import { ordinaryDevice, phoneContext, phoneOf, presentAsPhone } from './device.js';
-import { readPage, recordShown, shownMark } from './in-page.js';
-import { onEveryDocument, outside } from './outside.js';
+import type { AgencyPage } from '../pages/agency.js';
+import { type RunFacts, originOf, redactUrl } from './facts.js';
+import type { Environment, PageSeen, RequestSeen } from '../browser/seen.js';
+import { type Heard, recordSharedWorkers, recordSockets } from '../browser/channels.js';
+import { RENDERER_LIMIT_MB } from '../browser/chromium.js';
+import { ordinaryDevice, phoneContext, phoneOf, presentAsPhone } from '../browser/device.js';
+import { type ShownMark, readPage, recordShown, shownMark } from '../browser/in-page.js';
+import { onEveryDocument, outside } from '../browser/outside.js';
 
 
 const MAX_BODY = 500_000;
