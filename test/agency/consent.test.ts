@@ -69,6 +69,18 @@ describe('consent', () => {
   });
 
   rule({
+    defect: 'marketing-preselected',
+    title: 'with consentInDialog, no box in the dialog is preselected, the optional marketing box included',
+    world: { shape: { consentInDialog: true } },
+    observe: async (w) => {
+      const page = await consentPage(w);
+      return { dialog: page.text.includes('<dialog id="entry-dialog"'), marketing: input(page, 'marketing_opt_in') };
+    },
+    holds: { dialog: true, marketing: expect.not.stringContaining('checked') },
+    broken: { dialog: true, marketing: expect.stringContaining(' checked') },
+  });
+
+  rule({
     defect: 'consent-bundled-with-marketing',
     title: 'is separate from optional marketing consent, which is never sent to the service',
     observe: async (w) => {
