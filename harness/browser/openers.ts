@@ -51,10 +51,17 @@ export function consentOpeners(input: { root: string; opener?: string }): { by: 
  * config names (`markers.consent_step`) and its form, when it is shown; else the one form of the
  * page's main content a person sees, and its one submit button. Several forms or buttons are no
  * step the harness can take without a guess: `several` names them (for the brand to pick one).
+ * `besides`: the consent form (elementPath) a page still holds beside its step (a single-page app
+ * that draws its summary without loading another page): nothing in or around it is the step's, and
+ * the step may be one button outside any form.
  */
-export function stepForm(button?: string): { form: string; submit: string; text: string } | { several: string[] } | undefined {
+export function stepForm(input?: { button?: string; besides?: string } | null): { form: string; submit: string; text: string } | { several: string[] } | undefined {
+  const { button, besides } = input ?? {};
   const seen = (element: any) => Boolean(element.checkVisibility({ visibilityProperty: true }));
   const text = (element: any) => String(element.innerText ?? element.value ?? '').replace(/\s+/g, ' ').trim().slice(0, 80);
+  const consent = besides ? document.querySelector(besides) : undefined;
+  const apart = (element: any) => !consent || !(consent.contains(element) || element.contains(consent));
+  const one = (button: any) => ({ form: elementPath(button.closest('form') ?? button), submit: elementPath(button), text: text(button) });
   if (button) {
     let named: any[] = [];
     try {
@@ -63,14 +70,19 @@ export function stepForm(button?: string): { form: string; submit: string; text:
       named = [];
     }
     if (named.length > 1) return { several: named.map(text) };
-    return named.length === 1 ? { form: elementPath(named[0].closest('form') ?? named[0]), submit: elementPath(named[0]), text: text(named[0]) } : undefined;
+    return named.length === 1 ? one(named[0]) : undefined;
   }
   const mains = document.querySelectorAll('main, [role=main]');
   const content = mains.length === 1 ? mains[0] : document.body;
-  const forms = [...(content?.querySelectorAll('form') ?? [])].filter(seen);
+  const forms = [...(content?.querySelectorAll('form') ?? [])].filter((form: any) => seen(form) && apart(form));
   const submitsOf = (form: any) => [...form.querySelectorAll('button[type=submit], button:not([type]), input[type=submit]')].filter(seen);
   if (forms.length > 1) return { several: forms.flatMap(submitsOf).map(text) };
-  if (forms.length === 0) return undefined;
+  if (forms.length === 0) {
+    if (!consent) return undefined;
+    const buttons = [...(content?.querySelectorAll('button, [role=button], input[type=submit], input[type=button]') ?? [])].filter((element: any) => seen(element) && apart(element) && !element.disabled);
+    if (buttons.length > 1) return { several: buttons.map(text) };
+    return buttons.length === 1 ? one(buttons[0]) : undefined;
+  }
   const submits = submitsOf(forms[0]);
   if (submits.length > 1) return { several: submits.map(text) };
   if (submits.length === 0) return undefined;

@@ -12,7 +12,7 @@ import type { Request, Route } from 'playwright-core';
 import type { BrowserSession } from './browser-session.js';
 import { consentPageOf } from '../pages/agency.js';
 import { personOf } from '../pages/person.js';
-import { confirmStepOf, reachConsent } from './consent-steps.js';
+import { confirmStepOf, reachConsent, standingBeside } from './consent-steps.js';
 import type { EndpointProbe, JourneyFacts } from './facts.js';
 import { termsOf } from './terms.js';
 import { BACKEND_LATENCY_MS } from './polling.js';
@@ -62,7 +62,14 @@ export async function probeEntryEndpoint(run: ScenarioRun, journey: JourneyFacts
     record.missed = 'no button sends the consent form: none is a submit button or named like one (vocabulary.submit adds a word)';
     return;
   }
-  const caught = await catchSubmission(session, submit, (request) => request.method() !== 'GET' && facts.isAgency(request.url()) && (!config.entry_endpoint.path || new URL(request.url()).pathname === config.entry_endpoint.path));
+  const wanted = (request: Request) => request.method() !== 'GET' && facts.isAgency(request.url()) && (!config.entry_endpoint.path || new URL(request.url()).pathname === config.entry_endpoint.path);
+  const standing = await standingBeside(run, session);
+  let caught = await catchSubmission(session, submit, wanted);
+  if (!caught) {
+    // A page that draws a summary beside the form it keeps, instead of sending it: its one button sends the entry.
+    const step = await confirmStepOf(run, session, standing).catch(() => undefined);
+    if (step) caught = await catchSubmission(session, session.page.locator(step.submit), wanted);
+  }
   if (!caught) {
     record.missed = `the consent form sent no request to the agency${config.entry_endpoint.path ? ` at ${config.entry_endpoint.path}` : ''} within 5 s (entry_endpoint.path picks it)`;
     return;

@@ -16,7 +16,7 @@ import type { Submission } from '../browser/seen.js';
 import { type JourneyFacts, redactUrl } from './facts.js';
 import { showsTerms, termsOf } from './terms.js';
 import { ENDING_STATUSES, LONGEST_POLL_WAIT_MS, finalState, isTerminalAnswer, nextPollDue, pageDecided, scheduleViolation } from './polling.js';
-import { confirmEntry, reachConsent } from './consent-steps.js';
+import { confirmEntry, reachConsent, standingBeside } from './consent-steps.js';
 import { probeEntryEndpoint } from './endpoint-probe.js';
 import { continueOnAuthorize, scanPack } from './journey-start.js';
 import { callbackStep } from './probes.js';
@@ -242,9 +242,10 @@ async function submitConsent(run: ScenarioRun, session: BrowserSession, step: Pi
   journey.submissions.push(submission);
   const sentSince = (at: number) => run.facts.requests.some((request) => request.scenario === session.scenario && request.journey === session.journey && request.at >= at && SENDS.has(request.resourceType));
   const before = await run.env.client.lastObserved();
+  const standing = await standingBeside(run, session);
   await sendFilled(consent, person, () => session.act(() => submit.click()), sentSince);
   const entered = async () => (await run.observed(journey.pack.code)).some((call) => isEntryCall(call) && call.seq > before);
-  const confirmed = (await confirmEntry(run, session, entered)).join('; ');
+  const confirmed = (await confirmEntry(run, session, entered, standing)).join('; ');
   if (confirmed) submission.confirmed = confirmed;
   await run.observe(session);
 }

@@ -95,6 +95,26 @@ describe.concurrent('in Chromium', { timeout: 120_000 }, () => {
     expect(secrets.filter((secret) => held.includes(secret))).toEqual([]);
   });
 
+  test('confirmStep: the form, once sent, is hidden and a summary drawn below it without a navigation; only its one button sends the entry; a refusal shows the form again', async ({ onTestFinished }) => {
+    const { w, page } = await session({ build: { confirmStep: true } }, onTestFinished);
+    await toConsent(w, page);
+    let navigations = 0;
+    page.on('framenavigated', () => (navigations += 1));
+    const form = page.locator('form[data-teilnahme-formular]');
+    const confirm = page.getByRole('button', { name: 'Teilnahme bestätigen' });
+    await form.evaluate((element: { noValidate: boolean }) => void (element.noValidate = true));
+    await page.getByRole('button', { name: 'Jetzt teilnehmen' }).click();
+    await confirm.click();
+    await page.getByRole('alert').filter({ hasText: 'Bitte akzeptiere die Teilnahmebedingungen' }).waitFor();
+    expect([await form.isVisible(), await confirm.count(), entries(w).length]).toEqual([true, 0, 0]);
+    await consentAndSend(page);
+    await confirm.waitFor();
+    expect([await form.isHidden(), entries(w).length]).toEqual([true, 0]);
+    await confirm.click();
+    await shows(page, { ansicht: 'ergebnis', ergebnis: 'gewonnen' });
+    expect([navigations, entries(w).length]).toEqual([0, 1]);
+  });
+
   test('pending: the page asks when told, the service is read from 2 s on, the delivered code is shown, then the page stops asking', async ({ onTestFinished, expect }) => {
     const { w, page, requests, pass } = await session({}, onTestFinished);
     await toConsent(w, page, { outcome: 'pending' });

@@ -6,12 +6,13 @@
 import { onTestFinished } from 'vitest';
 import type { SpaDefectName } from '../../fixtures/agency-spa/defects.js';
 import { createSpaLogger } from '../../fixtures/agency-spa/log.js';
-import { startSpaAgency } from '../../fixtures/agency-spa/server.js';
+import { type SpaAgencyOptions, startSpaAgency } from '../../fixtures/agency-spa/server.js';
 import { formOf } from '../agency/test-browser.js';
 import { type AgencyWorldOptions, type Teardown, agencyWorldWith, rulesOf } from '../support/agency-world.js';
 import type { Call, SpaClient } from './spa-client.js';
 
-export type SpaWorldOptions = AgencyWorldOptions<SpaDefectName>;
+/** `build`: how the app is built where the rules leave it open (server.ts `confirmStep`). */
+export type SpaWorldOptions = AgencyWorldOptions<SpaDefectName> & { build?: Pick<SpaAgencyOptions, 'confirmStep'> };
 
 /** Anna signs in from Germany, whose terms set a minimum age of 18 (version de-2026-03). */
 export const ANNA = 'anna.weber@example.test';
@@ -20,7 +21,7 @@ export const MARCO = 'marco.rossi@example.test';
 
 /** `onFinished` registers the teardown; concurrent tests pass their context's `onTestFinished`. */
 export async function spaWorld(options: SpaWorldOptions = {}, onFinished: Teardown = onTestFinished) {
-  const w = await agencyWorldWith(startSpaAgency, createSpaLogger, options, onFinished);
+  const w = await agencyWorldWith((start) => startSpaAgency({ ...start, ...options.build }), createSpaLogger, options, onFinished);
   return {
     ...w,
     /** An address of the agency, e.g. `w.at('/api/zustand')`. */

@@ -58,6 +58,22 @@ describe('callback responses', () => {
     holds: { status: 303, location: '/result' },
     broken: { status: 200, location: null },
   });
+
+  rule({
+    defect: 'api-readable-by-any-origin',
+    title: "with twoOrigins, the API lets the pages' origin read its answers with the browser's cookies, and no other origin",
+    world: { shape: { twoOrigins: true } },
+    observe: async (w) => {
+      const api = new URL(w.agency.callbackUrl).origin;
+      const readers = async (origin: string) => {
+        const answer = await fetch(`${api}/result/status`, { headers: { origin } });
+        return [answer.headers.get('access-control-allow-origin'), answer.headers.get('access-control-allow-credentials')];
+      };
+      return { pages: (await readers(w.agency.url))[0] === w.agency.url, other: await readers('https://elsewhere.example') };
+    },
+    holds: { pages: true, other: [null, null] },
+    broken: { pages: true, other: ['https://elsewhere.example', 'true'] },
+  });
 });
 
 describe('the session cookie', () => {

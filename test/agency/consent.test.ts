@@ -69,6 +69,20 @@ describe('consent', () => {
   });
 
   rule({
+    defect: 'marketing-preselected',
+    title: 'with consentInDialog, no box in the dialog is preselected, the optional marketing box included (and the switch ticks it only as the form first opens)',
+    world: { shape: { consentInDialog: true } },
+    observe: async (w) => {
+      const browser = new TestBrowser();
+      const page = await toConsent(w, browser);
+      const again = await browser.submit(page, '/entry', {});
+      return { dialog: page.text.includes('<dialog id="entry-dialog"'), marketing: input(page, 'marketing_opt_in'), again: [again.status, input(again, 'marketing_opt_in')] };
+    },
+    holds: { dialog: true, marketing: expect.not.stringContaining('checked'), again: [400, expect.not.stringContaining('checked')] },
+    broken: { dialog: true, marketing: expect.stringContaining(' checked'), again: [400, expect.not.stringContaining('checked')] },
+  });
+
+  rule({
     defect: 'consent-bundled-with-marketing',
     title: 'is separate from optional marketing consent, which is never sent to the service',
     observe: async (w) => {

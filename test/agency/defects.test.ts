@@ -94,4 +94,20 @@ describe('the agency command', () => {
       await emulator.close();
     }
   });
+
+  test('a defect of one build\'s part builds the agency so: --defect api-readable-by-any-origin runs it on two origins', async () => {
+    const emulator = await startServer({ fixture: DEFAULT_FIXTURE, data: ':memory:', host: '127.0.0.1', port: 0, logger: createLogger('emulator', { level: 'silent' }) });
+    const { child, listening, output } = agency(['--port', '0', '--emulator', emulator.baseUrl, '--defect', 'api-readable-by-any-origin']);
+    try {
+      const url = await listening;
+      child.kill('SIGTERM');
+      const { stdout } = await output;
+      const callback = /callback URL {2}(\S+)/.exec(stdout)?.[1];
+      expect([new URL(callback!).origin === url, new URL(callback!).pathname]).toEqual([false, '/callback']);
+      expect(stdout).toContain(`preview URL   ${url}/preview`);
+    } finally {
+      child.kill();
+      await emulator.close();
+    }
+  });
 });

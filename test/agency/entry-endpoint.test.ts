@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { ENTRY_LIMIT } from '../../fixtures/agency-reference/config.js';
 import { TestBrowser, formOf, marker } from './test-browser.js';
-import { ACCEPT, agencyWorld, rule, toConsent } from './world.js';
+import { ACCEPT, agencyWorld, enter, rule, toConsent } from './world.js';
 
 describe('POST /entry', () => {
   rule({
@@ -16,6 +16,20 @@ describe('POST /entry', () => {
     },
     holds: { status: 403, entries: 0 },
     broken: { status: 303, entries: 1 },
+  });
+
+  rule({
+    defect: 'confirm-without-csrf',
+    title: 'with confirmPage, POST /entry/confirm refuses a post without the CSRF token of this browser, and sends nothing',
+    world: { shape: { confirmPage: true } },
+    observe: async (w) => {
+      const browser = new TestBrowser();
+      const summary = await enter(browser, await toConsent(w, browser));
+      const forged = await browser.request('POST', `${w.agency.url}/entry/confirm`, { csrf: 'x'.repeat(43) });
+      return { summary: marker(summary, 'page'), status: forged.status, entries: w.spy.of('POST', '/session/entry').length };
+    },
+    holds: { summary: 'confirm', status: 303, entries: 0 },
+    broken: { summary: 'confirm', status: 303, entries: 1 },
   });
 
   test('refuses a token taken from another browser', async () => {

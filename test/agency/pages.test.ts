@@ -17,6 +17,20 @@ describe('the callback URL without service_request', () => {
     broken: { status: 400, page: 'error' },
   });
 
+  rule({
+    defect: 'home-content-fails',
+    title: 'with loadingLanding, redirects to a home page whose script draws the campaign it fetches',
+    world: { shape: { loadingLanding: true } },
+    observe: async (w) => {
+      const home = await new TestBrowser().open(w.agency.callbackUrl);
+      const content = await fetch(new URL('/home/content', w.agency.url));
+      const drawn = (await content.json()) as { page: string; html: string };
+      return { home: new URL(home.url).pathname, status: content.status, page: drawn.page, name: drawn.html.includes('Spring Instant Win') };
+    },
+    holds: { home: '/home', status: 200, page: 'landing', name: true },
+    broken: { home: '/home', status: 503, page: 'error', name: false },
+  });
+
   test('creates no browser session for a mere visitor', async () => {
     const w = await agencyWorld();
     const page = await new TestBrowser().request('GET', `${w.agency.callbackUrl}?utm_source=poster`);

@@ -3,20 +3,21 @@
  * front of it, the agency on its own movable clock, and journey steps through the real pages.
  */
 import { onTestFinished } from 'vitest';
-import type { DefectName } from '../../fixtures/agency-reference/defects.js';
+import type { DefectName, Shape } from '../../fixtures/agency-reference/defects.js';
 import { createAgencyLogger } from '../../fixtures/agency-reference/logger.js';
 import { startAgency } from '../../fixtures/agency-reference/server.js';
 import { type AgencyWorldOptions, type Teardown, agencyWorldWith, rulesOf } from '../support/agency-world.js';
 import { type Hop, type TestBrowser, formOf } from './test-browser.js';
 
-export type WorldOptions = AgencyWorldOptions<DefectName>;
+/** `shape`: how the agency is built (the shape a defect needs, defects.ts `build`). */
+export type WorldOptions = AgencyWorldOptions<DefectName> & { shape?: Shape };
 
 /** Anna signs in from Germany, whose terms set a minimum age of 18. */
 export const ANNA = 'anna.weber@example.test';
 
 /** `onFinished` registers the teardown; concurrent tests pass their context's `onTestFinished`. */
 export function agencyWorld(options: WorldOptions = {}, onFinished: Teardown = onTestFinished) {
-  return agencyWorldWith(startAgency, createAgencyLogger, options, onFinished);
+  return agencyWorldWith((start) => startAgency({ ...start, ...options.shape }), createAgencyLogger, options, onFinished);
 }
 
 export type AgencyWorld = Awaited<ReturnType<typeof agencyWorld>>;

@@ -18,7 +18,7 @@ import { RunFacts } from '../../harness/run/facts.js';
 import type { ConsentView } from '../../harness/browser/seen.js';
 import type { ScenarioRun } from '../../harness/run/scenario-run.js';
 import { STEPS } from '../../harness/run/steps.js';
-import { confirmEntry } from '../../harness/run/consent-steps.js';
+import { confirmEntry, standingBeside } from '../../harness/run/consent-steps.js';
 import type { BrowserSession } from '../../harness/run/browser-session.js';
 import { useChromium } from '../support/chromium.js';
 
@@ -185,20 +185,33 @@ describe('a consent form the page holds hidden (issue 47 item 3)', () => {
     expect(await step('<form><button>Weiter</button></form><form><button>Abbrechen</button></form>')).toEqual({ several: ['Weiter', 'Abbrechen'] });
     expect(await step('<p>Danke</p>')).toBeUndefined();
     // The config names the step's button: taken with its form.
-    expect(await outside(page, stepForm, 'main button[value=yes]')).toBeUndefined();
+    expect(await outside(page, stepForm, { button: 'main button[value=yes]' })).toBeUndefined();
     await page.setContent('<main><form><button name="adult" value="yes">Ja</button><button name="adult" value="no">Nein</button></form></main>');
-    expect(await outside(page, stepForm, 'main button[value=yes]')).toMatchObject({ text: 'Ja', form: expect.stringMatching(/> form:nth-child\(1\)$/) });
+    expect(await outside(page, stepForm, { button: 'main button[value=yes]' })).toMatchObject({ text: 'Ja', form: expect.stringMatching(/> form:nth-child\(1\)$/) });
   });
 });
 
 describe('a page asking to confirm the consent form once sent (issue 47 item 3)', () => {
-  /** What confirmEntry does on this page, on a run whose entry never reaches the service (only its page object, config and person are real). */
-  const confirmOn = async (html: string, config = plain) => {
+  /** A run whose entry never reaches the service, on this page (only its page object, config and person are real). */
+  const runOn = async (html: string, config = plain) => {
     await page.setContent(`<main>${html}</main>`);
     const facts = new RunFacts(config, { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' }, '/tmp');
     const run = { facts, env: { config }, view: () => new AgencyPage(page, config.markers), journey: () => ({ country: 'ES' }) } as unknown as ScenarioRun;
     const session = { page, journey: 'main', act: (action: () => Promise<void>) => action() } as unknown as BrowserSession;
+    return { run, session };
+  };
+  /** What confirmEntry does on this page. */
+  const confirmOn = async (html: string, config = plain) => {
+    const { run, session } = await runOn(html, config);
     return confirmEntry(run, session, async () => false);
+  };
+  /** What confirmEntry does once the consent form on this page was sent as submitConsent sends it: what stood beside it read first, its box ticked, its button clicked. */
+  const sendAndConfirm = async (html: string) => {
+    const { run, session } = await runOn(html);
+    const standing = await standingBeside(run, session);
+    await page.locator('#accept').check();
+    await page.locator('#send').click();
+    return confirmEntry(run, session, async () => false, standing);
   };
   // Either button ends on an error page the harness recognises, so nothing is waited for after the click.
   const SUMMARY = `<form onsubmit="event.preventDefault(); document.body.innerHTML = '<main data-page=error>Error</main>'"><p>Has aceptado las bases.</p>
@@ -209,6 +222,28 @@ describe('a page asking to confirm the consent form once sent (issue 47 item 3)'
     expect(await confirmOn(SUMMARY, ConfigSchema.parse({ markers: { consent_step: 'main button[value=yes]' } }))).toEqual([
       expect.stringMatching(/^after the consent form was sent, a page at \S+: the harness filled its form as the journey's person and clicked "Confirmar"$/),
     ]);
+  });
+
+  /** A single-page app's consent form: once sent, it stays in the page (hidden, or not) and a summary is drawn beside it, whose one button ends on an error page the harness recognises. */
+  const spa = (hide: boolean, beside = '') => `<form id="f"><label><input type="checkbox" id="accept" required> Acepto las bases</label><button id="send">Participar</button></form>${beside}
+    <script>document.getElementById('f').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const summary = document.createElement('section');
+      summary.innerHTML = '<p role="status">Has aceptado las bases.</p><button type="button">Confirmar</button>';
+      event.target.hidden = ${hide};
+      event.target.after(summary);
+      summary.querySelector('button').onclick = () => { document.body.innerHTML = '<main data-page=error>Error</main>'; };
+    });</script>`;
+
+  test.for([true, false])('a single-page app that draws its summary beside the consent form it keeps (hidden: %s): its one button is clicked, the click said', async (hide) => {
+    expect(await sendAndConfirm(spa(hide))).toEqual([expect.stringMatching(/^after the consent form was sent, a page at \S+: the harness filled its form as the journey's person and clicked "Confirmar"$/)]);
+  });
+
+  test('the consent form shown again beside what stood there before it was sent (a form of its own, a button) is no step: nothing is clicked', async () => {
+    const refused = `<form id="f" onsubmit="event.preventDefault(); document.getElementById('problem').textContent = 'Acepta las bases.'"><label><input type="checkbox" id="accept" required> Acepto las bases</label>
+      <p id="problem" role="alert"></p><button id="send">Participar</button></form><form><button>Suscribirme</button></form><script>document.querySelector('form:not(#f)').onsubmit = () => { document.body.innerHTML = '<main>clicked</main>'; };</script>`;
+    expect(await sendAndConfirm(refused)).toEqual([]);
+    expect(await page.locator('#problem').textContent()).toBe('Acepta las bases.');
   });
 });
 

@@ -6,7 +6,8 @@
  * consent form in a native <dialog> behind a button (`consentInDialog`), and a page confirming the
  * form once sent, whose button alone sends the entry (`confirmPage`). Every check passes, exit 0,
  * and the evidence says what the harness filled and clicked to reach the form and to confirm it. The defects each
- * shape could hide fail on made-up facts or in a page of their own (agency-origins.test.ts,
+ * shape could hide fail their checks in the defect matrix, each on its shape (defect-cases.ts,
+ * defects.test.ts), and on made-up facts or in a page of their own (agency-origins.test.ts,
  * checks/endpoint.test.ts, consent-boxes.test.ts).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';

@@ -92,20 +92,20 @@ export async function agencyWorldWith<Defect, Agency extends StartedAgency>(
 }
 
 /** `rule` for the world `build` makes: a rule of the spec the agency keeps, and its defect switch breaks (the observation differs as stated). */
-export function rulesOf<Defect, World>(build: (options: AgencyWorldOptions<Defect>) => Promise<World>) {
+export function rulesOf<Defect, World, Options extends AgencyWorldOptions<Defect> = AgencyWorldOptions<Defect>>(build: (options: Options) => Promise<World>) {
   return function rule<T extends object>(spec: {
     defect: Defect;
     title: string;
-    world?: Omit<AgencyWorldOptions<Defect>, 'defects'>;
+    world?: Omit<Options, 'defects'>;
     observe: (w: World) => Promise<T>;
     holds: { [K in keyof T]?: unknown };
     broken: { [K in keyof T]?: unknown };
   }): void {
     test(spec.title, async () => {
-      expect(await spec.observe(await build({ ...spec.world }))).toMatchObject(spec.holds);
+      expect(await spec.observe(await build({ ...spec.world } as Options))).toMatchObject(spec.holds);
     });
     test(`--defect ${spec.defect} breaks it`, async () => {
-      expect(await spec.observe(await build({ ...spec.world, defects: [spec.defect] }))).toMatchObject(spec.broken);
+      expect(await spec.observe(await build({ ...spec.world, defects: [spec.defect] } as Options))).toMatchObject(spec.broken);
     });
   };
 }
