@@ -32,10 +32,13 @@ interface Stat {
  * names the same process. A reading lists /proc and reads the stat of a pid it has not seen and
  * of each one below the root, not of the machine's every process (the guard and the bench's meter
  * read often, beside a machine of hundreds). A pid gone from the listing is forgotten; one handed
- * out again is told apart by its start. The command line is read each time: a process forked by
- * Chromium's zygote shows the zygote's until it names itself.
+ * out again is told apart by its start. The command line is read until it names a type that is
+ * final: a process forked by Chromium's zygote shows the zygote's until it names itself, and one
+ * just forked to start another program shows its parent's (`browser`, or none) until it does.
  */
-const seen = new Map<number, { parent: number; startTicks: number }>();
+const seen = new Map<number, { parent: number; startTicks: number; type?: string }>();
+/** The types a process keeps once its command line names one. */
+const FINAL = new Set(['renderer', 'gpu-process', 'utility']);
 
 function statOf(pid: number): Stat | undefined {
   try {
@@ -84,14 +87,16 @@ export function chromiumProcesses(root = process.pid): Map<number, ChromiumProce
   const below = new Map<number, ChromiumProcess>();
   for (const pid of [...seen.keys()].filter(isBelow)) {
     const stat = fresh.get(pid) ?? statOf(pid);
-    const known = seen.get(pid)!;
+    let known = seen.get(pid)!;
     if (!stat) continue;
     if (stat.startTicks !== known.startTicks || stat.parent !== known.parent) {
       // Another process under the same pid, or one its parent left: read as new.
-      seen.set(pid, { parent: stat.parent, startTicks: stat.startTicks });
+      known = { parent: stat.parent, startTicks: stat.startTicks };
+      seen.set(pid, known);
       if (!isBelow(pid)) continue;
     }
-    const type = typeOf(pid);
+    const type = known.type ?? typeOf(pid);
+    if (type !== null && FINAL.has(type)) known.type = type;
     if (type !== null) below.set(pid, { type, ms: stat.ms, startTicks: stat.startTicks, rssBytes: stat.rssBytes });
   }
   return below;
