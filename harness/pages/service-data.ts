@@ -132,6 +132,8 @@ export function dataOnly(input: DataValues & { features: string[] }): { features
   if (blocks.length === 0) return { features: [], words: [] };
   const features = input.features.filter((feature) => {
     try {
+      // Only a feature some block holds can lie wholly in blocks: the page is searched for the others' elements no more.
+      if (!blocks.some((block) => block.matches(feature) || block.querySelector(feature))) return false;
       const found = [...body.querySelectorAll(feature)];
       return found.length > 0 && found.every(inBlock);
     } catch {

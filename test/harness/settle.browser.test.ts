@@ -32,6 +32,12 @@ test('a page with a heading beside its live region (a pending result) is settled
   expect(await untilSettled(quiet(), 4000)).toBeUndefined();
 });
 
+test('a page that keeps changing in place (a countdown ticking, its size and text alike) is still: settled, not read at the bound', async () => {
+  await page.setContent(`<main><h1>Fiesta de primavera</h1><p>Quedan <span>9</span> s</p></main>
+    <script>let n = 0; setInterval(() => { document.querySelector('span').textContent = String(9 - (++n % 10)); }, 40);</script>`);
+  expect(await untilSettled(quiet(), 2000)).toBeUndefined();
+});
+
 test('at the bound a page still loading is read as it is, and the reading says why: busy, a request, a DOM that keeps changing', async () => {
   await page.setContent('<main aria-busy="true"><h1>Fiesta de primavera</h1></main>');
   expect(await untilSettled(quiet(), 600)).toBe('still loading after 0.6 s: busy: main[aria-busy]');

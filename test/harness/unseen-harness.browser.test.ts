@@ -8,6 +8,7 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { outside } from '../../harness/browser/outside.js';
 import { BrowserSession } from '../../harness/run/browser-session.js';
 import { ConfigSchema } from '../../harness/config.js';
 import { AgencyPage, consentPageOf } from '../../harness/pages/agency.js';
@@ -103,6 +104,27 @@ test('the page notices nothing of the harness reading, recording and filling it,
     expect(await session.page.evaluate(() => (globalThis as unknown as { noticed: string[] }).noticed)).toEqual([]);
   } finally {
     await session.close();
+  }
+});
+
+test('each document is read from the harness\'s world, the one kept for it or made again after a navigation, to another site (another renderer) and back', async () => {
+  const page = await browser().newPage();
+  try {
+    type Scope = { location: { href: string }; noticed?: unknown };
+    // What the harness reads: the document's address, and whether it sees the page's own global (it must not).
+    const read = () => outside(page, () => ({ href: (globalThis as unknown as Scope).location.href, pageGlobal: typeof (globalThis as unknown as Scope).noticed }));
+    const port = (server.address() as AddressInfo).port;
+    for (const address of [`${origin}/one`, `${origin}/two`, `http://localhost:${port}/three`, `${origin}/four`]) {
+      await page.goto(address);
+      expect(await read()).toEqual({ href: address, pageGlobal: 'undefined' });
+      expect(await read()).toEqual({ href: address, pageGlobal: 'undefined' });
+    }
+    // A navigation the page makes itself, heard of only by its events.
+    await page.evaluate((to) => ((globalThis as unknown as Scope).location.href = to), `${origin}/five`);
+    await page.waitForURL(`${origin}/five`);
+    expect(await read()).toEqual({ href: `${origin}/five`, pageGlobal: 'undefined' });
+  } finally {
+    await page.close();
   }
 });
 
