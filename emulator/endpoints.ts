@@ -13,6 +13,9 @@ import type { Html } from './pages/html.js';
 import { sendPage } from './pages/http.js';
 import { type Refused, isRefused } from './use-cases/refused.js';
 
+/** A request as a row reads it: its path's parameters are text. */
+export type RowRequest = Request<Record<string, string>>;
+
 /** A page as an answer: its status and its HTML (pages/http.ts `sendPage` adds the headers). */
 export interface PageAnswer {
   readonly status: number;
@@ -31,9 +34,9 @@ export interface Endpoint<Ctx, Out extends Made, Caller, Input, Result extends o
   method: 'get' | 'post';
   path: string;
   /** Who may call it: identified from the request, or thrown out with the area's error. */
-  caller: (req: Request, res: Response) => Caller;
+  caller: (req: RowRequest, res: Response) => Caller;
   /** The request's input, validated (`noInput` for an endpoint that reads none). */
-  input: (req: Request, caller: Caller) => Input;
+  input: (req: RowRequest, caller: Caller) => Input;
   run: (ctx: Ctx, caller: Caller, input: Input) => Result | Refused<Reason>;
   /** Words a refusal as the area's error; a row whose use case never refuses has none. */
   refusal?: (reason: Reason, caller: Caller, input: Input) => HttpError;
@@ -81,7 +84,7 @@ export function endpointTable<Ctx, Out extends Made = Made>(router: Router, area
       if (!row.refusal) throw new Error(`${row.method.toUpperCase()} ${row.path} refused with no refusal to answer it`);
       return row.refusal(outcome.refused, caller, input);
     };
-    const handle = (req: Request, res: Response, next: NextFunction, caller: Caller) => {
+    const handle = (req: RowRequest, res: Response, next: NextFunction, caller: Caller) => {
       try {
         const input = row.input(req, caller);
         write(res, next, () => made(caller, input));
@@ -89,7 +92,9 @@ export function endpointTable<Ctx, Out extends Made = Made>(router: Router, area
         next(thrown);
       }
     };
-    router[row.method](row.path, (req, res, next) => {
+    router[row.method](row.path, (request, res, next) => {
+      // A row's path names its parameters `:name`, never a wildcard (whose value is a list): each is text.
+      const req = request as RowRequest;
       const caller = row.caller(req, res);
       if (!area.body) return handle(req, res, next, caller);
       area.body(req, res, (error?: unknown) => (error ? next(error) : handle(req, res, next, caller)));
