@@ -74,8 +74,11 @@ export function send(res: Response, made: Made, next: NextFunction): void {
   writeAnswer(res, made);
 }
 
+/** Adds a row to an area's table; an area's modules of rows take one (control/plane.ts). */
+export type EndpointTable<Ctx, Out extends Made = Made> = <Caller, Input, Result extends object, Reason = never>(row: Endpoint<Ctx, Out, Caller, Input, Result, Reason>) => void;
+
 /** The table of one area on `router`: `endpoint(row)` adds a row. */
-export function endpointTable<Ctx, Out extends Made = Made>(router: Router, area: Area<Ctx, Out>) {
+export function endpointTable<Ctx, Out extends Made = Made>(router: Router, area: Area<Ctx, Out>): EndpointTable<Ctx, Out> {
   const write: Writer<Out> = area.write ?? writeNow;
   return function endpoint<Caller, Input, Result extends object, Reason = never>(row: Endpoint<Ctx, Out, Caller, Input, Result, Reason>): void {
     const made = (caller: Caller, input: Input): Out | HttpError => {
