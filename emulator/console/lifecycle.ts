@@ -7,8 +7,8 @@
 import type { Context } from '../context.js';
 import type { Details } from '../errors.js';
 import { availability } from '../domain/admission.js';
-import { type Route, isLive } from '../journey/routing.js';
-import { promotionRoute } from '../journey/scan.js';
+import { type Route, isLive } from '../use-cases/journey/routing.js';
+import { promotionRoute } from '../use-cases/journey/scan.js';
 import { type ApprovalEvent, approvalHistory, recordApprovalEvent } from '../store/approvals.js';
 import type { Interaction } from '../store/interactions.js';
 import { clearPromotionCoverage, promotionCoverage } from '../store/coverage.js';

@@ -9,7 +9,7 @@ import { getBrand, listPrizes, listPromotions } from '../store/promotions.js';
 import { wonEntriesOf } from '../store/entries.js';
 import { shownEntry } from '../use-cases/entry-shown.js';
 import { pageContext, signInFirst } from './page-context.js';
-import { promotionRoute } from './scan.js';
+import { promotionRoute } from '../use-cases/journey/scan.js';
 import { promotionsPage, rewardsPage } from './views/collector-pages.js';
 
 export function collectorRoutes(ctx: Context): Router {
