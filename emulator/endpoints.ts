@@ -22,13 +22,19 @@ export interface PageAnswer {
   readonly page: Html;
 }
 
+/** A redirect as an answer: the way on after a form, or to sign in first. */
+export interface RedirectAnswer {
+  readonly status: 302 | 303;
+  readonly location: string;
+}
+
 /** An answer the endpoint writes itself, as it goes (a file download, a progress stream). */
 export class Streamed {
   constructor(readonly write: (res: Response) => void | Promise<void>) {}
 }
 
 /** What a row's serializer makes of its use case's result. */
-export type Made = Answer | PageAnswer | Streamed;
+export type Made = Answer | PageAnswer | RedirectAnswer | Streamed;
 
 export interface Endpoint<Ctx, Out extends Made, Caller, Input, Result extends object, Reason> {
   method: 'get' | 'post';
@@ -38,8 +44,8 @@ export interface Endpoint<Ctx, Out extends Made, Caller, Input, Result extends o
   /** The request's input, validated (`noInput` for an endpoint that reads none). */
   input: (req: RowRequest, caller: Caller) => Input;
   run: (ctx: Ctx, caller: Caller, input: Input) => Result | Refused<Reason>;
-  /** Words a refusal as the area's error; a row whose use case never refuses has none. */
-  refusal?: (reason: Reason, caller: Caller, input: Input) => HttpError;
+  /** Words a refusal as the area's error, or, in a page area, as the page or redirect it answers with; a row whose use case never refuses has none. */
+  refusal?: (reason: Reason, caller: Caller, input: Input) => HttpError | Out;
   answer: (result: Result, caller: Caller, input: Input) => Out;
 }
 
@@ -67,10 +73,11 @@ export const writeNow: Writer<Made> = (res, next, make) => {
   send(res, made, next);
 };
 
-/** Writes a made answer on `res`: JSON by `writeAnswer`, a page by `sendPage`, a stream by itself. */
+/** Writes a made answer on `res`: JSON by `writeAnswer`, a page by `sendPage`, a redirect, a stream by itself. */
 export function send(res: Response, made: Made, next: NextFunction): void {
   if (made instanceof Streamed) return void Promise.resolve(made.write(res)).catch(next);
   if ('page' in made) return sendPage(res, made.status, made.page);
+  if ('location' in made) return res.redirect(made.status, made.location);
   writeAnswer(res, made);
 }
 

@@ -15,7 +15,6 @@ const STILL_DIRECT = [
   'emulator/console/dashboard-routes.ts',
   'emulator/control/sink.ts',
   'emulator/journey/authorize-routes.ts',
-  'emulator/journey/collector-routes.ts',
   'emulator/journey/hosted-routes.ts',
   'emulator/journey/routes.ts',
   'emulator/openapi/reference.ts',

@@ -8,8 +8,7 @@ import { shownCodes, shownRedemptionUrl } from '../use-cases/entry-shown.js';
 import type { SessionView } from '../use-cases/session-view.js';
 import type { CampaignJson, CampaignReadJson, EligibilityJson, EntryJson, SessionCreatedJson, SessionReadJson } from './responses.js';
 import { SANDBOX_SCENARIOS } from '../use-cases/sandbox.js';
-
-export const REWARDS_PATH = '/rewards';
+import { REWARDS_PATH } from '../use-cases/journey/collector-pages.js';
 
 /** The campaign read: never customers, pool codes, draw seeds or partner credentials. @see spec §2.2 */
 export function campaignJson({ promotion, brand, prizes }: Campaign): CampaignJson {
