@@ -8,9 +8,6 @@ import { getBrand, listPrizes, listPromotions } from '../../store/promotions.js'
 import { type ShownEntry, shownEntry } from '../entry-shown.js';
 import { promotionRoute } from './scan.js';
 
-/** Where the wallet is: the journey serves it, and the campaign read names it. */
-export const REWARDS_PATH = '/rewards';
-
 /** Every prize the collector won, as the wallet shows it. */
 export function rewardsOf(ctx: Context, collector: Collector): Array<{ promotionName: string; entry: ShownEntry; deliveryState: string }> {
   const now = ctx.clock.now();
