@@ -11,7 +11,7 @@ import { envValues } from '../emulator/control/env.js';
 import { s256 } from '../emulator/domain/pkce.js';
 import { isRefused } from '../emulator/use-cases/refused.js';
 import { createSandboxSession } from '../emulator/use-cases/sandbox.js';
-import { openSession } from '../emulator/use-cases/session-open.js';
+import { exchangeCode } from '../emulator/use-cases/session-open.js';
 import { termsFor } from '../emulator/domain/terms.js';
 import { loadFixture } from '../emulator/fixture.js';
 import { createLogger } from '../emulator/logger.js';
@@ -78,7 +78,7 @@ export function productionSessions(world: World, count: number): PooledSession[]
   const { production } = agencyKeys(world);
   const codes = authCodes(world, count);
   return inBatches(world, count, (i) => {
-    const opened = openSession(world, production, JSON.parse(codes[i]!.exchange) as { authorization_code: string; code_verifier: string });
+    const opened = exchangeCode(world, production, JSON.parse(codes[i]!.exchange) as { authorization_code: string; code_verifier: string });
     if (isRefused(opened)) throw new Error(`the bench's code exchange was refused: ${opened.refused}`);
     const { token } = opened;
     return { token, body: codes[i]!.entry };

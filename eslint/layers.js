@@ -19,7 +19,7 @@ export const LAYERS = [
   ['emulator/console/', 'emulator/webhooks/'],
   ['emulator/journey/', 'emulator/reporting/'],
   ['emulator/experience/'],
-  ['emulator/use-cases/'],
+  ['emulator/use-cases/', 'emulator/endpoints.ts'],
   ['emulator/context.ts', 'emulator/events.ts', 'emulator/pages/', 'emulator/request-log.ts'],
   ['emulator/store/', 'emulator/logger.ts'],
   // The request path's fast path (decisions/013): the store builds on it (the connection's state, the

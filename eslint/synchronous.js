@@ -6,7 +6,7 @@ import { existing } from './named-files.js';
 
 /** The modules of the experience API's request path, from the package root. */
 export const REQUEST_PATH_FILES = existing([
-  'emulator/app.ts', 'emulator/http.ts', 'emulator/control/recorder.ts', 'emulator/control/observations.ts', 'emulator/control/faults.ts',
+  'emulator/app.ts', 'emulator/http.ts', 'emulator/endpoints.ts', 'emulator/control/recorder.ts', 'emulator/control/observations.ts', 'emulator/control/faults.ts',
   'emulator/experience/**/*.ts', 'emulator/use-cases/**/*.ts', 'emulator/fast-path/**/*.ts', 'emulator/store/**/*.ts', 'emulator/domain/**/*.ts',
 ]);
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import express from 'express';
 import request from 'supertest';
-import { controlRouter } from '../emulator/control/routes.js';
+import { worldRows } from '../emulator/control/world-rows.js';
+import { endpointTable } from '../emulator/endpoints.js';
 import { createControlState } from '../emulator/control/state.js';
 import { errorWriter } from '../emulator/errors.js';
 import { testWorld } from './world.js';
@@ -63,7 +64,9 @@ describe('control plane /_emulator', () => {
       Object.defineProperty(req.socket, 'remoteAddress', { value: '10.1.2.3', configurable: true });
       next();
     });
-    app.use('/_emulator', controlGuard({ controlToken: 'control-secret' }), controlRouter({ ...t.world, controlState: createControlState(), resetLimits: () => {} }));
+    const rows = express.Router();
+    worldRows(endpointTable(rows, { ctx: { ...t.world, controlState: createControlState(), resetLimits: () => {} } }));
+    app.use('/_emulator', controlGuard({ controlToken: 'control-secret' }), rows);
     app.use(errorWriter(t.world.logger));
     expect((await request(app).get('/_emulator/health')).status).toBe(403);
     expect((await request(app).get('/_emulator/health').set('Authorization', 'Bearer wrong')).status).toBe(403);

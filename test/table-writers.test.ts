@@ -43,7 +43,7 @@ describe('one writer per table', () => {
     ['the seed updating the SKUs', 'emulator/store/world.ts', "db.prepare('UPDATE skus SET promotion_id = NULL').run();", 'skus'],
     ['the seed inserting scans in a template', 'emulator/store/history.ts', 'db.prepare(`INSERT INTO scans (unit_id)\n  VALUES (${1})`);', 'scans'],
     ['a use case voiding codes', 'emulator/use-cases/session-open.ts', "db.exec('update auth_codes set voided_at = 1');", 'auth_codes'],
-    ['a route deleting rows', 'emulator/control/routes.ts', 'db.exec(`DELETE FROM "sessions"`);', 'sessions'],
+    ['a route deleting rows', 'emulator/control/world-rows.ts', 'db.exec(`DELETE FROM "sessions"`);', 'sessions'],
     ['an upsert', 'emulator/store/form-secret.ts', "db.exec('INSERT OR IGNORE INTO meta (key, value) VALUES (1, 2)');", 'meta'],
   ])('refuses %s', async (_name, filePath, code, table) => {
     expect(await problems(code, filePath)).toEqual([expect.stringContaining(`${table} is written by ${WRITERS[table]} only`)]);

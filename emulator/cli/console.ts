@@ -7,7 +7,7 @@
 import { Command, Option } from 'commander';
 import type { Checklist } from '../console/checklist.js';
 import type { KeyJson, PromotionRef } from '../console/lifecycle.js';
-import { HOSTED_REASON_TEXT, type Route } from '../journey/routing.js';
+import { HOSTED_REASON_TEXT, type Route } from '../use-cases/journey/routing.js';
 import { control, requireRunning } from './instance.js';
 import { dataOption, dataPaths } from './paths.js';
 import { CLI } from './paths.js';

@@ -16,8 +16,9 @@ import { latestInteractions } from '../store/interaction-reads.js';
 import { knownOutcomePacks } from '../store/known-packs.js';
 import { type Promotion, defaultPromotionId, findPromotion, loadCampaign } from '../store/promotions.js';
 import { listSinks } from '../store/sinks.js';
+import { type Refused, isRefused } from '../use-cases/refused.js';
 import { IdText, queryRule, validate } from '../validation.js';
-import { type KeyChange, approve, createKey, logRows, overview, promotionRef, promotionSummaries, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
+import { type KeyRefusal, approve, createKey, logRows, overview, promotionRef, promotionSummaries, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
 import { LIVE_LOG_SCRIPT } from './live-log.js';
 import { DASHBOARD_NAV, LOG_SHOWN, type Notice, dashboardPage, pageQuery } from './views/dashboard.js';
 
@@ -107,9 +108,9 @@ export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean
       action({ req, res, promotion });
     });
 
-  const keyChange = <T>(page: DashboardRequest, change: KeyChange<T>, onDone: (value: T) => void) => {
-    if (change.ok) return onDone(change.value);
-    render(page, change.problem === 'unknown_key' ? 404 : 409, { kind: 'warning', text: change.problem === 'unknown_key' ? 'No such key.' : 'That key is revoked; create a new key instead.' });
+  const keyChange = <T extends object>(page: DashboardRequest, change: T | Refused<KeyRefusal>, onDone: (value: T) => void) => {
+    if (!isRefused(change)) return onDone(change);
+    render(page, change.refused === 'unknown_key' ? 404 : 409, { kind: 'warning', text: change.refused === 'unknown_key' ? 'No such key.' : 'That key is revoked; create a new key instead.' });
   };
 
   form('/console/keys', (page) => {
@@ -141,8 +142,8 @@ export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean
     if (!fields) return;
     const { production, preview } = fields;
     const change = setCallbacks(ctx, { production, ...(preview.trim() ? { preview } : {}) }, page.promotion.id);
-    if (!change.ok) {
-      const items = Object.entries(change.problems).map(([name, reasons]) => `The ${name} callback URL ${reasons.join('; ')}.`);
+    if (isRefused(change)) {
+      const items = Object.entries(change.refused).map(([name, reasons]) => `The ${name} callback URL ${reasons.join('; ')}.`);
       return render(page, 400, { kind: 'warning', text: 'The callback URLs were not saved.', items }, { production, preview });
     }
     back(page, change.changed ? 'callbacks_cleared' : 'callbacks');
@@ -150,8 +151,8 @@ export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean
 
   form('/console/approve', (page) => {
     const approval = approve(ctx, page.promotion.id);
-    if (approval.ok) return back(page, 'approved');
-    const items = Object.entries(approval.missing).flatMap(([name, reasons]) => reasons.map((reason) => (name === 'checklist' ? reason : `${name.replace('_', ' ')} ${reason}`)));
+    if (!isRefused(approval)) return back(page, 'approved');
+    const items = Object.entries(approval.refused).flatMap(([name, reasons]) => reasons.map((reason) => (name === 'checklist' ? reason : `${name.replace('_', ' ')} ${reason}`)));
     render(page, 409, { kind: 'warning', text: 'Not approved yet. Still missing:', items });
   });
 

@@ -11,6 +11,7 @@ import type { Context } from '../context.js';
 import { dropApprovalEventsAfter, lastApprovalEventId } from '../store/approvals.js';
 import { type StoredCoverage, replaceCoverage, storedCoverage } from '../store/coverage.js';
 import { defaultPromotionId, getPromotion, setApprovedAt, setCallbackUrls } from '../store/promotions.js';
+import { type Refused, refused } from '../use-cases/refused.js';
 
 /** A run that has not renewed its lease for this long is over, however it ended. */
 export const LEASE_MS = 20_000;
@@ -39,7 +40,8 @@ export interface RunInfo extends RunHolder {
   lease_left_ms: number;
 }
 
-export type RunStart = { ok: true; id: string; recovered: RunInfo | null } | { ok: false; active: RunInfo };
+/** A run opened; refused, it names the run under way. */
+export type RunStart = { id: string; recovered: RunInfo | null } | Refused<RunInfo>;
 
 const OPEN = new WeakMap<Context, Map<number, OpenRun>>();
 
@@ -62,7 +64,7 @@ export function startRun(ctx: Context, holder: RunHolder, promotionId: number | 
   const id = promotionId ?? defaultPromotionId(ctx.db);
   const now = ctx.clock.system();
   const earlier = openRuns(ctx).get(id);
-  if (earlier && earlier.renewedAt + LEASE_MS > now && earlier.id !== replaces) return { ok: false, active: info(earlier, now) };
+  if (earlier && earlier.renewedAt + LEASE_MS > now && earlier.id !== replaces) return refused(info(earlier, now));
   if (earlier) restore(ctx, earlier);
   const promotion = getPromotion(ctx.db, id);
   const run: OpenRun = {
@@ -71,7 +73,7 @@ export function startRun(ctx: Context, holder: RunHolder, promotionId: number | 
     approvedAt: promotion.approved_at, coverage: storedCoverage(ctx.db, promotion.id), lastEvent: lastApprovalEventId(ctx.db, promotion.id),
   };
   openRuns(ctx).set(promotion.id, run);
-  return { ok: true, id: run.id, recovered: earlier ? info(earlier, now) : null };
+  return { id: run.id, recovered: earlier ? info(earlier, now) : null };
 }
 
 /** The run is still under way; false: no such open run (it ended, or the emulator restarted). */

@@ -5,9 +5,10 @@
  * @see spec §1 lifecycle and rules, §2.1
  */
 import type { Context } from '../context.js';
+import type { Details } from '../errors.js';
 import { availability } from '../domain/admission.js';
-import { type Route, isLive } from '../journey/routing.js';
-import { promotionRoute } from '../journey/scan.js';
+import { type Route, isLive } from '../use-cases/journey/routing.js';
+import { promotionRoute } from '../use-cases/journey/scan.js';
 import { type ApprovalEvent, approvalHistory, recordApprovalEvent } from '../store/approvals.js';
 import type { Interaction } from '../store/interactions.js';
 import { clearPromotionCoverage, promotionCoverage } from '../store/coverage.js';
@@ -15,6 +16,7 @@ import { voidJourneys } from '../store/journeys.js';
 import { type AgencyKey, type Environment, createAgencyKey, revokeKey as revokeStoredKey } from '../store/keys.js';
 import { hasActiveKey, keyStatus, listPromotionKeys } from '../store/keys.js';
 import { type Promotion, defaultPromotionId, getBrand, getPromotion, listPromotions, setApprovedAt, setCallbackUrls, setRoutingPaused } from '../store/promotions.js';
+import { type Refused, refused } from '../use-cases/refused.js';
 import { type CallbackCheck, checkCallbackUrl } from '../wire-contract.js';
 import { type Checklist, checklistOf } from './checklist.js';
 
@@ -110,46 +112,51 @@ export function createKey(ctx: Context, environment: Environment, promotionId?: 
   return { ...keyJson(key, now), secret };
 }
 
-export type KeyChange<T> = { ok: true; value: T } | { ok: false; problem: 'unknown_key' | 'revoked_key' };
+/** Why a key was not changed. */
+export type KeyRefusal = 'unknown_key' | 'revoked_key';
 
 /** Rotation creates the new key, which works at once; the old one stays until it is revoked. @see spec §2.1 */
-export function rotateKey(ctx: Context, id: number, promotionId?: number): KeyChange<KeyJson & { secret: string; replaces: number }> {
+export function rotateKey(ctx: Context, id: number, promotionId?: number): (KeyJson & { secret: string; replaces: number }) | Refused<KeyRefusal> {
   const current = promotionOf(ctx, promotionId);
   const old = listPromotionKeys(ctx.db, current.id).find((key) => key.id === id);
-  if (!old) return { ok: false, problem: 'unknown_key' };
-  if (old.revoked_at !== null) return { ok: false, problem: 'revoked_key' };
-  return { ok: true, value: { ...createKey(ctx, old.environment, current.id), replaces: old.id } };
+  if (!old) return refused('unknown_key');
+  if (old.revoked_at !== null) return refused('revoked_key');
+  return { ...createKey(ctx, old.environment, current.id), replaces: old.id };
 }
 
 /**
  * Revoking the last production key sends later scans to the hosted page; entries stay. Journeys
  * already under way are voided with it, so none ends at the agency. @see spec §1 rules
  */
-export function revokeKey(ctx: Context, id: number, promotionId?: number): KeyChange<{ key: KeyJson; routing: Route }> {
+export function revokeKey(ctx: Context, id: number, promotionId?: number): { key: KeyJson; routing: Route } | Refused<KeyRefusal> {
   const current = promotionOf(ctx, promotionId);
-  if (!listPromotionKeys(ctx.db, current.id).some((key) => key.id === id)) return { ok: false, problem: 'unknown_key' };
+  if (!listPromotionKeys(ctx.db, current.id).some((key) => key.id === id)) return refused('unknown_key');
   const now = ctx.clock.now();
   ctx.db.transaction(() => {
     revokeStoredKey(ctx.db, id, now);
     if (!hasActiveKey(ctx.db, current.id, 'production', now)) voidJourneys(ctx.db, current.id, now);
   })();
   const key = listPromotionKeys(ctx.db, current.id).find((candidate) => candidate.id === id)!;
-  return { ok: true, value: { key: keyJson(key, now), routing: promotionRoute(ctx, current) } };
+  return { key: keyJson(key, now), routing: promotionRoute(ctx, current) };
 }
 
-export type CallbackChange =
-  | { ok: true; callbacks: { production: string; preview: string | null }; changed: boolean; approvalCleared: boolean; warnings: string[] }
-  | { ok: false; problems: Record<string, string[]> };
+export interface CallbackChange {
+  callbacks: { production: string; preview: string | null };
+  changed: boolean;
+  approvalCleared: boolean;
+  warnings: string[];
+}
 
 /**
  * Changing either callback URL invalidates the approval and the checklist, and voids the journeys
  * under way, whose service_code would go to the old callback. @see spec §1 rules
  */
-export function setCallbacks(ctx: Context, input: { production: string; preview?: string }, promotionId?: number): CallbackChange {
+/** A refusal names each URL's problems (field → messages). */
+export function setCallbacks(ctx: Context, input: { production: string; preview?: string }, promotionId?: number): CallbackChange | Refused<Details> {
   const checks: Array<[string, CallbackCheck]> = [['production', checkCallbackUrl(input.production)]];
   if (input.preview !== undefined) checks.push(['preview', checkCallbackUrl(input.preview)]);
   const problems = Object.fromEntries(checks.flatMap(([name, check]) => (check.ok ? [] : [[name, [check.reason]]])));
-  if (Object.keys(problems).length > 0) return { ok: false, problems };
+  if (Object.keys(problems).length > 0) return refused(problems);
   const valid = (name: string) => checks.find(([candidate]) => candidate === name)?.[1] as Extract<CallbackCheck, { ok: true }> | undefined;
 
   const current = promotionOf(ctx, promotionId);
@@ -169,16 +176,15 @@ export function setCallbacks(ctx: Context, input: { production: string; preview?
   const warnings = checks.flatMap(([name, check]) =>
     check.ok && check.localDevelopment ? [`the ${name} callback uses plain http on loopback: accepted for local development only`] : [],
   );
-  return { ok: true, callbacks, changed, approvalCleared, warnings };
+  return { callbacks, changed, approvalCleared, warnings };
 }
-
-export type Approval = { ok: true; approved_at: string } | { ok: false; missing: Record<string, string[]> };
 
 /**
  * Explicit approval, refused while the checklist is incomplete, the promotion is not live, or no
- * production callback is set (setting one would clear the approval again). @see spec §1 lifecycle 5 and 6
+ * production callback is set (setting one would clear the approval again); a refusal names what is
+ * missing (field → messages). @see spec §1 lifecycle 5 and 6
  */
-export function approve(ctx: Context, promotionId?: number): Approval {
+export function approve(ctx: Context, promotionId?: number): { approved_at: string } | Refused<Details> {
   const current = promotionOf(ctx, promotionId);
   const now = ctx.clock.now();
   const missing: Record<string, string[]> = {};
@@ -186,14 +192,14 @@ export function approve(ctx: Context, promotionId?: number): Approval {
   if (unchecked.length > 0) missing.checklist = unchecked;
   if (!isLive(current, now)) missing.promotion = ['must be live (status live and within its dates)'];
   if (!current.production_callback) missing.production_callback = ['must be set first: setting it later clears the approval'];
-  if (Object.keys(missing).length > 0) return { ok: false, missing };
+  if (Object.keys(missing).length > 0) return refused(missing);
   if (current.approved_at === null) {
     ctx.db.transaction(() => {
       setApprovedAt(ctx.db, current.id, now);
       recordApprovalEvent(ctx.db, current.id, { action: 'approved', reason: null, at: now });
     })();
   }
-  return { ok: true, approved_at: iso(current.approved_at ?? now)! };
+  return { approved_at: iso(current.approved_at ?? now)! };
 }
 
 /** Pausing sends later scans to the hosted page and voids the journeys under way; entries and prizes stay. @see spec §1 rules */

@@ -6,7 +6,7 @@
  * The control guard (plane.ts) keeps this on loopback (or behind the control token).
  * @see spec §2.1, §2.3, §5 (experience) rule 6
  */
-import { Router } from 'express';
+import { type EndpointTable, anyone } from '../endpoints.js';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { issueSecret } from '../domain/secrets.js';
@@ -20,19 +20,20 @@ const TOKENS_PER_ANSWER = 5000;
 
 const Query = z.strictObject({ after_session: WholeText(0, Number.MAX_SAFE_INTEGER).optional() });
 
-export function secretsRouter(ctx: Context): Router {
-  const router = Router();
-  router.get('/secrets', (req, res) => {
-    const query = validate(Query, req.query, { hint: 'after_session must be a whole number.', details: false });
-    const counters = listCounters(ctx.db);
-    const after = query.after_session;
-    res.json({
-      counters,
-      keys: agencyKeys(ctx, counters.agency_key ?? 0),
-      session_tokens: after === undefined ? [] : sessionTokens(ctx, after, counters.session ?? 0),
-    } satisfies Secrets);
+export function secretRows(endpoint: EndpointTable<Context>): void {
+  endpoint({
+    method: 'get', path: '/secrets', caller: anyone,
+    input: (req) => validate(Query, req.query, { hint: 'after_session must be a whole number.', details: false }).after_session,
+    run: (ctx, _caller, after): Secrets => {
+      const counters = listCounters(ctx.db);
+      return {
+        counters,
+        keys: agencyKeys(ctx, counters.agency_key ?? 0),
+        session_tokens: after === undefined ? [] : sessionTokens(ctx, after, counters.session ?? 0),
+      };
+    },
+    answer: (secrets) => ({ status: 200, body: secrets }),
   });
-  return router;
 }
 
 /** Every agency key ever created, active or not: a revoked key in a browser is still a leak. */

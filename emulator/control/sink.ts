@@ -19,6 +19,7 @@ import { findEndpoint } from '../store/webhooks.js';
 import { WholeText, validate } from '../validation.js';
 import { SINK_PAGE_SCRIPT, deliveryArticles, redactedHeaders } from '../webhooks/sink-page.js';
 import { type Verification, endpointSecret, verifySignature } from '../webhooks/signing.js';
+import { isRefused } from '../use-cases/refused.js';
 
 const MAX_BODY = '1mb';
 
@@ -44,10 +45,11 @@ export function sinkReceiver(ctx: Context): Router {
     const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
     const endpoint = findEndpoint(ctx.db, sink.endpoint_id)!;
     const verification = verifySignature(req.get('x-service-signature'), body, endpointSecret(ctx.seed, endpoint.secret_serial), Math.floor(ctx.clock.now() / 1000));
-    const refusal = verification.ok ? undefined : new ControlError('invalid_signature', { message: verification.problem });
+    const failed = isRefused(verification) ? verification.refused : undefined;
+    const refusal = failed && new ControlError('invalid_signature', { message: failed.problem });
     recordSinkEvent(ctx.db, sink.id, {
       received_at: ctx.clock.now(), event: req.get('x-service-event') ?? null, delivery: req.get('x-service-delivery') ?? null,
-      verified: verification.ok ? 1 : 0, verdict: verdictOf(verification), problem: verification.ok ? null : verification.problem,
+      verified: failed ? 0 : 1, verdict: verdictOf(verification), problem: failed?.problem ?? null,
       headers: JSON.stringify(receivedHeaders(req.headers)), body, answered: refusal?.status ?? sink.respond_with,
     });
     if (refusal) throw refusal;
@@ -67,8 +69,8 @@ export function sinkReceiver(ctx: Context): Router {
 }
 
 function verdictOf(verification: Verification): SinkVerdict {
-  if (verification.ok) return 'valid';
-  return verification.reason === 'too_old' ? 'too_old' : 'invalid';
+  if (!isRefused(verification)) return 'valid';
+  return verification.refused.reason === 'too_old' ? 'too_old' : 'invalid';
 }
 
 /** Headers a stray caller might send with credentials in them keep their names, never their values (the logs' redaction). */

@@ -7,19 +7,18 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
+import { type RowRequest, anyone, endpointTable, noInput } from '../endpoints.js';
 import { ControlError } from './errors.js';
 import { IdText, WholeText, validate } from '../validation.js';
-import { sendPage } from '../pages/http.js';
-import { nextSerial } from '../store/db.js';
-import { createSink, findSink, listSinkEvents, listSinks, setSinkResponse, type Sink, type SinkEvent } from '../store/sinks.js';
+import { type Sink, findSink, listSinkEvents, listSinks } from '../store/sinks.js';
+import { WEBHOOK_EVENTS, listEndpoints } from '../store/webhooks.js';
 import {
-  type Delivery, type Endpoint, WEBHOOK_EVENTS, type WebhookEvent,
-  countEndpoints, createEndpoint, findDelivery, listAttempts, listDeliveries, listEndpoints, removeEndpoint,
-} from '../store/webhooks.js';
+  MAX_ENDPOINTS, addEndpoint, addSink, answerSinkWith, listDeliveryRecords, readDelivery, removeWebhookEndpoint, replayDelivery,
+} from '../use-cases/webhooks/endpoints.js';
 import { linkLocalProblem } from '../webhooks/link-local.js';
-import { replayDelivery } from '../webhooks/outbox.js';
+import { replayDelivery as enqueueReplay } from '../webhooks/outbox.js';
 import { sinkPage, sinksPage } from '../webhooks/sink-page.js';
-import { endpointSecret } from '../webhooks/signing.js';
+import { webhooksJson } from './webhooks-json.js';
 
 const events = z.array(z.enum(WEBHOOK_EVENTS, { error: `must be one of ${WEBHOOK_EVENTS.join(', ')}` })).min(1, 'must name at least one event');
 const status = z.number({ error: 'must be an HTTP status' }).int().min(200, 'must be 200 to 599').max(599, 'must be 200 to 599');
@@ -45,135 +44,113 @@ const SinkQuery = z.object({
 /** Deliveries per page of the sink page; JSON readers get 100 unless they ask. */
 const SINK_PAGE_SIZE = 20;
 
-/** Endpoints in use at once, sinks included: every event is one delivery per endpoint. */
-const MAX_ENDPOINTS = 100;
+const limitReached = () => new ControlError('limit_reached', { message: `The emulator sends to at most ${MAX_ENDPOINTS} webhook endpoints, sinks included; remove one first (POST /_emulator/webhooks/ID/remove, or \`emulator webhooks remove ID\`).` });
+const noDelivery = (_reason: 'not_found', _caller: undefined, id: string) => new ControlError('not_found', { message: `No delivery ${id}; see GET /_emulator/deliveries.` });
+const noSink = (name: string) => new ControlError('not_found', { message: `No sink named "${name}". Create it with POST /_emulator/sinks {"name": "${name}"}.` });
 
 export function webhooksControlRouter(ctx: Context): Router {
   const router = Router();
-  const { db } = ctx;
-  const absolute = (url: string) => new URL(url, ctx.config.baseUrl).href;
-
-  const addEndpoint = (url: string, subscribed: WebhookEvent[] | undefined) => {
-    if (countEndpoints(db) >= MAX_ENDPOINTS) {
-      throw new ControlError('limit_reached', { message: `The emulator sends to at most ${MAX_ENDPOINTS} webhook endpoints, sinks included; remove one first (POST /_emulator/webhooks/ID/remove, or \`emulator webhooks remove ID\`).` });
-    }
-    const serial = nextSerial(db, 'webhook_secret');
-    const endpoint = createEndpoint(db, { url, events: subscribed ?? [...WEBHOOK_EVENTS], secretSerial: serial, now: ctx.clock.now() });
-    return { ...endpointJson(endpoint), secret: endpointSecret(ctx.seed, serial) };
-  };
-  const endpointJson = (endpoint: Endpoint) => ({
-    id: endpoint.id, url: absolute(endpoint.url), events: endpoint.events, created_at: new Date(endpoint.created_at).toISOString(),
-  });
-  const deliveryJson = (delivery: Delivery) => ({
-    id: delivery.public_id,
-    event: delivery.type,
-    event_id: delivery.event_public_id,
-    endpoint_id: delivery.endpoint_id,
-    url: absolute(delivery.url),
-    state: delivery.state,
-    next_attempt_at: delivery.next_attempt_at === null ? null : new Date(delivery.next_attempt_at).toISOString(),
-    replay_of: delivery.replay_of,
-    created_at: new Date(delivery.created_at).toISOString(),
-    attempts: listAttempts(db, delivery.id).map((attempt) => ({ ...attempt, at: new Date(attempt.at).toISOString() })),
-  });
-  const sinkJson = (sink: Sink) => ({
-    name: sink.name, url: absolute(`/_emulator/sink/${sink.name}`), endpoint_id: sink.endpoint_id,
-    respond_with: sink.respond_with, created_at: new Date(sink.created_at).toISOString(),
-  });
-  const sinkEventJson = (event: SinkEvent) => ({
-    id: event.id, received_at: new Date(event.received_at).toISOString(), event: event.event, delivery: event.delivery,
-    verified: event.verified === 1, problem: event.problem, payload: parsedOrText(event.body),
-  });
-  const sinkNamed = (name: string) => {
-    const sink = findSink(db, name);
-    if (!sink) throw new ControlError('not_found', { message: `No sink named "${name}". Create it with POST /_emulator/sinks {"name": "${name}"}.` });
+  const endpoint = endpointTable(router, { ctx });
+  const json = webhooksJson(ctx.config.baseUrl);
+  const data = <Row>(rows: Row[], serialize: (row: Row) => object) => ({ status: 200, body: { data: rows.map(serialize) } });
+  /** The sink a path names, before anything else of the request is read. */
+  const namedSink = (req: RowRequest): Sink => {
+    const sink = findSink(ctx.db, req.params.name!);
+    if (!sink) throw noSink(req.params.name!);
     return sink;
   };
 
-  router.get('/webhooks', (_req, res) => {
-    res.json({ data: listEndpoints(db).map(endpointJson) });
+  endpoint({
+    method: 'get', path: '/webhooks', caller: anyone,
+    input: noInput,
+    run: (on) => listEndpoints(on.db),
+    answer: (endpoints) => data([...endpoints], json.endpointJson),
   });
-
   /** The secret is in this answer only. */
-  router.post('/webhooks', (req, res) => {
-    const hint = 'Send {"url": "https://…", "events": ["scan.processed", …]}; events default to all.';
-    const body = validate(EndpointBody, req.body, { hint: hint });
-    const problem = ctx.config.allowLinkLocalWebhooks ? undefined : linkLocalProblem(body.url);
-    if (problem) throw new ControlError('invalid_request', { message: `${hint} The url ${problem}.`, details: { url: [problem] } });
-    res.status(201).json(addEndpoint(body.url, body.events));
+  endpoint({
+    method: 'post', path: '/webhooks', caller: anyone,
+    input: (req) => {
+      const hint = 'Send {"url": "https://…", "events": ["scan.processed", …]}; events default to all.';
+      const body = validate(EndpointBody, req.body, { hint: hint });
+      const problem = ctx.config.allowLinkLocalWebhooks ? undefined : linkLocalProblem(body.url);
+      if (problem) throw new ControlError('invalid_request', { message: `${hint} The url ${problem}.`, details: { url: [problem] } });
+      return body;
+    },
+    run: (on, _caller, body) => addEndpoint(on, body),
+    refusal: limitReached,
+    answer: (added) => ({ status: 201, body: json.addedJson(added, ctx.seed) }),
   });
-
-  router.post('/webhooks/:id/remove', (req, res) => {
-    const id = IdText.safeParse(req.params.id);
-    if (!id.success || !removeEndpoint(db, id.data, ctx.clock.now())) throw new ControlError('not_found', { message: `No webhook endpoint ${req.params.id}; see GET /_emulator/webhooks.` });
-    res.json({ id: id.data, removed: true });
+  endpoint({
+    method: 'post', path: '/webhooks/:id/remove', caller: anyone,
+    input: (req) => ({ text: req.params.id!, id: IdText.safeParse(req.params.id).data }),
+    run: (on, _caller, { id }) => removeWebhookEndpoint(on, id),
+    refusal: (_reason, _caller, { text }) => new ControlError('not_found', { message: `No webhook endpoint ${text}; see GET /_emulator/webhooks.` }),
+    answer: ({ id }) => ({ status: 200, body: { id, removed: true } }),
   });
-
-  router.get('/deliveries', (req, res) => {
-    const query = validate(DeliveryQuery, req.query, { hint: 'endpoint_id and limit (1 to 1000) must be whole numbers.' });
-    res.json({ data: listDeliveries(db, { endpointId: query.endpoint_id, limit: query.limit }).map(deliveryJson) });
+  endpoint({
+    method: 'get', path: '/deliveries', caller: anyone,
+    input: (req) => validate(DeliveryQuery, req.query, { hint: 'endpoint_id and limit (1 to 1000) must be whole numbers.' }),
+    run: (on, _caller, query) => listDeliveryRecords(on, { endpointId: query.endpoint_id, limit: query.limit }),
+    answer: (records) => data(records, json.deliveryJson),
   });
-
-  router.get('/deliveries/:id', (req, res) => {
-    res.json(deliveryJson(deliveryNamed(req.params.id)));
+  endpoint({
+    method: 'get', path: '/deliveries/:id', caller: anyone,
+    input: (req) => req.params.id!,
+    run: (on, _caller, id) => readDelivery(on, id),
+    refusal: noDelivery,
+    answer: (record) => ({ status: 200, body: json.deliveryJson(record) }),
   });
-
-  router.post('/deliveries/:id/replay', (req, res) => {
-    const replay = findDelivery(db, replayDelivery(ctx, deliveryNamed(req.params.id)))!;
-    res.status(202).json(deliveryJson(replay));
+  endpoint({
+    method: 'post', path: '/deliveries/:id/replay', caller: anyone,
+    input: (req) => req.params.id!,
+    run: (on, _caller, id) => replayDelivery(on, id, (delivery) => enqueueReplay(on, delivery)),
+    refusal: noDelivery,
+    answer: (record) => ({ status: 202, body: json.deliveryJson(record) }),
   });
-
-  router.get('/sinks', (_req, res) => {
-    res.json({ data: listSinks(db).map((sink) => ({ ...sinkJson(sink), received: sink.received })) });
+  endpoint({
+    method: 'get', path: '/sinks', caller: anyone,
+    input: noInput,
+    run: (on) => listSinks(on.db),
+    answer: (sinks) => data(sinks, (sink) => ({ ...json.sinkJson(sink), received: sink.received })),
   });
-
   /** The sink's endpoint secret is in this answer only; the sink itself verifies with it. */
-  router.post('/sinks', (req, res) => {
-    const body = validate(SinkBody, req.body, { hint: 'Send {"name": "crm"}, optionally with "events" and "respond_with" (an HTTP status).' });
-    if (findSink(db, body.name)) throw new ControlError('invalid_request', { message: `A sink named "${body.name}" exists.`, details: { name: ['is already taken'] } });
-    const created = db.transaction(() => {
-      const endpoint = addEndpoint(`/_emulator/sink/${body.name}`, body.events);
-      const sink = createSink(db, { name: body.name, endpointId: endpoint.id, respondWith: body.respond_with ?? 200, now: ctx.clock.now() });
-      return { ...sinkJson(sink), endpoint };
-    })();
-    res.status(201).json(created);
+  endpoint({
+    method: 'post', path: '/sinks', caller: anyone,
+    input: (req) => validate(SinkBody, req.body, { hint: 'Send {"name": "crm"}, optionally with "events" and "respond_with" (an HTTP status).' }),
+    run: (on, _caller, body) => addSink(on, body),
+    refusal: (reason, _caller, body) => (reason === 'limit_reached' ? limitReached() : new ControlError('invalid_request', { message: `A sink named "${body.name}" exists.`, details: { name: ['is already taken'] } })),
+    answer: ({ sink, added }) => ({ status: 201, body: { ...json.sinkJson(sink), endpoint: json.addedJson(added, ctx.seed) } }),
   });
-
-  router.post('/sinks/:name', (req, res) => {
-    const body = validate(SinkUpdate, req.body, { hint: 'Send {"respond_with": 500} to make the sink fail, {"respond_with": 200} to heal it.' });
-    sinkNamed(req.params.name);
-    res.json(sinkJson(setSinkResponse(db, req.params.name, body.respond_with)!));
+  endpoint({
+    method: 'post', path: '/sinks/:name', caller: anyone,
+    input: (req) => ({ name: req.params.name!, ...validate(SinkUpdate, req.body, { hint: 'Send {"respond_with": 500} to make the sink fail, {"respond_with": 200} to heal it.' }) }),
+    run: (on, _caller, { name, respond_with }) => answerSinkWith(on, name, respond_with),
+    refusal: (_reason, _caller, { name }) => noSink(name),
+    answer: (sink) => ({ status: 200, body: json.sinkJson(sink) }),
   });
-
-  router.get('/sink', (_req, res) => {
-    sendPage(res, 200, sinksPage(listSinks(db), ctx.config.baseUrl));
+  endpoint({
+    method: 'get', path: '/sink', caller: anyone,
+    input: noInput,
+    run: (on) => listSinks(on.db),
+    answer: (sinks) => ({ status: 200, page: sinksPage(sinks, ctx.config.baseUrl) }),
   });
-
   /** JSON for tools (curl sends `*\/*`), the HTML page for browsers. */
-  router.get('/sink/:name', (req, res) => {
-    const sink = sinkNamed(req.params.name);
-    const query = validate(SinkQuery, req.query, { hint: 'limit must be a whole number from 1 to 1000, before a delivery id (a whole number).' });
-    if (req.accepts(['json', 'html']) === 'html') {
-      const page = listSinkEvents(db, sink.id, (query.limit ?? SINK_PAGE_SIZE) + 1, query.before);
-      const shown = page.slice(0, query.limit ?? SINK_PAGE_SIZE);
-      sendPage(res, 200, sinkPage(sink, shown, ctx.config.baseUrl, { before: query.before, older: page.length > shown.length }));
-    } else res.json({ sink: sinkJson(sink), data: listSinkEvents(db, sink.id, query.limit ?? 100, query.before).map(sinkEventJson) });
+  endpoint({
+    method: 'get', path: '/sink/:name', caller: namedSink,
+    input: (req) => ({
+      query: validate(SinkQuery, req.query, { hint: 'limit must be a whole number from 1 to 1000, before a delivery id (a whole number).' }),
+      page: req.accepts(['json', 'html']) === 'html',
+    }),
+    run: (on, sink, { query, page }) => {
+      const limit = query.limit ?? (page ? SINK_PAGE_SIZE : 100);
+      return listSinkEvents(on.db, sink.id, page ? limit + 1 : limit, query.before);
+    },
+    answer: (events, sink, { query, page }) => {
+      if (!page) return { status: 200, body: { sink: json.sinkJson(sink), data: events.map(json.sinkEventJson) } };
+      const shown = events.slice(0, query.limit ?? SINK_PAGE_SIZE);
+      return { status: 200, page: sinkPage(sink, shown, ctx.config.baseUrl, { before: query.before, older: events.length > shown.length }) };
+    },
   });
-
-  function deliveryNamed(id: string): Delivery {
-    const delivery = findDelivery(db, id);
-    if (!delivery) throw new ControlError('not_found', { message: `No delivery ${id}; see GET /_emulator/deliveries.` });
-    return delivery;
-  }
 
   return router;
-}
-
-
-function parsedOrText(body: string): unknown {
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return body;
-  }
 }

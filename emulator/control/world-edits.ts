@@ -5,7 +5,8 @@
  * with the outcome of their seeded draw (and `outcomes`: every outcome that draw can give). Terms and packs are the default promotion's, or those of
  * the promotion `?promotion=ID|slug` names.
  */
-import { Router } from 'express';
+import { type EndpointTable, anyone } from '../endpoints.js';
+import { type Refused, refused } from '../use-cases/refused.js';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { promotionParam } from '../console/promotion-param.js';
@@ -27,39 +28,53 @@ const SettleBody = z.strictObject({ pack: z.string().min(1).max(64), outcome: z.
 /** Terms as they were before the first edit, per promotion and country: `<promotion id>:<country or "">`. */
 export type OriginalTerms = Map<string, Terms>;
 
-export function worldEditsRouter(ctx: Context, originals: OriginalTerms): Router {
-  const router = Router();
-  router.get('/terms', (req, res) => {
-    const { content } = getPromotion(ctx.db, promotionParam(ctx, req.query));
-    res.json({ countries: content.countries, default: content.terms.default, by_country: content.terms.by_country });
+export function worldEditRows(endpoint: EndpointTable<Context>, ctx: Context, originals: OriginalTerms): void {
+  endpoint({
+    method: 'get', path: '/terms', caller: anyone,
+    input: (req) => req.query,
+    run: (ctx, _caller, query) => getPromotion(ctx.db, promotionParam(ctx, query)).content,
+    answer: (content) => ({ status: 200, body: { countries: content.countries, default: content.terms.default, by_country: content.terms.by_country } }),
   });
-  router.post('/terms', (req, res) => {
-    const promotionId = promotionParam(ctx, req.query);
-    const { country, terms } = validate(TermsBody, req.body, { hint: 'Send {"country": "CH" | null, "terms": {"version": "...", "text": "..."}}.' });
-    const current = termsOf(ctx, promotionId, country);
-    if (!current) throw new ControlError('not_found', { message: `The promotion has no terms for ${country}; edit the default terms with "country": null.` });
-    const key = `${promotionId}:${country ?? ''}`;
-    if (!originals.has(key)) originals.set(key, current);
-    const { minimum_age: age, ...rest } = terms;
-    const next: Terms = { ...current, ...rest };
-    if (age === null) delete next.minimum_age;
-    else if (age !== undefined) next.minimum_age = age;
-    writeTerms(ctx, promotionId, country, next);
-    res.json({ country, terms: next });
+  endpoint({
+    method: 'post', path: '/terms', caller: (req) => promotionParam(ctx, req.query),
+    input: (req) => validate(TermsBody, req.body, { hint: 'Send {"country": "CH" | null, "terms": {"version": "...", "text": "..."}}.' }),
+    run: (on, promotionId, edit) => editTerms(on, originals, promotionId, edit),
+    refusal: (_reason, _caller, { country }) => new ControlError('not_found', { message: `The promotion has no terms for ${country}; edit the default terms with "country": null.` }),
+    answer: (body) => ({ status: 200, body }),
   });
+  endpoint({
+    method: 'post', path: '/deliveries/settle', caller: anyone,
+    input: (req) => validate(SettleBody, req.body, { hint: 'Send {"pack": "<code>", "outcome": "delivered" | "failed"}.' }),
+    run: (ctx, _caller, { pack, outcome }) => {
+      const changed = settlePendingDeliveryNow(ctx.db, pack, outcome, ctx.clock.now());
+      return changed ? { entry_id: changed.id, settles_as: outcome } : refused('not_found');
+    },
+    refusal: (_reason, _caller, { pack }) => new ControlError('not_found', { message: `No pending delivery for pack ${pack}.` }),
+    answer: (body) => ({ status: 200, body }),
+  });
+  endpoint({
+    method: 'get', path: '/packs', caller: anyone,
+    input: (req) => ({ query: req.query, ...validate(PacksQuery, req.query, { hint: 'per_outcome is a whole number from 1 to 1000.' }) }),
+    run: (ctx, _caller, { query, per_outcome: perOutcome }) => {
+      const campaign = loadCampaign(ctx.db, promotionParam(ctx, query));
+      return { data: unenteredPacks(ctx.db, ctx.seed, campaign, perOutcome), outcomes: reachableOutcomes(campaign.prizes) };
+    },
+    answer: (body) => ({ status: 200, body }),
+  });
+}
 
-  router.post('/deliveries/settle', (req, res) => {
-    const { pack, outcome } = validate(SettleBody, req.body, { hint: 'Send {"pack": "<code>", "outcome": "delivered" | "failed"}.' });
-    const changed = settlePendingDeliveryNow(ctx.db, pack, outcome, ctx.clock.now());
-    if (!changed) throw new ControlError('not_found', { message: `No pending delivery for pack ${pack}.` });
-    res.json({ entry_id: changed.id, settles_as: outcome });
-  });
-  router.get('/packs', (req, res) => {
-    const { per_outcome: perOutcome } = validate(PacksQuery, req.query, { hint: 'per_outcome is a whole number from 1 to 1000.' });
-    const campaign = loadCampaign(ctx.db, promotionParam(ctx, req.query));
-    res.json({ data: unenteredPacks(ctx.db, ctx.seed, campaign, perOutcome), outcomes: reachableOutcomes(campaign.prizes) });
-  });
-  return router;
+/** The terms of one country (or the default ones) edited, their first version kept in `originals`. */
+function editTerms(ctx: Context, originals: OriginalTerms, promotionId: number, { country, terms }: z.infer<typeof TermsBody>): { country: string | null; terms: Terms } | Refused<'not_found'> {
+  const current = termsOf(ctx, promotionId, country);
+  if (!current) return refused('not_found');
+  const key = `${promotionId}:${country ?? ''}`;
+  if (!originals.has(key)) originals.set(key, current);
+  const { minimum_age: age, ...rest } = terms;
+  const next: Terms = { ...current, ...rest };
+  if (age === null) delete next.minimum_age;
+  else if (age !== undefined) next.minimum_age = age;
+  writeTerms(ctx, promotionId, country, next);
+  return { country, terms: next };
 }
 
 /** Puts back every edited terms; returns which ("default" or the country, after the slug for a promotion other than the default). */

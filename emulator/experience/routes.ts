@@ -6,106 +6,71 @@
  * value: fast-path/json.ts) or the refusal's error, written once that transaction is committed
  * (fast-path/held-answer.ts). @see spec §4.1
  */
-import { type Request, type Response, Router } from 'express';
+import { Router } from 'express';
 import type { Context } from '../context.js';
 import { OPENAPI_PATH } from '../api-docs.js';
+import { type Writer, anyone, endpointTable, noInput } from '../endpoints.js';
 import { answerAtCommit } from '../fast-path/held-answer.js';
 import { cached } from '../fast-path/cache.js';
 import type { Answer } from '../fast-path/json.js';
 import { jsonBody } from '../http.js';
 import type { AgencyKey } from '../store/keys.js';
-import type { Session } from '../store/sessions.js';
 import { readCampaign } from '../use-cases/campaign-read.js';
-import { isRefused, type Refused } from '../use-cases/refused.js';
 import { createSessionEntry } from '../use-cases/session-entry.js';
-import { type OpenSessionInput, openSession } from '../use-cases/session-open.js';
+import { exchangeCode, openSandboxSession } from '../use-cases/session-open.js';
 import { readSession } from '../use-cases/session-read.js';
 import { validate } from '../validation.js';
 import { type SessionAnswer, callerGate } from './auth.js';
-import type { ApiError } from './errors.js';
 import { entryRefusal, exchangeRefusal } from './refusals.js';
 import type { CampaignReadJson } from './responses.js';
 import { EntryBody, ProductionSessionBody, SandboxSessionBody, entryDetailsOf } from './schemas.js';
 import { campaignJson, campaignReadJson, sessionJson } from './serialize.js';
 
-interface Callers {
-  key: AgencyKey;
-  session: Session;
-}
-
-interface Endpoint<Caller extends keyof Callers, Input, Result extends object, Reason> {
-  method: 'get' | 'post';
-  path: string;
-  caller: Caller;
-  /** The body, validated (`noBody` for an endpoint that takes none). */
-  input: (body: unknown, caller: Callers[Caller]) => Input;
-  run: (ctx: Context, caller: Callers[Caller], input: Input) => Result | Refused<Reason>;
-  refusal?: (reason: Reason) => ApiError;
-  answer: (result: Result, caller: Callers[Caller]) => Answer;
-}
-
-/** What an endpoint without a body reads of it: nothing. */
-const noBody = (): undefined => undefined;
-
 /** `openApi` serves the API's own document (openapi/experience.ts): app.ts hands it in, as openapi/ stands above the API it describes. */
 export function experienceRouter(ctx: Context, openApi: () => object): { router: Router; resetLimits(): void } {
   const router = Router();
   const gate = callerGate(ctx);
-  const identify: { [Caller in keyof Callers]: (req: Request, res: Response) => Callers[Caller] } = { key: gate.key, session: gate.session };
+  const atCommit: Writer<Answer> = (res, _next, make) => answerAtCommit(ctx.db, ctx.logger, res, make);
+  const endpoint = endpointTable(router, { ctx, body: jsonBody, write: atCommit });
 
-  /**
-   * A row of the table, each typed by its own endpoint: the caller identified, then the body read
-   * (for a caller that passed), then its use case inside the turn's transaction, answered at the commit.
-   */
-  const endpoint = <Caller extends keyof Callers, Input, Result extends object, Reason = never>(row: Endpoint<Caller, Input, Result, Reason>) => {
-    const answer = (caller: Callers[Caller], input: Input): Answer | ApiError => {
-      const outcome = row.run(ctx, caller, input);
-      if (!isRefused(outcome)) return row.answer(outcome, caller);
-      if (!row.refusal) throw new Error(`${row.method.toUpperCase()} ${row.path} refused with no refusal to answer it`);
-      return row.refusal(outcome.refused);
-    };
-    router[row.method](row.path, (req, res, next) => {
-      const caller = identify[row.caller](req, res);
-      jsonBody(req, res, (error?: unknown) => {
-        if (error) return next(error);
-        try {
-          const input = row.input(req.body, caller);
-          answerAtCommit(ctx.db, ctx.logger, res, () => answer(caller, input));
-        } catch (thrown) {
-          next(thrown);
-        }
-      });
-    });
-  };
-
-  // Public: the document holds no secrets, and tools fetch it without credentials.
-  router.get(OPENAPI_PATH, (_req, res) => {
-    res.json(openApi());
+  // Public, and read with no body: the document holds no secrets, and tools fetch it without credentials.
+  endpointTable(router, { ctx })({
+    method: 'get', path: OPENAPI_PATH, caller: anyone,
+    input: noInput,
+    run: () => openApi(),
+    answer: (document) => ({ status: 200, body: document }),
   });
-
   endpoint({
-    method: 'get', path: '/campaign', caller: 'key',
-    input: noBody,
+    method: 'get', path: '/campaign', caller: gate.key,
+    input: noInput,
     run: readCampaign,
     answer: (campaign, key) => campaignAnswer(ctx, key, () => campaignReadJson(ctx.config, key.environment, campaignJson(campaign))),
   });
   endpoint({
-    method: 'post', path: '/sessions', caller: 'key',
-    input: (body, key): OpenSessionInput => (key.environment === 'sandbox' ? validate(SandboxSessionBody, body) : validate(ProductionSessionBody, body)),
-    run: openSession,
+    method: 'post', path: '/sessions', caller: gate.key,
+    // The key's environment, read here only, says which body it sends and which use case opens the session.
+    input: (req, key) => {
+      if (key.environment === 'sandbox') {
+        const body = validate(SandboxSessionBody, req.body);
+        return (on: Context) => openSandboxSession(on, key, body);
+      }
+      const body = validate(ProductionSessionBody, req.body);
+      return (on: Context) => exchangeCode(on, key, body);
+    },
+    run: (on, _key, open) => open(on),
     refusal: exchangeRefusal,
     answer: ({ view, token }): SessionAnswer => ({ status: 201, body: sessionJson(view, token), session: view.session }),
   });
   endpoint({
-    method: 'post', path: '/session/entry', caller: 'session',
-    input: (body) => validate(EntryBody, body, { details: entryDetailsOf }).consent,
+    method: 'post', path: '/session/entry', caller: gate.session,
+    input: (req) => validate(EntryBody, req.body, { details: entryDetailsOf }).consent,
     run: createSessionEntry,
     refusal: entryRefusal,
     answer: (view) => ({ status: 200, body: sessionJson(view) }),
   });
   endpoint({
-    method: 'get', path: '/session', caller: 'session',
-    input: noBody,
+    method: 'get', path: '/session', caller: gate.session,
+    input: noInput,
     run: readSession,
     answer: (view) => ({ status: 200, body: sessionJson(view) }),
   });

@@ -4,12 +4,10 @@ import type { Admission } from '../domain/admission.js';
 import type { Entry } from '../store/entries.js';
 import type { Campaign, Prize } from '../store/promotions.js';
 import type { Environment } from '../store/keys.js';
-import { shownCodes, shownRedemptionUrl } from '../use-cases/entry-shown.js';
+import { REWARDS_PATH, shownCodes, shownRedemptionUrl } from '../use-cases/entry-shown.js';
 import type { SessionView } from '../use-cases/session-view.js';
 import type { CampaignJson, CampaignReadJson, EligibilityJson, EntryJson, SessionCreatedJson, SessionReadJson } from './responses.js';
 import { SANDBOX_SCENARIOS } from '../use-cases/sandbox.js';
-
-export const REWARDS_PATH = '/rewards';
 
 /** The campaign read: never customers, pool codes, draw seeds or partner credentials. @see spec §2.2 */
 export function campaignJson({ promotion, brand, prizes }: Campaign): CampaignJson {

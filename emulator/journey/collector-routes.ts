@@ -1,46 +1,30 @@
-/** The collector's Rewards wallet and Promotions list. @see spec §1 rules, §2.2 campaign.rewards_path */
+/** The collector's Rewards wallet and Promotions list, rows of the journey's pages. @see spec §1 rules, §2.2 campaign.rewards_path */
 import { Router } from 'express';
 import type { Context } from '../context.js';
-import { availability } from '../domain/admission.js';
-import { deliveryAsOf } from '../domain/delivery.js';
-import { REWARDS_PATH } from '../experience/serialize.js';
-import { sendPage } from '../pages/http.js';
-import { getBrand, listPrizes, listPromotions } from '../store/promotions.js';
-import { wonEntriesOf } from '../store/entries.js';
-import { shownEntry } from '../use-cases/entry-shown.js';
-import { pageContext, signInFirst } from './page-context.js';
-import { promotionRoute } from './scan.js';
+import { endpointTable, noInput } from '../endpoints.js';
+import { REWARDS_PATH } from '../use-cases/entry-shown.js';
+import { promotionListings, rewardsOf } from '../use-cases/journey/collector-pages.js';
+import { refused } from '../use-cases/refused.js';
+import { pageContext, signInRedirect } from './page-context.js';
 import { promotionsPage, rewardsPage } from './views/collector-pages.js';
 
 export function collectorRoutes(ctx: Context): Router {
   const router = Router();
+  const endpoint = endpointTable(router, { ctx });
+  const page = pageContext.bind(undefined, ctx);
 
-  router.get(REWARDS_PATH, (req, res) => {
-    const page = pageContext(ctx, req, res);
-    if (!page.collector) return signInFirst(res, REWARDS_PATH);
-    const now = ctx.clock.now();
-    const rewards = wonEntriesOf(ctx.db, page.collector.id).map(({ promotion_name, ...stored }) => {
-      const entry = deliveryAsOf(stored, now);
-      const prize = listPrizes(ctx.db, entry.promotion_id).find((candidate) => candidate.id === entry.prize_id);
-      return { promotionName: promotion_name, entry: shownEntry(entry, prize), deliveryState: entry.delivery_state };
-    });
-    sendPage(res, 200, rewardsPage(page, rewards));
+  endpoint({
+    method: 'get', path: REWARDS_PATH, caller: page,
+    input: noInput,
+    run: (on, { collector }) => (collector ? rewardsOf(on, collector) : refused('signed_out')),
+    refusal: () => signInRedirect(REWARDS_PATH),
+    answer: (rewards, shown) => ({ status: 200, page: rewardsPage(shown, rewards) }),
   });
-
-  /** Running and upcoming promotions; each live, approved agency experience links to its callback. @see spec §1 rules */
-  router.get('/promotions', (req, res) => {
-    const now = ctx.clock.now();
-    const listings = listPromotions(ctx.db).flatMap((promotion) => {
-      const open = availability(promotion.content, false, now);
-      if (!open.available && open.reason !== 'not_started') return [];
-      const route = promotionRoute(ctx, promotion);
-      const { content } = promotion;
-      return [{
-        name: content.name, brand: getBrand(ctx.db, promotion.brand_id).name, headline: content.copy.headline, dates: content.dates,
-        upcoming: !open.available, callback: route.to === 'agency' ? route.callback : null,
-      }];
-    });
-    sendPage(res, 200, promotionsPage(pageContext(ctx, req, res), listings));
+  endpoint({
+    method: 'get', path: '/promotions', caller: page,
+    input: noInput,
+    run: promotionListings,
+    answer: (listings, shown) => ({ status: 200, page: promotionsPage(shown, listings) }),
   });
 
   return router;

@@ -6,11 +6,11 @@ import { field, formBody, sendPage } from '../pages/http.js';
 import { type Campaign, loadCampaign } from '../store/promotions.js';
 import { shownEntry } from '../use-cases/entry-shown.js';
 import { findUnitByCode, hasScanned } from '../store/units.js';
-import { type HostedEntrant, type HostedOutcome, enterHosted, hostedState } from './hosted-entry.js';
-import { HOSTED_REASON_TEXT } from './routing.js';
+import { type HostedEntrant, type HostedOutcome, enterHosted, hostedState } from '../use-cases/journey/hosted-entry.js';
+import { HOSTED_REASON_TEXT } from '../use-cases/journey/routing.js';
 import { JOURNEY_ERRORS, JourneyError } from './errors.js';
 import { pageContext, signInFirst } from './page-context.js';
-import { routeFor } from './scan.js';
+import { routeFor } from '../use-cases/journey/scan.js';
 import { type HostedView, hostedPage } from './views/hosted.js';
 import { type PageContext, messagePage } from './views/shell.js';
 

@@ -1,6 +1,7 @@
 /** What every journey handler starts from: the request, the response and who is signed in. */
 import type { Request, Response } from 'express';
 import type { Context } from '../context.js';
+import type { RedirectAnswer } from '../endpoints.js';
 import { signedInCollector } from './sign-in.js';
 import type { PageContext } from './views/shell.js';
 
@@ -21,5 +22,11 @@ export function safeNext(next: string | undefined): string {
 }
 
 export function signInFirst(res: Response, next: string): void {
-  res.redirect(303, `/sign-in?next=${encodeURIComponent(next)}`);
+  const { status, location } = signInRedirect(next);
+  res.redirect(status, location);
+}
+
+/** To the sign-in page, which comes back to `next`. */
+export function signInRedirect(next: string): RedirectAnswer {
+  return { status: 303, location: `/sign-in?next=${encodeURIComponent(next)}` };
 }

@@ -15,7 +15,7 @@ import { validate } from '../validation.js';
 import { authorizeRoutes } from './authorize-routes.js';
 import { collectorRoutes } from './collector-routes.js';
 import { hostedRoutes } from './hosted-routes.js';
-import { scanPack } from './scan.js';
+import { scanPack } from '../use-cases/journey/scan.js';
 import { JourneyError, refusalPages } from './errors.js';
 import { pageContext, safeNext, signInFirst } from './page-context.js';
 import { offeredCollectors, registerCollector, scannedPack, signIn, signOut } from './sign-in.js';

@@ -7,6 +7,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { type ErrorBody, type ErrorTable, errorClass, errorWriter } from '../errors.js';
+import type { Batch } from '../store/batches.js';
 import type { Brand } from '../store/promotions.js';
 import type { SkuRefusal } from '../use-cases/reporting/sku-create.js';
 
@@ -29,6 +30,12 @@ export class ReportingError extends errorClass(REPORTING_ERRORS) {}
 export function skuRefusal(reason: SkuRefusal, brand: Brand): ReportingError {
   const problem = reason === 'prefix_outside_brand' ? `must start with the brand prefix and a hyphen: ${brand.prefix}-` : 'is already used by another SKU';
   return new ReportingError('validation_failed', { details: { prefix: [problem] } });
+}
+
+/** A batch whose file is not ready: how far it is, and when to ask again. */
+export function notReady(batch: Batch): ReportingError {
+  const progress = batch.state === 'generating' ? `generating: ${batch.generated} of ${batch.quantity} codes` : 'codes generated; the file is being prepared';
+  return new ReportingError('batch_not_ready', { details: { state: [progress] }, headers: { 'Retry-After': '1' } });
 }
 
 /** Spec §7's shape: the code and the fields' problems, no message. */

@@ -10,7 +10,7 @@ import { apiDocs } from '../api-docs.js';
 
 const id = () => z.number().int().positive();
 
-/** How a scan says what the service does not know (scan-outcome.ts writes it). */
+/** How a scan says what the service does not know (use-cases/reporting/scan-outcome.ts writes it). */
 const UNKNOWN_NOTE = 'the empty string when the service does not know it (a collector who gave no country at sign-in), never null or missing.';
 const listOf = <T extends z.ZodType>(item: T) => z.strictObject({ data: z.array(item) });
 

@@ -1,42 +1,45 @@
 /**
- * The reporting API route table, `/api/v1`. A company's bearer token reaches every brand of that
- * company and nothing else; routes stay thin: authenticate, scope, validate, read or write.
- * @see spec §4.4, §5 (reporting)
+ * The reporting API, `/api/v1`, one table (endpoints.ts). A company's bearer token reaches every
+ * brand of that company and nothing else: the caller of a brand's endpoint is the brand, found
+ * among the company's, or 404. The token is checked and the body read for every path before the
+ * table, as an unknown path answers 401 to a caller without one. @see spec §4.4, §5 (reporting)
  */
-import { type Request, type Response, Router } from 'express';
+import { type Response, Router } from 'express';
 import type { Context } from '../context.js';
 import { OPENAPI_PATH } from '../api-docs.js';
-import { RECENT_SCANS } from '../domain/limits.js';
+import { type RowRequest, Streamed, anyone, endpointTable, noInput } from '../endpoints.js';
 import { bearerOf, jsonBody } from '../http.js';
-import { findAudienceMember, listAudience } from '../store/audience.js';
-import { batchCodePage, createBatch, findBatch } from '../store/batches.js';
+import { batchCodePage } from '../store/batches.js';
 import { findCompanyBrand, findCompanyByToken, listCompanyBrands } from '../store/companies.js';
 import type { Brand } from '../store/promotions.js';
-import { listRedemptions } from '../store/redemptions.js';
-import { findProductionScan, listProductionScans, recentScansOfCollector } from '../store/scan-reads.js';
 import { type Sku, findSku, listSkus } from '../store/skus.js';
-import { isRefused } from '../use-cases/refused.js';
+import { downloadableBatch, orderBatch } from '../use-cases/reporting/batches.js';
+import { listBrandRedemptions, listCollectors, listScans, readCollector, readScan } from '../use-cases/reporting/reads.js';
 import { createBrandSku } from '../use-cases/reporting/sku-create.js';
 import { streamBatchCsv } from './batch-csv.js';
 import { runBatchJob } from './batch-job.js';
-import { ReportingError, skuRefusal } from './errors.js';
-import { brandActivations, scanOutcome, scanOutcomes } from './scan-outcome.js';
+import { ReportingError, notReady, skuRefusal } from './errors.js';
 import { BatchBody, CollectorListQuery, RedemptionListQuery, ScanListQuery, SkuBody, parse, pathId } from './schemas.js';
 import { batchJson, collectorDetailJson, collectorJson, redemptionJson, skuJson } from './serialize.js';
-
 
 interface CompanyLocals {
   companyId: number;
 }
 
+const notFound = () => new ReportingError('not_found');
+
 /** `openApi` serves the API's own document (openapi/reporting.ts): app.ts hands it in, as openapi/ stands above the API it describes. */
 export function reportingRouter(ctx: Context, openApi: () => object): Router {
   const router = Router();
   const { db } = ctx;
+  const endpoint = endpointTable(router, { ctx });
 
   // Public, so before the token check: the document holds no secrets, and tools fetch it without credentials.
-  router.get(OPENAPI_PATH, (_req, res) => {
-    res.json(openApi());
+  endpoint({
+    method: 'get', path: OPENAPI_PATH, caller: anyone,
+    input: noInput,
+    run: () => openApi(),
+    answer: (document) => ({ status: 200, body: document }),
   });
 
   router.use((req, res, next) => {
@@ -48,83 +51,84 @@ export function reportingRouter(ctx: Context, openApi: () => object): Router {
   });
   router.use(jsonBody);
 
-  const brandOf = (req: Request, res: Response): Brand => {
-    const brand = findCompanyBrand(db, (res.locals as CompanyLocals).companyId, String(req.params.slug));
-    if (!brand) throw new ReportingError('not_found');
-    return brand;
+  const company = (_req: RowRequest, res: Response): number => (res.locals as CompanyLocals).companyId;
+  const brand = (req: RowRequest, res: Response): Brand => {
+    const found = findCompanyBrand(db, company(req, res), String(req.params.slug));
+    if (!found) throw notFound();
+    return found;
   };
-  const skuOf = (brand: Brand, id: string | undefined): Sku => {
-    const sku = findSku(db, brand.id, pathId(id));
-    if (!sku) throw new ReportingError('not_found');
-    return sku;
+  /** A SKU of the brand, named by the path's `sku_id` (or `id`). */
+  const brandSku = (req: RowRequest, res: Response): { brand: Brand; sku: Sku } => {
+    const owner = brand(req, res);
+    const sku = findSku(db, owner.id, pathId(req.params.sku_id ?? req.params.id));
+    if (!sku) throw notFound();
+    return { brand: owner, sku };
   };
+  const data = <Row, Json>(serialize: (row: Row) => Json) => (rows: Row[]) => ({ status: 200, body: { data: rows.map(serialize) } });
 
-  router.get('/brands', (_req, res) => {
-    res.json({ data: listCompanyBrands(db, (res.locals as CompanyLocals).companyId) });
+  endpoint({
+    method: 'get', path: '/brands', caller: company,
+    input: noInput,
+    run: (on, companyId) => listCompanyBrands(on.db, companyId),
+    answer: data((row) => row),
   });
-
-  router.get('/brands/:slug/scans', (req, res) => {
-    const brand = brandOf(req, res);
-    const query = parse(ScanListQuery, req.query);
-    res.json({ data: scanOutcomes(db, brand.id, listProductionScans(db, brand.id, query)) });
+  endpoint({
+    method: 'get', path: '/brands/:slug/scans', caller: brand,
+    input: (req) => parse(ScanListQuery, req.query),
+    run: listScans,
+    answer: data((scan) => scan),
   });
-
-  router.get('/brands/:slug/scans/:id', (req, res) => {
-    const scan = findProductionScan(db, brandOf(req, res).id, pathId(req.params.id));
-    if (!scan) throw new ReportingError('not_found');
-    res.json(scanOutcome(db, scan));
+  endpoint({
+    method: 'get', path: '/brands/:slug/scans/:id', caller: brand,
+    input: (req) => pathId(req.params.id),
+    run: readScan,
+    refusal: notFound,
+    answer: (scan) => ({ status: 200, body: scan }),
   });
-
-  router.get('/brands/:slug/collectors', (req, res) => {
-    const brand = brandOf(req, res);
-    res.json({ data: listAudience(db, brand.id, parse(CollectorListQuery, req.query)).map(collectorJson) });
+  endpoint({
+    method: 'get', path: '/brands/:slug/collectors', caller: brand,
+    input: (req) => parse(CollectorListQuery, req.query),
+    run: listCollectors,
+    answer: data(collectorJson),
   });
-
-  router.get('/brands/:slug/collectors/:id', (req, res) => {
-    const brand = brandOf(req, res);
-    const member = findAudienceMember(db, brand.id, pathId(req.params.id));
-    if (!member) throw new ReportingError('not_found');
-    res.json(collectorDetailJson(member, scanOutcomes(db, brand.id, recentScansOfCollector(db, brand.id, member.id, RECENT_SCANS))));
+  endpoint({
+    method: 'get', path: '/brands/:slug/collectors/:id', caller: brand,
+    input: (req) => pathId(req.params.id),
+    run: readCollector,
+    refusal: notFound,
+    answer: ({ member, scans }) => ({ status: 200, body: collectorDetailJson(member, scans) }),
   });
-
-  router.get('/brands/:slug/redemptions', (req, res) => {
-    const brand = brandOf(req, res);
-    const query = parse(RedemptionListQuery, req.query);
-    const activations = new Map(brandActivations(db, brand.id).map((activation) => [activation.promotion.id, activation]));
-    const rows = listRedemptions(db, brand.id, query, ctx.clock.now());
-    res.json({ data: rows.map((row) => redemptionJson(row, activations.get(row.promotion_id)!)) });
+  endpoint({
+    method: 'get', path: '/brands/:slug/redemptions', caller: brand,
+    input: (req) => parse(RedemptionListQuery, req.query),
+    run: listBrandRedemptions,
+    answer: data(({ row, activation }) => redemptionJson(row, activation)),
   });
-
-  router.get('/brands/:slug/skus', (req, res) => {
-    res.json({ data: listSkus(db, brandOf(req, res).id).map(skuJson) });
+  endpoint({
+    method: 'get', path: '/brands/:slug/skus', caller: brand,
+    input: noInput,
+    run: (on, owner) => listSkus(on.db, owner.id),
+    answer: data(skuJson),
   });
-
-  router.post('/brands/:slug/skus', (req, res) => {
-    const brand = brandOf(req, res);
-    const sku = createBrandSku(ctx, brand, parse(SkuBody, req.body));
-    if (isRefused(sku)) throw skuRefusal(sku.refused, brand);
-    res.status(201).json(skuJson(sku));
+  endpoint({
+    method: 'post', path: '/brands/:slug/skus', caller: brand,
+    input: (req) => parse(SkuBody, req.body),
+    run: createBrandSku,
+    refusal: skuRefusal,
+    answer: (sku) => ({ status: 201, body: skuJson(sku) }),
   });
-
-  router.post('/brands/:slug/skus/:id/batches', (req, res) => {
-    const brand = brandOf(req, res);
-    const sku = skuOf(brand, req.params.id);
-    const body = parse(BatchBody, req.body);
-    const batch = createBatch(db, { skuId: sku.id, quantity: body.quantity, purpose: body.purpose, state: 'generating', now: ctx.clock.now() });
-    void runBatchJob(ctx, batch.id);
-    res.status(202).json(batchJson(batch, sku, brand, ctx.config.baseUrl));
+  endpoint({
+    method: 'post', path: '/brands/:slug/skus/:id/batches', caller: brandSku,
+    input: (req) => parse(BatchBody, req.body),
+    run: (on, { sku }, body) => orderBatch(on, sku, body, (batchId) => void runBatchJob(on, batchId)),
+    answer: (batch, { brand: owner, sku }) => ({ status: 202, body: batchJson(batch, sku, owner, ctx.config.baseUrl) }),
   });
-
-  router.get('/brands/:slug/skus/:sku_id/batches/:id/download', (req, res) => {
-    const brand = brandOf(req, res);
-    const sku = skuOf(brand, req.params.sku_id);
-    const batch = findBatch(db, sku.id, pathId(req.params.id));
-    if (!batch) throw new ReportingError('not_found');
-    if (batch.state !== 'export_ready') {
-      const progress = batch.state === 'generating' ? `generating: ${batch.generated} of ${batch.quantity} codes` : 'codes generated; the file is being prepared';
-      throw new ReportingError('batch_not_ready', { details: { state: [progress] }, headers: { 'Retry-After': '1' } });
-    }
-    return streamBatchCsv(batchCodePage(db), batch.id, ctx.config.baseUrl, res, `${sku.prefix}-batch-${batch.id}.csv`);
+  endpoint({
+    method: 'get', path: '/brands/:slug/skus/:sku_id/batches/:id/download', caller: brandSku,
+    input: (req) => pathId(req.params.id),
+    run: (on, { sku }, id) => downloadableBatch(on, sku, id),
+    refusal: (reason) => (reason === 'not_found' ? notFound() : notReady(reason.notReady)),
+    answer: (batch, { sku }) => new Streamed((res) => streamBatchCsv(batchCodePage(db), batch.id, ctx.config.baseUrl, res, `${sku.prefix}-batch-${batch.id}.csv`)),
   });
 
   return router;

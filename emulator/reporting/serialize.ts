@@ -1,5 +1,5 @@
 /**
- * JSON shapes of the reporting API besides the scan outcome (scan-outcome.ts). The spec leaves
+ * JSON shapes of the reporting API besides the scan outcome (use-cases/reporting/scan-outcome.ts). The spec leaves
  * SKU, batch, redemption and collector-list elements open (§4.4); these stay close to the shapes
  * it does show. A brand is `{id, slug, name, prefix}` as stored, the webhook envelope's shape. @see spec §2.8, §2.9
  */
@@ -9,7 +9,7 @@ import type { Brand } from '../store/promotions.js';
 import type { RedemptionRow } from '../store/redemptions.js';
 import type { Sku } from '../store/skus.js';
 import type { BatchJson, CollectorDetailJson, CollectorJson, RedemptionJson, SkuJson } from './responses.js';
-import { type Activation, type ScanOutcome, activationJson, rewardJson } from './scan-outcome.js';
+import { type Activation, type ScanOutcome, activationJson, rewardJson } from '../use-cases/reporting/scan-outcome.js';
 
 /** Points are earned once per pack scanned (10 each, as in the public reference's example). */
 const POINTS_PER_PACK = 10;

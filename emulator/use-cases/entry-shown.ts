@@ -5,6 +5,9 @@
 import type { Entry } from '../store/entries.js';
 import type { Prize } from '../store/promotions.js';
 
+/** The collector's Rewards wallet, where every won entry is shown for good: the journey serves it, the campaign read names it. */
+export const REWARDS_PATH = '/rewards';
+
 /** The codes the entry shows: none until its prize is delivered. */
 export function shownCodes(entry: Entry): string[] {
   return entry.delivery_state === 'delivered' ? (JSON.parse(entry.codes) as string[]) : [];

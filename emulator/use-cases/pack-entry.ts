@@ -2,7 +2,7 @@
  * A pack's production entry: whether this collector may enter this pack now (the admission rule,
  * evaluated once per entry), the draw with stock, budget and a code unlock's pool, the stored
  * entry, and the event that tells of it. An agency's production entry (session-entry.ts) and the
- * service's own hosted page (journey/hosted-entry.ts) both enter through here; each turns the
+ * service's own hosted page (use-cases/journey/hosted-entry.ts) both enter through here; each turns the
  * answer into its own response.
  * @see spec §1 (the service alone decides the outcome), §2.4 to §2.6, §3, §4.1 rules 2 and 5
  */

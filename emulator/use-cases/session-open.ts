@@ -1,6 +1,7 @@
 /**
- * POST /sessions: a new consumer session. With a sandbox key, one playing the scenario asked for;
- * with a production key, the authorization-code exchange with PKCE. Any presented code is
+ * POST /sessions: a new consumer session. With a sandbox key, one playing the scenario asked for
+ * (`openSandboxSession`); with a production key, the authorization-code exchange with PKCE
+ * (`exchangeCode`): the route picks one by the key's environment. Any presented code is
  * consumed, and the consumption is committed even when a check then fails, so a failed exchange
  * cannot be retried; presenting a used code again revokes the session it produced.
  * @see spec §4.1, §4.3 step 6, §5 rule 4, RFC 7636 §4.6
@@ -16,8 +17,6 @@ import { type Refused, refused } from './refused.js';
 import { type Scenario, createSandboxSession } from './sandbox.js';
 import { type SessionView, sessionViewNow } from './session-view.js';
 
-export type OpenSessionInput = { scenario: Scenario } | { authorization_code: string; code_verifier: string };
-
 /** Why an exchange failed. */
 export type ExchangeRefusal = 'used_session_revoked' | 'already_used' | 'unknown_code' | 'voided' | 'expired' | 'other_promotion' | 'verifier_mismatch';
 
@@ -26,14 +25,16 @@ export interface OpenedSession {
   token: string;
 }
 
-/** The route validates `input` by the key's environment: a scenario in the sandbox, a code and its verifier in production. */
-export function openSession(ctx: Context, key: AgencyKey, input: OpenSessionInput): OpenedSession | Refused<ExchangeRefusal> {
-  if ('scenario' in input) {
-    return ctx.db.transaction(() => {
-      const { session, token } = createSandboxSession(ctx, key, input.scenario);
-      return { view: sessionViewNow(ctx, session, loadCampaign(ctx.db, key.promotion_id)), token };
-    })();
-  }
+/** A sandbox key's session, playing the scenario asked for. */
+export function openSandboxSession(ctx: Context, key: AgencyKey, input: { scenario: Scenario }): OpenedSession {
+  return ctx.db.transaction(() => {
+    const { session, token } = createSandboxSession(ctx, key, input.scenario);
+    return { view: sessionViewNow(ctx, session, loadCampaign(ctx.db, key.promotion_id)), token };
+  })();
+}
+
+/** A production key's session: the authorization code exchanged, with its PKCE verifier. */
+export function exchangeCode(ctx: Context, key: AgencyKey, input: { authorization_code: string; code_verifier: string }): OpenedSession | Refused<ExchangeRefusal> {
   const now = ctx.clock.now();
   return ctx.db.transaction((): OpenedSession | Refused<ExchangeRefusal> => {
     const { code, alreadyUsed } = consumeAuthCode(ctx.db, input.authorization_code, now);

@@ -10,7 +10,7 @@ import { ActivationSchema, RewardSchema } from '../reporting/responses.js';
 import type { Db } from '../store/db.js';
 import { getPromotion, listPrizes } from '../store/promotions.js';
 import type { EnteredPack } from '../store/entries.js';
-import { activationJson, rewardJson } from '../reporting/scan-outcome.js';
+import { activationJson, rewardJson } from '../use-cases/reporting/scan-outcome.js';
 
 const id = () => z.number().int().positive();
 

@@ -5,6 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { issueSecret, safeEqual } from '../domain/secrets.js';
+import { type Refused, refused } from '../use-cases/refused.js';
 
 const TOLERANCE_SECONDS = 300;
 
@@ -20,24 +21,25 @@ export function signatureHeader(secret: string, unixSeconds: number, body: strin
 /** Why a signature was refused: `too_old` when only its age is wrong. */
 export type Refusal = 'missing' | 'malformed' | 'mismatch' | 'too_old';
 
-export type Verification = { ok: true } | { ok: false; reason: Refusal; problem: string };
+/** A signature that verifies, or why not: the reason, and the problem in words. */
+export type Verification = { verified: true } | Refused<{ reason: Refusal; problem: string }>;
 
 /** What a receiver does: parse the header, recompute, compare in constant time, check the age. */
 export function verifySignature(header: string | undefined, body: string, secret: string, nowSeconds: number): Verification {
-  if (!header) return { ok: false, reason: 'missing', problem: 'no X-Service-Signature header' };
+  if (!header) return refused({ reason: 'missing', problem: 'no X-Service-Signature header' });
   const parts = header.split(',').map((part) => {
     const cut = part.indexOf('=');
     return cut > 0 ? [part.slice(0, cut).trim(), part.slice(cut + 1).trim()] : ['', ''];
   });
   const t = parts.find(([name]) => name === 't')?.[1];
   const signatures = parts.filter(([name]) => name === 'v1').map(([, value]) => value!);
-  if (!t || !/^\d+$/.test(t) || signatures.length === 0) return { ok: false, reason: 'malformed', problem: 'the signature header needs t=<unix seconds> and v1=<hex>' };
+  if (!t || !/^\d+$/.test(t) || signatures.length === 0) return refused({ reason: 'malformed', problem: 'the signature header needs t=<unix seconds> and v1=<hex>' });
   const expected = hmacHex(secret, `${t}.${body}`);
   if (!signatures.some((signature) => safeEqual(signature, expected))) {
-    return { ok: false, reason: 'mismatch', problem: 'v1 does not match the HMAC-SHA256 of "t.body" with this endpoint\'s secret' };
+    return refused({ reason: 'mismatch', problem: 'v1 does not match the HMAC-SHA256 of "t.body" with this endpoint\'s secret' });
   }
-  if (Math.abs(nowSeconds - Number(t)) > TOLERANCE_SECONDS) return { ok: false, reason: 'too_old', problem: `t is more than ${TOLERANCE_SECONDS} seconds from now` };
-  return { ok: true };
+  if (Math.abs(nowSeconds - Number(t)) > TOLERANCE_SECONDS) return refused({ reason: 'too_old', problem: `t is more than ${TOLERANCE_SECONDS} seconds from now` });
+  return { verified: true };
 }
 
 function hmacHex(secret: string, text: string): string {

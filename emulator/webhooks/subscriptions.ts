@@ -5,7 +5,7 @@
  * @see spec §6, public reference §5
  */
 import type { Context } from '../context.js';
-import { scanOutcome } from '../reporting/scan-outcome.js';
+import { scanOutcome } from '../use-cases/reporting/scan-outcome.js';
 import { batchJson } from '../reporting/serialize.js';
 import { getBatch } from '../store/batches.js';
 import { getBrand } from '../store/promotions.js';

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hostedState } from '../../emulator/journey/hosted-entry.js';
+import { hostedState } from '../../emulator/use-cases/journey/hosted-entry.js';
 import { findCollectorByEmail } from '../../emulator/store/collectors.js';
 import { storeEntry } from '../../emulator/store/entries.js';
 import { loadCampaign, setRoutingPaused, updatePromotionContent } from '../../emulator/store/promotions.js';

@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setCallbacks } from '../../emulator/console/lifecycle.js';
+import { isRefused } from '../../emulator/use-cases/refused.js';
 import { envValues } from '../../emulator/control/env.js';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';
@@ -42,7 +43,7 @@ beforeAll(async () => {
   });
   // Everything approval needs, so that a forged approve would succeed.
   const change = setCallbacks(emulator.world, { production: CALLBACK });
-  if (!change.ok) throw new Error('callbacks refused');
+  if (isRefused(change)) throw new Error('callbacks refused');
   await coverSandbox(fetchPost(emulator.baseUrl, envValues(emulator.world).sandbox_key!));
   attacker = createServer((req, res) => {
     const url = new URL(req.url!, 'http://attacker');

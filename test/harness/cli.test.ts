@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { approve, overview, setCallbacks } from '../../emulator/console/lifecycle.js';
+import { isRefused } from '../../emulator/use-cases/refused.js';
 import { envValues } from '../../emulator/control/env.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
 import { type HarnessWorld, harnessWorld } from './world.js';
@@ -280,9 +281,9 @@ describe('against the reference agency', () => {
   test('verify exits 3 when no check failed but one could not be judged, and says what to configure; it leaves the URLs, checklist and approval the brand had (issue 49 item 2)', async () => {
     // The brand registered the agency as localhost and approved; the run registers 127.0.0.1, runs the previews and approves.
     const brand = { production: world.target.callback.replace('127.0.0.1', 'localhost'), preview: world.target.preview.replace('127.0.0.1', 'localhost') };
-    expect(setCallbacks(world.emulator.world, brand).ok).toBe(true);
+    expect(isRefused(setCallbacks(world.emulator.world, brand))).toBe(false);
     await coverSandbox(fetchPost(world.emulator.baseUrl, envValues(world.emulator.world).sandbox_key!));
-    expect(approve(world.emulator.world).ok).toBe(true);
+    expect(isRefused(approve(world.emulator.world))).toBe(false);
     const brandView = () => {
       const { experience, checklist, history } = overview(world.emulator.world);
       return { callbacks: experience.callbacks, approved_at: experience.approved_at, checklist, history };
@@ -306,9 +307,9 @@ describe('against the reference agency', () => {
     const registered = () => overview(world.emulator.world).experience.callbacks.production;
     const brand = registered()!.replace('127.0.0.1', 'localhost');
     if (registered() !== brand) {
-      expect(setCallbacks(world.emulator.world, { production: brand, preview: world.target.preview.replace('127.0.0.1', 'localhost') }).ok).toBe(true);
+      expect(isRefused(setCallbacks(world.emulator.world, { production: brand, preview: world.target.preview.replace('127.0.0.1', 'localhost') }))).toBe(false);
       await coverSandbox(fetchPost(world.emulator.baseUrl, envValues(world.emulator.world).sandbox_key!));
-      expect(approve(world.emulator.world).ok).toBe(true);
+      expect(isRefused(approve(world.emulator.world))).toBe(false);
     }
     const { experience, checklist, history } = overview(world.emulator.world);
     const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page'], {}, (child) => {

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { setCallbacks } from '../../emulator/console/lifecycle.js';
+import { isRefused } from '../../emulator/use-cases/refused.js';
 import { approvalHistory } from '../../emulator/store/approvals.js';
 import { listPromotions } from '../../emulator/store/promotions.js';
 import { SPA_DEFECTS } from '../../fixtures/agency-spa/defects.js';
@@ -100,7 +101,7 @@ describe('the single-page agency on the code unlock, drawing each view 600 ms af
   test('without --promotion, the promotion the callback URL is registered on is the one verified', async () => {
     // Registered by the brand: the runs above left no URL of their own behind.
     const codeUnlock = listPromotions(world.emulator.world.db).find((promotion) => promotion.slug === CODE_UNLOCK)!;
-    expect(setCallbacks(world.emulator.world, { production: world.agency.callbackUrl, preview: world.agency.previewUrl }, codeUnlock.id).ok).toBe(true);
+    expect(isRefused(setCallbacks(world.emulator.world, { production: world.agency.callbackUrl, preview: world.agency.previewUrl }, codeUnlock.id))).toBe(false);
     const client = new EmulatorClient(world.emulator.baseUrl);
     const ready = await preflight({ client, callback: world.agency.callbackUrl, preview: world.agency.previewUrl, install: 'never', browserGiven: true });
     expect(ready.promotion.slug).toBe(CODE_UNLOCK);

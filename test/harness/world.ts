@@ -14,6 +14,7 @@ import type { Browser } from 'playwright-core';
 import { pino } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
+import { isRefused } from '../../emulator/use-cases/refused.js';
 import { envValues } from '../../emulator/control/env.js';
 import type { Fixture } from '../../emulator/fixture.js';
 import { createLogger } from '../../emulator/logger.js';
@@ -77,9 +78,9 @@ export async function harnessWorld(options: HarnessWorldOptions = {}) {
   writeFileSync(config, JSON.stringify({ ...(options.kind === 'spa' && !options.unconfigured ? { markers: SPA_CONFIG.markers } : {}), agency_log: agencyLog, ...options.config }));
   if (options.approved) {
     const change = setCallbacks(emulator.world, { production: agency.callbackUrl, preview: agency.previewUrl }, promotionId);
-    if (!change.ok) throw new Error(JSON.stringify(change.problems));
+    if (isRefused(change)) throw new Error(JSON.stringify(change.refused));
     await coverSandbox(fetchPost(emulator.baseUrl, env.sandbox_key!));
-    if (!approve(emulator.world, promotionId).ok) throw new Error('the test world could not be approved');
+    if (isRefused(approve(emulator.world, promotionId))) throw new Error('the test world could not be approved');
   }
   return {
     emulator, agency, config, folder, agencyLog,

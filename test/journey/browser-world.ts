@@ -4,6 +4,7 @@
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
+import { isRefused } from '../../emulator/use-cases/refused.js';
 import { envValues } from '../../emulator/control/env.js';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';
@@ -29,7 +30,7 @@ export async function journeyWorld(browser: Browser, options: { approved?: boole
   if (options.approved ?? true) {
     setCallbacks(emulator.world, { production: agency.callbackUrl });
     await coverSandbox(fetchPost(emulator.baseUrl, env.sandbox_key!));
-    if (!approve(emulator.world).ok) throw new Error('the test world could not be approved');
+    if (isRefused(approve(emulator.world))) throw new Error('the test world could not be approved');
   }
   const context: BrowserContext = await browser.newContext(PHONE);
   context.setDefaultTimeout(10_000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { html, safeLink, toString } from '../../emulator/pages/html.js';
-import { deviceType } from '../../emulator/journey/device.js';
+import { deviceType } from '../../emulator/use-cases/journey/device.js';
 
 describe('page markup', () => {
   it('escapes every interpolated value, nested markup excepted', () => {

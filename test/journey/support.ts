@@ -1,6 +1,7 @@
 /** Builders for journey tests over supertest: a signed-in browser, an approved integration. */
 import request from 'supertest';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
+import { isRefused } from '../../emulator/use-cases/refused.js';
 import { findCollectorByEmail } from '../../emulator/store/collectors.js';
 import type { Fixture } from '../../emulator/fixture.js';
 import { type PromotionEnv, type TestWorld, testWorld } from '../world.js';
@@ -40,10 +41,10 @@ export async function approvedWorld(options: { fixture?: (fixture: Fixture) => F
 /** The brand's whole lifecycle for one promotion (the default one unless given). */
 export async function approveIntegration(t: TestWorld, callback: string, promotion?: PromotionEnv): Promise<void> {
   const change = setCallbacks(t.world, { production: callback }, promotion?.id);
-  if (!change.ok) throw new Error(JSON.stringify(change.problems));
+  if (isRefused(change)) throw new Error(JSON.stringify(change.refused));
   await coverSandbox((path, body, session) => t.experience('post', path, (promotion ?? t.env).sandbox_key, session).send(body));
   const approval = approve(t.world, promotion?.id);
-  if (!approval.ok) throw new Error(`not approved: ${JSON.stringify(approval.missing)}`);
+  if (isRefused(approval)) throw new Error(`not approved: ${JSON.stringify(approval.refused)}`);
 }
 
 export function packCode(t: TestWorld, outcome = 'won'): string {

@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import type { DestinationStream, Logger } from 'pino';
 import { expect, test } from 'vitest';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
+import { isRefused } from '../../emulator/use-cases/refused.js';
 import { type Limits, SPEC_LIMITS } from '../../emulator/domain/limits.js';
 import { envValues } from '../../emulator/control/env.js';
 import type { Fixture } from '../../emulator/fixture.js';
@@ -74,10 +75,10 @@ export async function agencyWorldWith<Defect, Agency extends StartedAgency>(
   });
   if (options.approved !== false) {
     const change = setCallbacks(emulator.world, { production: agency.callbackUrl, preview: agency.previewUrl });
-    if (!change.ok) throw new Error(JSON.stringify(change.problems));
+    if (isRefused(change)) throw new Error(JSON.stringify(change.refused));
     await coverSandbox(fetchPost(emulator.baseUrl, env.sandbox_key!));
     const approval = approve(emulator.world);
-    if (!approval.ok) throw new Error(`not approved: ${JSON.stringify(approval.missing)}`);
+    if (isRefused(approval)) throw new Error(`not approved: ${JSON.stringify(approval.refused)}`);
   }
   return {
     emulator, world: emulator.world, env, spy, agency, logLines,

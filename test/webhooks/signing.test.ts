@@ -19,26 +19,26 @@ test('endpoint secrets derive from the seed and the serial, and differ between e
 });
 
 test('verification rejects a missing or malformed header', () => {
-  expect(verifySignature(undefined, BODY, SECRET, NOW)).toEqual({ ok: false, reason: 'missing', problem: 'no X-Service-Signature header' });
-  expect(verifySignature('v1=abc', BODY, SECRET, NOW)).toMatchObject({ ok: false, reason: 'malformed' });
-  expect(verifySignature(`t=soon,v1=abc`, BODY, SECRET, NOW)).toMatchObject({ ok: false, reason: 'malformed' });
+  expect(verifySignature(undefined, BODY, SECRET, NOW)).toEqual({ refused: { reason: 'missing', problem: 'no X-Service-Signature header' } });
+  expect(verifySignature('v1=abc', BODY, SECRET, NOW)).toMatchObject({ refused: { reason: 'malformed' } });
+  expect(verifySignature(`t=soon,v1=abc`, BODY, SECRET, NOW)).toMatchObject({ refused: { reason: 'malformed' } });
 });
 
 test('verification rejects a tampered body and a wrong secret', () => {
   const header = signatureHeader(SECRET, NOW, BODY);
-  expect(verifySignature(header, `${BODY} `, SECRET, NOW)).toMatchObject({ ok: false, reason: 'mismatch', problem: expect.stringContaining('does not match') });
-  expect(verifySignature(header, BODY, endpointSecret('seed', 2), NOW)).toMatchObject({ ok: false, reason: 'mismatch' });
+  expect(verifySignature(header, `${BODY} `, SECRET, NOW)).toMatchObject({ refused: { reason: 'mismatch', problem: expect.stringContaining('does not match') } });
+  expect(verifySignature(header, BODY, endpointSecret('seed', 2), NOW)).toMatchObject({ refused: { reason: 'mismatch' } });
 });
 
 test('verification rejects timestamps more than 300 seconds away, in the past or the future', () => {
   const header = signatureHeader(SECRET, NOW, BODY);
-  expect(verifySignature(header, BODY, SECRET, NOW + 300)).toEqual({ ok: true });
-  expect(verifySignature(header, BODY, SECRET, NOW - 300)).toEqual({ ok: true });
-  expect(verifySignature(header, BODY, SECRET, NOW + 301)).toMatchObject({ ok: false, reason: 'too_old', problem: expect.stringContaining('300 seconds') });
-  expect(verifySignature(header, BODY, SECRET, NOW - 301)).toMatchObject({ ok: false, reason: 'too_old' });
+  expect(verifySignature(header, BODY, SECRET, NOW + 300)).toEqual({ verified: true });
+  expect(verifySignature(header, BODY, SECRET, NOW - 300)).toEqual({ verified: true });
+  expect(verifySignature(header, BODY, SECRET, NOW + 301)).toMatchObject({ refused: { reason: 'too_old', problem: expect.stringContaining('300 seconds') } });
+  expect(verifySignature(header, BODY, SECRET, NOW - 301)).toMatchObject({ refused: { reason: 'too_old' } });
 });
 
 test('verification accepts a matching v1 among several and tolerates spaces after commas', () => {
   const valid = signatureHeader(SECRET, NOW, BODY).split(',')[1];
-  expect(verifySignature(`t=${NOW}, v1=${'0'.repeat(64)}, ${valid}`, BODY, SECRET, NOW)).toEqual({ ok: true });
+  expect(verifySignature(`t=${NOW}, v1=${'0'.repeat(64)}, ${valid}`, BODY, SECRET, NOW)).toEqual({ verified: true });
 });

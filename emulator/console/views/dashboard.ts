@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { csrfField } from '../../pages/csrf.js';
 import { type Html, html, safeLink } from '../../pages/html.js';
 import { layout } from '../../pages/layout.js';
-import { HOSTED_REASON_TEXT } from '../../journey/routing.js';
+import { HOSTED_REASON_TEXT } from '../../use-cases/journey/routing.js';
 import type { KeyJson, LogRow, Overview, PromotionRef, promotionSummaries } from '../lifecycle.js';
 import type { ClockState } from '../../clock.js';
 import type { KnownPack } from '../../store/known-packs.js';

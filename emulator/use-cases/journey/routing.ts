@@ -2,8 +2,8 @@
  * Where a scan goes: the agency's production callback, or the service's own hosted page.
  * @see spec §1 rules, §4.3 step 2
  */
-import { availability } from '../domain/admission.js';
-import type { Promotion } from '../store/promotions.js';
+import { availability } from '../../domain/admission.js';
+import type { Promotion } from '../../store/promotions.js';
 
 /** Why scans of a promotion go to the hosted page instead of the agency. */
 export type HostedReason = 'not_approved' | 'not_live' | 'routing_paused' | 'no_production_key' | 'no_production_callback';

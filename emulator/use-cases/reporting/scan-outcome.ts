@@ -17,11 +17,11 @@
  * that expects the field, while "" keeps both and matches no country code (a sentinel such as `ZZ`
  * would read as one).
  */
-import { admit } from '../domain/admission.js';
-import type { Db } from '../store/db.js';
-import { type Prize, type Promotion, brandPromotionIds, getPromotion, listPrizes } from '../store/promotions.js';
-import type { ScanRow } from '../store/scan-reads.js';
-import { type PackEntry, entriesOnPacks } from '../store/entries.js';
+import { admit } from '../../domain/admission.js';
+import type { Db } from '../../store/db.js';
+import { type Prize, type Promotion, brandPromotionIds, getPromotion, listPrizes } from '../../store/promotions.js';
+import type { ScanRow } from '../../store/scan-reads.js';
+import { type PackEntry, entriesOnPacks } from '../../store/entries.js';
 
 export interface Activation {
   promotion: Promotion;

@@ -2,14 +2,14 @@
  * A pack scan by a signed-in collector: record it, then hand off to the agency or keep the
  * collector on the service's hosted page. @see spec §1 rules, §4.3 steps 1 and 2
  */
-import type { Context } from '../context.js';
-import { announce } from '../events.js';
-import type { Collector } from '../store/collectors.js';
-import { hasActiveKey } from '../store/keys.js';
-import { type Promotion, getPromotion } from '../store/promotions.js';
-import { issueRequestToken } from '../store/request-tokens.js';
-import { insertScan } from '../store/scans.js';
-import type { ScannedUnit } from '../store/units.js';
+import type { Context } from '../../context.js';
+import { announce } from '../../events.js';
+import type { Collector } from '../../store/collectors.js';
+import { hasActiveKey } from '../../store/keys.js';
+import { type Promotion, getPromotion } from '../../store/promotions.js';
+import { issueRequestToken } from '../../store/request-tokens.js';
+import { insertScan } from '../../store/scans.js';
+import type { ScannedUnit } from '../../store/units.js';
 import { deviceType } from './device.js';
 import { type Route, type HostedReason, type TesterReason, agencyRoute, testerReason } from './routing.js';
 

@@ -4,17 +4,17 @@
  * not close the service's own page; then the same draw as an agency's production entry.
  * @see spec §1 rules (hosted page), §2.4 to §2.6, §4.1 rules 2 and 5
  */
-import type { Context } from '../context.js';
-import type { Admission, Closed, EntryAdmission } from '../domain/admission.js';
-import type { ConsentInput } from '../domain/consent.js';
-import type { Terms } from '../fixture.js';
-import type { Collector } from '../store/collectors.js';
-import type { Entry } from '../store/entries.js';
-import type { Campaign } from '../store/promotions.js';
-import { serviceKeyId } from '../store/keys.js';
-import { createSession } from '../store/sessions.js';
-import type { ScannedUnit } from '../store/units.js';
-import { type PackEntrant, type PackOutcome, enterPack, packAdmission } from '../use-cases/pack-entry.js';
+import type { Context } from '../../context.js';
+import type { Admission, Closed, EntryAdmission } from '../../domain/admission.js';
+import type { ConsentInput } from '../../domain/consent.js';
+import type { Terms } from '../../fixture.js';
+import type { Collector } from '../../store/collectors.js';
+import type { Entry } from '../../store/entries.js';
+import type { Campaign } from '../../store/promotions.js';
+import { serviceKeyId } from '../../store/keys.js';
+import { createSession } from '../../store/sessions.js';
+import type { ScannedUnit } from '../../store/units.js';
+import { type PackEntrant, type PackOutcome, enterPack, packAdmission } from '../pack-entry.js';
 
 /** What the hosted page shows before or instead of the form. */
 export type HostedState =

@@ -1,0 +1,137 @@
+/**
+ * The control plane's rows about the world as a whole: health, env, clock, reset, interaction log
+ * (and, loaded on first use, the promotions). Rows of the plane's one table (plane.ts), behind `controlGuard`.
+ */
+import { Router } from 'express';
+import { type EndpointTable, anyone, endpointTable, noInput } from '../endpoints.js';
+import { z } from 'zod';
+import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
+import { ControlError } from './errors.js';
+import { WholeText, validate } from '../validation.js';
+import { promotionParam } from '../console/promotion-param.js';
+import { checkCallbackUrl } from '../wire-contract.js';
+import { databaseProblem } from '../store/health.js';
+import { listInteractions } from '../store/interaction-reads.js';
+import { resetWorld } from '../store/reset.js';
+import { announceReset } from '../events.js';
+import { ClockTime } from './clock-time.js';
+import { envValues } from './env.js';
+import { type ControlContext, resetObservations } from './state.js';
+import { type Refused, refused } from '../use-cases/refused.js';
+
+const ClockBody = z.union([
+  z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
+  z.strictObject({ freeze: z.union([z.literal(true), ClockTime]) }),
+  z.strictObject({ unfreeze: z.literal(true) }),
+  z.strictObject({ reset: z.literal(true) }),
+]);
+
+const PromotionsQuery = z.strictObject({ callback: z.string().min(1).max(4096).optional() });
+
+/** A callback URL as the console stores it (checkCallbackUrl normalizes it), so `https://a.example/cb` finds `https://A.example/cb`. */
+function sameUrl(text: string): string {
+  const check = checkCallbackUrl(text);
+  return check.ok ? check.url : text.trim();
+}
+
+const InteractionsQuery = z.strictObject({
+  after: WholeText(0, Number.MAX_SAFE_INTEGER).default(0),
+  limit: WholeText(1, 1000).default(100),
+});
+
+export function worldRows(endpoint: EndpointTable<ControlContext>): void {
+  endpoint({
+    method: 'get', path: '/health', caller: anyone,
+    input: noInput,
+    run: (ctx) => {
+      const problem = databaseProblem(ctx.db);
+      return problem ? { problem } : { base_url: ctx.config.baseUrl, clock: clockForHealth(ctx.clock) };
+    },
+    answer: (health) => ('problem' in health
+      ? { status: 503, body: { status: 'unavailable', ...health, pid: process.pid } }
+      : { status: 200, body: { status: 'ok', ...health, pid: process.pid } }),
+  });
+  endpoint({
+    method: 'get', path: '/env', caller: anyone,
+    input: (req) => req.query,
+    run: (ctx, _caller, query) => envValues(ctx, promotionParam(ctx, query)),
+    answer: (values) => ({ status: 200, body: values }),
+  });
+  endpoint({
+    method: 'get', path: '/clock', caller: anyone,
+    input: noInput,
+    run: (ctx) => ctx.clock.state(),
+    answer: (state) => ({ status: 200, body: state }),
+  });
+  endpoint({
+    method: 'post', path: '/clock', caller: anyone,
+    input: (req) => validate(ClockBody, req.body, { hint: 'Send {"advance":"31m"}, {"freeze":true|ISO time}, {"unfreeze":true} or {"reset":true}.', details: false }),
+    run: moveClock,
+    refusal: (error, _caller, body) => {
+      const [field, move] = 'advance' in body ? ['advance', `advancing by ${body.advance}`] : 'freeze' in body ? ['freeze', `freezing at ${body.freeze}`] : ['reset', 'going back to system time'];
+      return new ControlError('invalid_request', { message: `The clock did not move: ${move} ${error.message}.`, details: { [field]: [`${move} ${error.message}`] } });
+    },
+    answer: (state) => ({ status: 200, body: state }),
+  });
+  endpoint({
+    method: 'post', path: '/reset', caller: anyone,
+    input: noInput,
+    run: (ctx) => {
+      announceReset(ctx);
+      resetWorld(ctx.db, ctx.fixture, ctx.seed, ctx.clock.now());
+      ctx.resetLimits();
+      resetObservations(ctx.controlState);
+      ctx.logger.info('world reset to the fixture');
+      return { status: 'reset' };
+    },
+    answer: (body) => ({ status: 200, body }),
+  });
+  endpoint({
+    method: 'get', path: '/interactions', caller: anyone,
+    input: (req) => validate(InteractionsQuery, req.query, { hint: 'after and limit must be whole numbers (limit 1 to 1000).', details: false }),
+    run: (ctx, _caller, { after, limit }) => listInteractions(ctx.db, { afterId: after, limit }),
+    answer: (rows) => ({ status: 200, body: { data: rows.map((row) => ({ ...row, at: new Date(row.at).toISOString() })) } }),
+  });
+}
+
+/**
+ * Every promotion; `?callback=URL` keeps those whose production or preview callback is that URL
+ * (how the harness finds its promotion). A table of its own, loaded on first use as the console
+ * is: start-up pays only for health and the experience API.
+ */
+export function promotionsTable(ctx: ControlContext, promotionSummaries: (ctx: ControlContext) => Array<{ callbacks: { production: string | null; preview: string | null } }>): Router {
+  const router = Router();
+  endpointTable(router, { ctx })({
+    method: 'get', path: '/', caller: anyone,
+    input: (req) => validate(PromotionsQuery, req.query, { hint: 'callback is an absolute URL such as https://agency.example/callback.', details: false }).callback,
+    run: (on, _caller, callback) => {
+      const wanted = callback === undefined ? undefined : sameUrl(callback);
+      return promotionSummaries(on).filter(({ callbacks }) => wanted === undefined || [callbacks.production, callbacks.preview].some((url) => url !== null && sameUrl(url) === wanted));
+    },
+    answer: (data) => ({ status: 200, body: { data } }),
+  });
+  return router;
+}
+
+/** The clock moved as asked; refused when the move would take it out of its range. */
+function moveClock(ctx: ControlContext, _caller: undefined, body: z.infer<typeof ClockBody>): ReturnType<Clock['state']> | Refused<ClockRangeError> {
+  try {
+    if ('advance' in body) ctx.clock.advance(parseDuration(body.advance)!);
+    else if ('freeze' in body) ctx.clock.freeze(body.freeze === true ? undefined : Date.parse(body.freeze));
+    else if ('unfreeze' in body) ctx.clock.unfreeze();
+    else ctx.clock.reset();
+  } catch (error) {
+    if (!(error instanceof ClockRangeError)) throw error;
+    return refused(error);
+  }
+  return ctx.clock.state();
+}
+
+/** Health answers whatever the clock shows: a clock that cannot be read is reported, not a failure. */
+function clockForHealth(clock: Clock): object {
+  try {
+    return clock.state();
+  } catch {
+    return { mode: 'unreadable' };
+  }
+}
