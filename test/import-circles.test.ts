@@ -13,13 +13,6 @@ import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 import { ROOT, sourceFiles } from './support/source-files.js';
 
-/**
- * Circles known when the lint came, each its files sorted, left to those who own them (the lead
- * empties this list after merging): test/hardening/support's check.ts takes the fuzz server's
- * request and answer types from fuzz.ts, which calls its checks.
- */
-const CIRCLES_TO_BREAK: string[][] = [['test/hardening/support/check.ts', 'test/hardening/support/fuzz.ts']];
-
 type Graph = Map<string, Set<string>>;
 
 /** Every source file under `root` (paths from it, with `/`), each with the files of the tree it imports. */
@@ -118,24 +111,17 @@ function folderGraph(graph: Graph): Graph {
 }
 
 const named = (circle: string[]) => circle.join(' -> ');
-/** The files of a circle, sorted: how CIRCLES_TO_BREAK names it. */
-const filesOf = (circle: string[]) => named([...new Set(circle)].sort());
-const known = (circle: string[]) => CIRCLES_TO_BREAK.some((files) => named(files) === filesOf(circle));
 
 describe('import circles', () => {
   const graph = importGraph(ROOT);
 
   test('no file of the repository reaches itself through its imports', () => {
     expect(graph.size).toBeGreaterThan(400);
-    expect(circles(graph).filter((circle) => !known(circle)).map(named)).toEqual([]);
+    expect(circles(graph).map(named)).toEqual([]);
   });
 
   test('no folder of a program reaches itself through its files', () => {
     expect(circles(folderGraph(graph)).map(named)).toEqual([]);
-  });
-
-  test('every circle left to break is still one: the list only shrinks', () => {
-    expect(CIRCLES_TO_BREAK.filter((files) => !circles(graph).some((circle) => filesOf(circle) === named(files))).map(named)).toEqual([]);
   });
 
   test('the lint sees a circle, and names it: between files (type imports and re-exports included), and between folders', () => {

@@ -86,5 +86,7 @@ export async function preview(w: SpaWorld, browser: SpaClient, scenario: string)
 }
 
 export const entries = (w: SpaWorld) => w.spy.of('POST', '/session/entry');
+/** The code exchanges the agency sent the service. */
+export const exchanges = (w: SpaWorld) => w.spy.of('POST', '/sessions');
 
 export { issuedSessionTokens } from '../support/agency-world.js';

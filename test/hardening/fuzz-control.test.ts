@@ -10,7 +10,8 @@ import { SANDBOX_SCENARIOS } from '../../emulator/use-cases/sandbox.js';
 import { WEBHOOK_EVENTS } from '../../emulator/store/webhooks.js';
 import { CALLBACK } from '../journey/support.js';
 import { type TestWorld, testWorld } from '../world.js';
-import { FUZZ_TEST_TIMEOUT_MS, type FuzzRequest, type FuzzServer, exchange, expectBudgetMet, fuzz, startFuzzServer, storedValues } from './support/fuzz.js';
+import { FUZZ_TEST_TIMEOUT_MS, type FuzzServer, exchange, expectBudgetMet, fuzz, startFuzzServer, storedValues } from './support/fuzz.js';
+import type { FuzzRequest } from './support/request.js';
 import {
   type FieldShape, type Generated, JSON_TYPE, abusiveHeaders, anyBody, anyMethod, bodyOnGet, hostileJsonBody, hostileQuery, hostileText, invalidBody, pathSegment, payload, wrongType,
 } from './support/hostile.js';

@@ -10,7 +10,8 @@ import { s256 } from '../../emulator/domain/pkce.js';
 import { SANDBOX_SCENARIOS } from '../../emulator/use-cases/sandbox.js';
 import { createAgencyKey } from '../../emulator/store/keys.js';
 import { FROZEN_AT, type TestWorld, VERIFIER, issueCodeFor, productionSession, testWorld } from '../world.js';
-import { FUZZ_TEST_TIMEOUT_MS, type FuzzRequest, type FuzzServer, assertProperty, exchange, expectBudgetMet, fuzz, startFuzzServer } from './support/fuzz.js';
+import { FUZZ_TEST_TIMEOUT_MS, type FuzzServer, assertProperty, exchange, expectBudgetMet, fuzz, startFuzzServer } from './support/fuzz.js';
+import type { FuzzRequest } from './support/request.js';
 import {
   type FieldShape, type Generated, JSON_TYPE, abusiveHeaders, anyBody, anyMethod, authorizationFor, bodyOnGet, deepBody, hostileJsonBody, hostileQuery, hostileText, pathSegment, payload,
   tokenFor, wrongType,

@@ -13,7 +13,8 @@ import { issueRequestToken } from '../../emulator/store/request-tokens.js';
 import { findUnitByCode } from '../../emulator/store/units.js';
 import { CALLBACK, approvedWorld, collectorId } from '../journey/support.js';
 import { type TestWorld, VERIFIER } from '../world.js';
-import { FUZZ_TEST_TIMEOUT_MS, type FuzzRequest, type FuzzServer, exchange, expectBudgetMet, fuzz, startFuzzServer, storedValues } from './support/fuzz.js';
+import { FUZZ_TEST_TIMEOUT_MS, type FuzzServer, exchange, expectBudgetMet, fuzz, startFuzzServer, storedValues } from './support/fuzz.js';
+import type { FuzzRequest } from './support/request.js';
 import {
   type Generated, type HeaderMap, type Payload, abusiveHeaders, anyMethod, formEncoding, formPayload, formValue, hostileQuery, hostileText, pathSegment,
 } from './support/hostile.js';

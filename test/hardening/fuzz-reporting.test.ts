@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, it } from 'vitest';
 import { RIVAL_TOKEN, addRivalCompany } from '../reporting/reporting.js';
 import { type TestWorld, testWorld } from '../world.js';
-import { FUZZ_TEST_TIMEOUT_MS, type FuzzRequest, type FuzzServer, expectBudgetMet, fuzz, startFuzzServer, storedValues } from './support/fuzz.js';
+import { FUZZ_TEST_TIMEOUT_MS, type FuzzServer, expectBudgetMet, fuzz, startFuzzServer, storedValues } from './support/fuzz.js';
+import type { FuzzRequest } from './support/request.js';
 import {
   type FieldShape, type Generated, type Payload, abusiveHeaders, anyBody, anyMethod, authorizationFor, bodyOnGet, hostileJsonBody, hostileQuery, hostileText, invalidBody, pathSegment, wrongType,
 } from './support/hostile.js';

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { csrfOf } from '../journey/support.js';
 import { type TestWorld, VERIFIER, issueCodeFor, testWorld } from '../world.js';
 import { checkAnswer } from './support/check.js';
-import { FUZZ_TEST_TIMEOUT_MS, type FuzzAnswer, type FuzzRequest, type FuzzServer, assertProperty, expectNoFailures, startFuzzServer } from './support/fuzz.js';
+import { FUZZ_TEST_TIMEOUT_MS, type FuzzServer, assertProperty, expectNoFailures, startFuzzServer } from './support/fuzz.js';
+import type { FuzzAnswer, FuzzRequest } from './support/request.js';
 import { JSON_TYPE, formPayload, payload } from './support/hostile.js';
 
 /** Written whatever the answer: the interaction log records every experience call. */

@@ -17,8 +17,8 @@ import { z } from 'zod';
 import { EXPERIENCE_ERRORS } from '../../../emulator/experience/errors.js';
 import { REPORTING_ERRORS } from '../../../emulator/reporting/errors.js';
 import { CALLBACK } from '../../journey/support.js';
-import type { FuzzAnswer, FuzzRequest } from './fuzz.js';
 import { XSS_ATTRIBUTE, XSS_TAG } from './hostile.js';
+import type { FuzzAnswer, FuzzRequest } from './request.js';
 
 type Area = 'experience' | 'reporting' | 'control' | 'pages';
 

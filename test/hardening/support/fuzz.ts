@@ -13,7 +13,7 @@ import { watchTableWrites } from '../../support/raw-storage.js';
 import { storedRows } from '../../support/stored.js';
 import type { TestWorld } from '../../world.js';
 import { checkAnswer, checkUnchanged } from './check.js';
-import type { HeaderMap, Payload } from './hostile.js';
+import type { FuzzAnswer, FuzzRequest } from './request.js';
 
 /** A request that takes longer than this has hung. */
 export const DEADLINE_MS = 5000;
@@ -30,20 +30,6 @@ export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261121);
  */
 export const FUZZ_BUDGET = { experience: 3000, reporting: 2800, pages: 2600, control: 1400, http: 400 } as const;
 export const FUZZ_TOTAL = 10_000;
-
-export interface FuzzRequest {
-  method: string;
-  /** Path and query, already percent-encoded where needed. */
-  path: string;
-  headers?: HeaderMap;
-  body?: Payload;
-}
-
-export interface FuzzAnswer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-}
 
 export interface FuzzServer {
   t: TestWorld;
