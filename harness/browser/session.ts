@@ -16,6 +16,7 @@ import { RENDERER_LIMIT_MB } from './chromium.js';
 import { ordinaryDevice, phoneContext, phoneOf, presentAsPhone } from './device.js';
 import { readPage, recordShown, shownMark } from './in-page.js';
 import { onEveryDocument, outside } from './outside.js';
+import { within } from './within.js';
 
 
 const MAX_BODY = 500_000;
@@ -34,12 +35,6 @@ const EMULATOR_MS = 20_000;
 const CLOSE_MS = 10_000;
 /** How long a page's main thread may take to answer before it counts as busy. */
 const ANSWER_MS = 1500;
-
-/** `promise`, or `fallback` after `ms`. */
-function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise.catch(() => fallback), new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
-}
 
 export class BrowserSession {
   private readonly pending = new Set<Promise<void>>();

@@ -1,7 +1,8 @@
 /**
  * Every way a page can ask its server is heard (issue 48 item 2): a page, its dedicated worker and
- * a shared worker open WebSockets and send frames, stream an EventSource, add JSONP script tags,
- * send a beacon, ping an image, link a stylesheet and fetch from another port; each lands in the
+ * a shared worker (the instant it starts) open WebSockets and send frames, stream an EventSource,
+ * add JSONP script tags, send a beacon, ping an image, link a stylesheet and fetch from another
+ * port; each lands in the
  * run's requests, where behaviour.polling_stops and callback.no_third_party judge them (their
  * tests in harness/checks judge the same kinds on made-up facts).
  */
@@ -31,8 +32,8 @@ const agency: Server = createServer((req, res) => {
       fetch('http://127.0.0.1:${(other.address() as AddressInfo).port}/status');`;
     return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Ergebnis</title><script>${script}</script>`);
   }
-  // The harness watches a shared worker from a moment after it starts (channels.ts): this one asks on a timer, as a polling one does.
-  if (path === '/shared.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(`setInterval(() => fetch('/from-shared'), 200); setTimeout(() => { ${SOCKET.replace('NAME', 'shared').replace("ws.send('status?')", "setInterval(() => ws.send('status?'), 200)")} }, 500);`);
+  // A shared worker that asks at once, the instant it starts, then polls through the socket it opened then.
+  if (path === '/shared.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(`fetch('/from-shared'); ${SOCKET.replace('NAME', 'shared').replace("ws.send('status?')", "setInterval(() => ws.send('status?'), 200)")}`);
   if (path === '/worker.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(`fetch('/from-worker'); ${SOCKET.replace('NAME', 'worker')}`);
   if (path === '/events') return res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: pending\n\n');
   res.writeHead(200, { 'content-type': path.endsWith('.css') ? 'text/css' : path.endsWith('.js') ? 'text/javascript' : 'text/plain' }).end('');
