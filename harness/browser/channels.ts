@@ -1,10 +1,11 @@
 /**
  * The requests Playwright's request events leave out, recorded beside them: a page's WebSockets
- * (their own workers' included) and each frame sent or received on one, and every request of a
- * shared worker, which runs outside any page. A page that asks its server over one of them is seen
- * asking. A shared worker's script is held on its way in until the worker is watched, so what it
- * does the instant it starts is heard too (a worker made from a blob: or data: URL loads no script
- * and is heard from a moment after it starts).
+ * (their own workers' included) and each frame sent or received on one, every request of a shared
+ * worker, which runs outside any page, and a service worker's WebSockets (its other requests are
+ * Playwright's context events). A page that asks its server over one of them is seen asking. A
+ * worker's script is held on its way in until the worker is watched, so what it does the instant
+ * it starts is heard too (a shared worker made from a blob: or data: URL loads no script and is
+ * heard from a moment after it starts).
  */
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import type { RequestSeen } from '../run/browser-seen.js';
@@ -15,7 +16,7 @@ export type Heard = Pick<RequestSeen, 'method' | 'url' | 'resourceType' | 'from'
 
 /** Characters of a frame the page sent that are kept, for the secrets search. */
 const FRAME_CHARS = 2000;
-/** How long a shared worker's script is held while the worker is being watched: the page waits no longer, watched or not. */
+/** How long a worker's script is held while the worker is being watched: the page waits no longer, watched or not. */
 const HOLD_MS = 5000;
 
 /** Every WebSocket the page (or one of its dedicated workers) opens, and every frame on it: a page that keeps one open to hear the news is still asking. */
@@ -35,10 +36,13 @@ interface TargetInfo {
   browserContextId?: string;
 }
 
-/** One watch of the browser's shared workers, shared by its contexts; each context hears its own. */
-class SharedWorkers {
+/** The workers watched here: those that run outside any page Playwright shows. */
+const WATCHED = new Set(['shared_worker', 'service_worker']);
+
+/** One watch of the browser's shared and service workers, shared by its contexts; each context hears its own. */
+class OutsideWorkers {
   private readonly contexts = new Map<string, (seen: Heard) => void>();
-  private readonly workers = new Map<string, { url: string; heard: (seen: Heard) => void }>();
+  private readonly workers = new Map<string, { url: string; service: boolean; heard: (seen: Heard) => void }>();
   /** The workers' WebSockets by request id: the frames name only that. */
   private readonly sockets = new Map<string, string>();
   /** Workers whose watch is being set up, by target id: their script's request waits for it (release). */
@@ -49,7 +53,7 @@ class SharedWorkers {
 
   constructor(private readonly cdp: CDPSession) {
     cdp.on('Target.targetCreated', ({ targetInfo }: { targetInfo: TargetInfo }) => {
-      if (targetInfo.type !== 'shared_worker') return;
+      if (!WATCHED.has(targetInfo.type)) return;
       // Set before the script's request is heard: Chromium announces the worker first.
       const watched = this.attach(targetInfo).finally(() => this.watching.delete(targetInfo.targetId));
       this.watching.set(targetInfo.targetId, watched);
@@ -70,7 +74,7 @@ class SharedWorkers {
     try {
       // The browser's own session is Playwright's, in flat mode; a worker's messages come to this one wrapped.
       const { sessionId } = (await this.cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as { sessionId: string };
-      this.workers.set(sessionId, { url: target.url, heard });
+      this.workers.set(sessionId, { url: target.url, service: target.type === 'service_worker', heard });
       const id = (this.next += 1);
       const enabled = new Promise<void>((resolve) => this.replies.set(id, resolve));
       await this.cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method: 'Network.enable' }) });
@@ -94,7 +98,7 @@ class SharedWorkers {
     if (reply) this.replies.get(Number(reply[1]))?.();
     if (!message.includes('"Network.')) return;
     const { method, params } = JSON.parse(message) as { method?: string; params?: { type?: string; request?: { method: string; url: string; postData?: string }; url?: string; response?: { payloadData?: string }; requestId?: string } };
-    if (method === 'Network.requestWillBeSent' && params?.request) {
+    if (method === 'Network.requestWillBeSent' && params?.request && !worker.service) {
       worker.heard({ method: params.request.method, url: params.request.url, resourceType: (params.type ?? 'other').toLowerCase(), from: worker.url, body: params.request.postData?.slice(0, FRAME_CHARS) });
     } else if (method === 'Network.webSocketCreated' && params?.url) {
       worker.heard({ method: 'GET', url: params.url, resourceType: 'websocket', from: worker.url });
@@ -106,20 +110,21 @@ class SharedWorkers {
   }
 }
 
-const watches = new WeakMap<Browser, Promise<SharedWorkers | undefined>>();
+const watches = new WeakMap<Browser, Promise<OutsideWorkers | undefined>>();
 
 /**
- * Hears every request of the shared workers the context's pages start (stop it when the context
- * closes). A browser that cannot be watched so (not Chromium) leaves them unheard.
+ * Hears every request of the shared workers the context's pages start, and their service workers'
+ * WebSockets (stop it when the context closes). A browser that cannot be watched so (not Chromium)
+ * leaves them unheard.
  */
-export async function recordSharedWorkers(browser: Browser, page: Page, heard: (seen: Heard) => void): Promise<() => void> {
+export async function recordOutsideWorkers(browser: Browser, page: Page, heard: (seen: Heard) => void): Promise<() => void> {
   let watch = watches.get(browser);
   if (!watch) {
     watch = (async () => {
       const cdp = await browser.newBrowserCDPSession();
-      const workers = new SharedWorkers(cdp);
+      const workers = new OutsideWorkers(cdp);
       await cdp.send('Target.setDiscoverTargets', { discover: true });
-      // A shared worker's script is an 'Other' request whose network id is the worker's target id.
+      // A worker's script is an 'Other' request whose network id is the worker's target id.
       await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Other', requestStage: 'Request' }] });
       return workers;
     })().catch(() => undefined);

@@ -11,7 +11,7 @@ import type { TraceMode } from '../config.js';
 import type { AgencyPage, ShownMark } from '../pages/agency.js';
 import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
 import type { Environment, PageSeen, RequestSeen } from '../run/browser-seen.js';
-import { type Heard, recordSharedWorkers, recordSockets } from './channels.js';
+import { type Heard, recordOutsideWorkers, recordSockets } from './channels.js';
 import { RENDERER_LIMIT_MB } from './chromium.js';
 import { ordinaryDevice, phoneContext, phoneOf, presentAsPhone } from './device.js';
 import { readPage, recordShown, shownMark } from './in-page.js';
@@ -43,7 +43,7 @@ export class BrowserSession {
   private lastActivity = 0;
   /** Requests and frames heard so far (heard). */
   private requests = 0;
-  /** Stops hearing the context's shared workers (recordSharedWorkers). */
+  /** Stops hearing the context's shared workers (recordOutsideWorkers). */
   private stopWorkers: () => void = () => undefined;
   /** Names of the cookies the emulator set in this browser: the only ones the harness's own calls to it carry (toEmulator). */
   private readonly emulatorCookies = new Set<string>();
@@ -82,7 +82,7 @@ export class BrowserSession {
     await Promise.all([presentAsPhone(page, phone), onEveryDocument(page, recordShown, options.recorded)]);
     const session = new BrowserSession(context, page, facts, scenario, journey, tracing);
     session.record();
-    session.stopWorkers = await recordSharedWorkers(browser, page, (seen) => session.heard(seen));
+    session.stopWorkers = await recordOutsideWorkers(browser, page, (seen) => session.heard(seen));
     return session;
   }
 
