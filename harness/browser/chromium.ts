@@ -37,11 +37,13 @@ export const UNSHOWN_UI_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup',
  * not have. `AutomationControlled` off: `navigator.webdriver` is false, as in any browser a person
  * uses, so an agency cannot behave well only under test. Each page's script memory is capped, so
  * a page that allocates without end crashes itself (said in the report), not the machine; what the
- * cap does not hold (typed arrays, workers, drawing) the memory guard does (launchChromium). The
- * sandbox is Playwright's `chromiumSandbox` (launchChromium).
+ * cap does not hold (typed arrays, workers, drawing) the memory guard does (launchChromium).
+ * Logging only what is fatal: Chromium otherwise writes every console message of a page whole to
+ * its stderr, whose last lines Playwright keeps (an agency's 100 MB message, held until the browser
+ * closes). The sandbox is Playwright's `chromiumSandbox` (launchChromium).
  */
 export const CHROMIUM_ARGS = [
-  '--disable-blink-features=AutomationControlled', '--js-flags=--max-old-space-size=512', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-blink-features=AutomationControlled', '--js-flags=--max-old-space-size=512', '--enable-logging=stderr', '--log-level=3', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNSHOWN_UI_FEATURES].join(',')}`,
 ];
 

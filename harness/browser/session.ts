@@ -6,7 +6,7 @@
  * have finished and the page has loaded, which holds for a form post and a `fetch` alike.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
+import type { Browser, BrowserContext, ConsoleMessage, Page, Request, Response } from 'playwright-core';
 import type { TraceMode } from '../config.js';
 import type { AgencyPage, ShownMark } from '../pages/agency.js';
 import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
@@ -35,6 +35,21 @@ const EMULATOR_MS = 20_000;
 const CLOSE_MS = 10_000;
 /** How long a page's main thread may take to answer before it counts as busy. */
 const ANSWER_MS = 1500;
+
+/** A string of its own: a slice of a huge string would keep the whole of it. */
+function copyOf(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
+/**
+ * Lets go of everything Playwright keeps of a long console message once it is read: each argument's
+ * handle, and the page's last 200 messages, all whole. Chromium sends a message's arguments whole,
+ * so a huge one still passes through; it is not kept.
+ */
+function forget(message: ConsoleMessage): void {
+  for (const arg of message.args()) void arg.dispose().catch(() => undefined);
+  void message.page()?.clearConsoleMessages().catch(() => undefined);
+}
 
 export class BrowserSession {
   private readonly pending = new Set<Promise<void>>();
@@ -129,7 +144,9 @@ export class BrowserSession {
     let messages = 0;
     this.context.on('console', (message) => {
       messages += 1;
-      if (messages <= CONSOLE_LIMIT.messages) facts.console.push({ scenario, text: message.text().slice(0, CONSOLE_LIMIT.chars) });
+      const whole = message.text();
+      if (whole.length > CONSOLE_LIMIT.chars) forget(message);
+      if (messages <= CONSOLE_LIMIT.messages) facts.console.push({ scenario, text: copyOf(whole.slice(0, CONSOLE_LIMIT.chars)) });
       else if (messages === CONSOLE_LIMIT.messages + 1) facts.noteLimit(`${scenario} (${journey}): the page wrote more than ${CONSOLE_LIMIT.messages} console messages; only the first ${CONSOLE_LIMIT.messages} were kept`);
       else if (messages === CONSOLE_LIMIT.ended) {
         // Every message reaches the harness whole, kept or not: a page that floods on is ended.
