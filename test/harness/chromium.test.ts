@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { expect, test, vi } from 'vitest';
 import { HOW_TO_GET_CHROMIUM, PLAYWRIGHT_DISABLED_FEATURES, chromiumCandidates, chromiumPath, findChromium, launchChromium } from '../../harness/browser/chromium.js';
+import { machineOf } from '../../harness/browser/tells.js';
 import * as support from '../support/chromium.js';
 
 /** When set, the only paths that exist as far as the finder can tell: a machine's browsers, made up. */
@@ -72,13 +73,14 @@ test.runIf(existsSync('/proc/self/cmdline'))("the harness's --disable-features s
   }
 }, 60_000);
 
-test('a browser context of the harness opens its page and nothing else: no browser UI loaded as web pages', async () => {
+test('a browser context of the harness opens its page and nothing else: no browser UI loaded as web pages; the browser names the graphics it draws with (the report\'s tells)', async () => {
   const browser = await launchChromium({ install: 'never' });
   try {
     const context = await browser.newContext();
     await context.newPage();
     const { targetInfos } = await (await browser.newBrowserCDPSession()).send('Target.getTargets');
     expect(targetInfos.map((target) => `${target.type} ${target.url}`)).toEqual(['page about:blank']);
+    expect((await machineOf(browser)).renderer).toMatch(/\w/);
   } finally {
     await browser.close();
   }
