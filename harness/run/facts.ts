@@ -157,10 +157,21 @@ export interface ScenarioOutcome {
   error?: string;
 }
 
+/** `count` random letters from `first`'s alphabet (a or A). */
+function letters(count: number, first: 'a' | 'A'): string {
+  return Array.from(randomBytes(count), (byte) => String.fromCharCode(first.charCodeAt(0) + (byte % 26))).join('');
+}
+
 export class RunFacts {
   readonly runId: string;
   /** The attribute the terms' markup probe carries (`harness-probe` in a scenario's terms becomes its letters): drawn per run, so no page can match it. */
   readonly probeMark: string;
+  /**
+   * What `{version}` and `{label}` become in a scenario's terms: a terms version and a link label
+   * drawn per run, so no page can match on them; the version mixes cases, so a page that changes
+   * its case is seen.
+   */
+  readonly termsDraw: { version: string; label: string };
   readonly journeys: JourneyFacts[] = [];
   readonly pages: PageSeen[] = [];
   readonly responses: AgencyResponse[] = [];
@@ -202,7 +213,8 @@ export class RunFacts {
     readonly outDir: string,
   ) {
     this.runId = Date.now().toString(36).slice(-5) + Math.random().toString(36).slice(2, 5);
-    this.probeMark = `data-${Array.from(randomBytes(8), (byte) => String.fromCharCode(97 + (byte % 26))).join('')}`;
+    this.probeMark = `data-${letters(8, 'a')}`;
+    this.termsDraw = { version: `${letters(2, 'A')}-${1000 + (randomBytes(2).readUInt16BE() % 9000)}${letters(1, 'a')}`, label: `${letters(1, 'A')}${letters(6, 'a')}` };
     this.agencyOrigins = new Set([origins.agency, ...(origins.preview ? [originOf(origins.preview) ?? origins.agency] : [])]);
   }
 
