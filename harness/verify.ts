@@ -207,7 +207,7 @@ async function judged(options: VerifyOptions, folder: ReportFolder): Promise<Rep
   const summary = Object.fromEntries(STATUSES.map((status) => [status, checks.filter((check) => check.status === status).length])) as Record<Status, number>;
   const finished = Date.now();
   const result: Report = {
-    run: { ...meta, notes: [...meta.notes, ...facts.notes], finished_at: new Date(finished).toISOString(), duration_ms: finished - started, chromium: ready.chromium, tells: tellsOf(await machine) },
+    run: { ...meta, notes: [...meta.notes, ...facts.notes], finished_at: new Date(finished).toISOString(), duration_ms: finished - started, chromium: ready.chromium, tells: tellsOf(await machine, { scanned: [...facts.captures.values()].some((capture) => capture.axe !== undefined) }) },
     summary, checks, scenarios: [...facts.outcomes.values()],
   };
   await report.onEnd(result);

@@ -33,8 +33,12 @@ export async function machineOf(browser: Browser): Promise<Machine> {
   return { renderer: await within(ask(), ASK_MS, undefined), cores: cpus().length, platform: process.platform };
 }
 
-/** The tells that remain on a run on `machine`, each one line for the report. */
-export function tellsOf(machine: Machine): string[] {
+/**
+ * The tells that remain on a run on `machine`, each one line for the report. `scanned`: axe-core
+ * analysed a page on this run, which it does in the page's own world (its frames answer the top one
+ * through messages the page hears), so a page could see it while it ran.
+ */
+export function tellsOf(machine: Machine, { scanned }: { scanned: boolean }): string[] {
   const drawing = machine.renderer === undefined
     ? 'canvas and WebGL pictures drawn by this machine\'s graphics (the browser did not name them), and its WebGL limits'
     : `canvas and WebGL pictures drawn by ${SOFTWARE.test(machine.renderer) ? 'a software renderer' : 'this machine\'s graphics'} (${machine.renderer.slice(0, 160)}), unlike a phone's, and its WebGL limits`;
@@ -44,5 +48,6 @@ export function tellsOf(machine: Machine): string[] {
     `a worker's navigator: this machine's ${machine.cores} cores, and English first`,
     'the source text of the few functions the harness sets in a page (Function.prototype.toString)',
     'no motion sensors, cameras or microphones, which a phone has',
+    ...(scanned ? ['the accessibility scan: axe-core runs in the page itself while it analyses a state, where the page\'s own scripts can see it'] : []),
   ];
 }

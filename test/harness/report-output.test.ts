@@ -193,21 +193,25 @@ describe('every allowance of the config is in every report, and beside the check
 describe('the tells of an automated browser that remained on a run are in every report, beside the allowances (issue 48 item 1)', () => {
   const SWIFTSHADER = 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver-5.0.0)';
 
-  test('they are read from the run\'s browser and machine: its renderer as it names itself, software or not, its system and cores', () => {
-    const software = tellsOf({ renderer: SWIFTSHADER, cores: 2, platform: 'linux' });
+  test('they are read from the run\'s browser and machine: its renderer as it names itself, software or not, its system and cores; and whether axe-core ran in its pages (issue 48 item 7)', () => {
+    const software = tellsOf({ renderer: SWIFTSHADER, cores: 2, platform: 'linux' }, { scanned: true });
     expect(software).toContain(`canvas and WebGL pictures drawn by a software renderer (${SWIFTSHADER}), unlike a phone's, and its WebGL limits`);
     expect(software).toContain('the fonts installed on this Linux machine, which a page can measure');
     expect(software).toContain('a worker\'s navigator: this machine\'s 2 cores, and English first');
-    const gpu = tellsOf({ renderer: 'ANGLE (NVIDIA, NVIDIA GeForce RTX 3060 Direct3D11 vs_5_0 ps_5_0)', cores: 16, platform: 'win32' });
+    const gpu = tellsOf({ renderer: 'ANGLE (NVIDIA, NVIDIA GeForce RTX 3060 Direct3D11 vs_5_0 ps_5_0)', cores: 16, platform: 'win32' }, { scanned: false });
     expect(gpu).toContain('canvas and WebGL pictures drawn by this machine\'s graphics (ANGLE (NVIDIA, NVIDIA GeForce RTX 3060 Direct3D11 vs_5_0 ps_5_0)), unlike a phone\'s, and its WebGL limits');
     expect(gpu).toContain('the fonts installed on this Windows machine, which a page can measure');
-    expect(tellsOf({ renderer: undefined, cores: 8, platform: 'darwin' })).toContain('canvas and WebGL pictures drawn by this machine\'s graphics (the browser did not name them), and its WebGL limits');
+    // axe-core runs in the page's own world: a run that scanned a state says so, one that scanned none does not.
+    const scan = /^the accessibility scan: axe-core runs in the page itself/;
+    expect(software.filter((tell) => scan.test(tell))).toHaveLength(1);
+    expect(gpu.filter((tell) => scan.test(tell))).toEqual([]);
+    expect(tellsOf({ renderer: undefined, cores: 8, platform: 'darwin' }, { scanned: false })).toContain('canvas and WebGL pictures drawn by this machine\'s graphics (the browser did not name them), and its WebGL limits');
   });
 
   test('text, JSON, HTML and Markdown list them where the allowances are', async () => {
     const outDir = newFolder();
     const report = reportOf(hostileFacts(), outDir, []);
-    report.run.tells = tellsOf({ renderer: SWIFTSHADER, cores: 2, platform: 'linux' });
+    report.run.tells = tellsOf({ renderer: SWIFTSHADER, cores: 2, platform: 'linux' }, { scanned: true });
     const outputs = await printed(report, outDir);
     expect(outputs.stdout).toContain(`${TELLS_HEADING}:\n${report.run.tells.map((tell) => `  ${tell}\n`).join('')}`);
     expect(JSON.parse(outputs['report.json']!).run.tells).toEqual(report.run.tells);
