@@ -146,13 +146,24 @@ export const RENDERER_LIMIT_MB = 1024;
 /** How often the guard reads the renderers' memory, and how often it looks for new renderers (reading every process of the machine costs more). */
 const GUARD_MS = { read: 100, find: 1000 };
 
+/** Why the memory guard could not watch this browser's renderers, when it could not (guardMemory). */
+const UNGUARDED = new WeakMap<Browser, string>();
+
+/** Why the memory guard does not watch this browser; undefined when it does. */
+export function memoryUnwatched(browser: Browser): string | undefined {
+  return UNGUARDED.get(browser);
+}
+
 /**
  * Ends every renderer of the browser that holds more than RENDERER_LIMIT_MB (Linux, from /proc;
- * elsewhere only the script memory cap holds): its pages crash, and the run's notes say which
- * (BrowserSession). Stops when the browser closes.
+ * elsewhere only the script memory cap holds, and memoryUnwatched says so for the run's notes): its
+ * pages crash, and the run's notes say which (BrowserSession). Stops when the browser closes.
  */
-function guardMemory(browser: Browser, limitMb: number): Browser {
-  if (process.platform !== 'linux') return browser;
+export function guardMemory(browser: Browser, limitMb: number, platform: NodeJS.Platform = process.platform): Browser {
+  if (platform !== 'linux') {
+    UNGUARDED.set(browser, `the memory guard could not watch the browser's renderers on ${platform} (it reads Linux's /proc): a page was held only by its 512 MB script memory cap, not to ${limitMb} MB in all with its workers and drawing`);
+    return browser;
+  }
   let renderers: number[] = [];
   let found = 0;
   const timer = setInterval(() => {

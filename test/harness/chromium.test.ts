@@ -1,8 +1,8 @@
 /** One Chromium finder for the project, in the one search order the README gives. */
 import { existsSync, readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { expect, test, vi } from 'vitest';
-import { HOW_TO_GET_CHROMIUM, PLAYWRIGHT_DISABLED_FEATURES, chromiumCandidates, chromiumPath, findChromium, launchChromium } from '../../harness/browser/chromium.js';
+import { HOW_TO_GET_CHROMIUM, PLAYWRIGHT_DISABLED_FEATURES, chromiumCandidates, chromiumPath, findChromium, guardMemory, launchChromium, memoryUnwatched } from '../../harness/browser/chromium.js';
 import { machineOf } from '../../harness/browser/tells.js';
 import * as support from '../support/chromium.js';
 
@@ -85,3 +85,14 @@ test('a browser context of the harness opens its page and nothing else: no brows
     await browser.close();
   }
 }, 60_000);
+
+test('where the memory guard cannot read the renderers (no /proc), it says so for the run\'s notes, never silently (issue 48 item 5)', () => {
+  const closed: Array<() => void> = [];
+  const browserOn = () => ({ on: (event: string, handler: () => void) => event === 'disconnected' && closed.push(handler) }) as unknown as Browser;
+  const [elsewhere, linux] = [browserOn(), browserOn()];
+  guardMemory(elsewhere, 1024, 'darwin');
+  guardMemory(linux, 1024, 'linux');
+  for (const close of closed) close();
+  expect(memoryUnwatched(elsewhere)).toBe("the memory guard could not watch the browser's renderers on darwin (it reads Linux's /proc): a page was held only by its 512 MB script memory cap, not to 1024 MB in all with its workers and drawing");
+  expect(memoryUnwatched(linux)).toBeUndefined();
+});
