@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { type InstallPolicy, launchChromium } from './browser/chromium.js';
+import { machineOf, tellsOf } from './browser/tells.js';
 import { allowancesOf } from './checks/allowances.js';
 import { evaluateChecks } from './checks/evaluate.js';
 import { CHECKS, CHECK_IDS } from './checks/registry.js';
@@ -110,6 +111,7 @@ async function runStaged(options: VerifyOptions, folder: ReportFolder): Promise<
   };
 
   const browser = options.browser ?? (await unlessInterrupted(signal, launchChromium({ install: options.install ?? 'never', log: (line) => stderr.write(`${line}\n`) })));
+  const machine = machineOf(browser);
   const runs = new Map<string, ScenarioRun>();
   let opened: OpenedRun | undefined;
   let changedConsole = false;
@@ -158,7 +160,7 @@ async function runStaged(options: VerifyOptions, folder: ReportFolder): Promise<
   const summary = Object.fromEntries(STATUSES.map((status) => [status, checks.filter((check) => check.status === status).length])) as Record<Status, number>;
   const finished = Date.now();
   const result: Report = {
-    run: { ...meta, notes: [...meta.notes, ...facts.notes], finished_at: new Date(finished).toISOString(), duration_ms: finished - started, chromium: ready.chromium },
+    run: { ...meta, notes: [...meta.notes, ...facts.notes], finished_at: new Date(finished).toISOString(), duration_ms: finished - started, chromium: ready.chromium, tells: tellsOf(await machine, { scanned: [...facts.captures.values()].some((capture) => capture.axe !== undefined) }) },
     summary, checks, scenarios: [...facts.outcomes.values()],
   };
   await report.onEnd(result);

@@ -37,11 +37,13 @@ export const UNSHOWN_UI_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup',
  * not have. `AutomationControlled` off: `navigator.webdriver` is false, as in any browser a person
  * uses, so an agency cannot behave well only under test. Each page's script memory is capped, so
  * a page that allocates without end crashes itself (said in the report), not the machine; what the
- * cap does not hold (typed arrays, workers, drawing) the memory guard does (launchChromium). The
- * sandbox is Playwright's `chromiumSandbox` (launchChromium).
+ * cap does not hold (typed arrays, workers, drawing) the memory guard does (launchChromium).
+ * Logging only what is fatal: Chromium otherwise writes every console message of a page whole to
+ * its stderr, whose last lines Playwright keeps (an agency's 100 MB message, held until the browser
+ * closes). The sandbox is Playwright's `chromiumSandbox` (launchChromium).
  */
 export const CHROMIUM_ARGS = [
-  '--disable-blink-features=AutomationControlled', '--js-flags=--max-old-space-size=512', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-blink-features=AutomationControlled', '--js-flags=--max-old-space-size=512', '--enable-logging=stderr', '--log-level=3', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNSHOWN_UI_FEATURES].join(',')}`,
 ];
 
@@ -144,13 +146,24 @@ export const RENDERER_LIMIT_MB = 1024;
 /** How often the guard reads the renderers' memory, and how often it looks for new renderers (reading every process of the machine costs more). */
 const GUARD_MS = { read: 100, find: 1000 };
 
+/** Why the memory guard could not watch this browser's renderers, when it could not (guardMemory). */
+const UNGUARDED = new WeakMap<Browser, string>();
+
+/** Why the memory guard does not watch this browser; undefined when it does. */
+export function memoryUnwatched(browser: Browser): string | undefined {
+  return UNGUARDED.get(browser);
+}
+
 /**
  * Ends every renderer of the browser that holds more than RENDERER_LIMIT_MB (Linux, from /proc;
- * elsewhere only the script memory cap holds): its pages crash, and the run's notes say which
- * (BrowserSession). Stops when the browser closes.
+ * elsewhere only the script memory cap holds, and memoryUnwatched says so for the run's notes): its
+ * pages crash, and the run's notes say which (BrowserSession). Stops when the browser closes.
  */
-function guardMemory(browser: Browser, limitMb: number): Browser {
-  if (process.platform !== 'linux') return browser;
+export function guardMemory(browser: Browser, limitMb: number, platform: NodeJS.Platform = process.platform): Browser {
+  if (platform !== 'linux') {
+    UNGUARDED.set(browser, `the memory guard could not watch the browser's renderers on ${platform} (it reads Linux's /proc): a page was held only by its 512 MB script memory cap, not to ${limitMb} MB in all with its workers and drawing`);
+    return browser;
+  }
   let renderers: number[] = [];
   let found = 0;
   const timer = setInterval(() => {

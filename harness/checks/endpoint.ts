@@ -3,7 +3,8 @@
  * (run/endpoint-probe.ts). @see spec §4.3 (the agency protects its entry endpoint against CSRF and rate-limits it)
  */
 import type { ObservedCall } from '../emulator-client/client.js';
-import type { EndpointProbe, RunFacts } from '../run/facts.js';
+import type { EndpointProbe } from '../run/endpoint-probe-facts.js';
+import type { RunFacts } from '../run/facts.js';
 import { isEntry } from './observed.js';
 import { type Check, type Evidence, type Guidance, REFERENCE_AGENCY, type Setting, type Verdict, fail, inconclusive, pass } from './types.js';
 

@@ -13,7 +13,7 @@ import { writeReferencePage, writeRulesPage } from './companions.js';
 import { escapeHtml as html } from './escape.js';
 import { REPORT_FILES } from './files.js';
 import { GALLERY_CSS, galleryHtml, screenshotsOf } from './gallery.js';
-import { LEGEND, howToApprove, promotionLine, traceCommand, verdictLine, verdictTitle } from './legend.js';
+import { LEGEND, TELLS_HEADING, howToApprove, promotionLine, traceCommand, verdictLine, verdictTitle } from './legend.js';
 import type { Report, Reporter, ReporterOptions } from './types.js';
 
 /** The report's sections, in reading order. */
@@ -82,7 +82,8 @@ ${CSS}
 <tr><td>Callback</td><td>${html(run.callback)}</td></tr><tr><td>Preview</td><td>${html(run.preview ?? '(none)')}</td></tr>
 <tr><td>Emulator</td><td>${html(run.emulator)}</td></tr><tr><td>Run</td><td>${html(run.started_at)}, ${(run.duration_ms / 1000).toFixed(1)} s, harness ${html(run.harness_version)}</td></tr>
 ${run.notes.map((note) => `<tr><td>Note</td><td>${html(note)}</td></tr>`).join('')}
-${run.allowances.map((allowance) => `<tr><td>Allowed by the config</td><td><code>${html(allowance.setting)}</code> (can change ${allowance.checks.length} check(s))</td></tr>`).join('')}</table>
+${run.allowances.map((allowance) => `<tr><td>Allowed by the config</td><td><code>${html(allowance.setting)}</code> (can change ${allowance.checks.length} check(s))</td></tr>`).join('')}
+${run.tells.length ? `<tr><td>Still a tell</td><td>${html(TELLS_HEADING)}:<ul>${run.tells.map((tell) => `<li>${html(tell)}</li>`).join('')}</ul></td></tr>` : ''}</table>
 ${sections.join('\n')}
 <section id="screenshots"><h2>Screenshots of every state (mobile and desktop)</h2><p>Select a screenshot to open it full size.</p><div class="gallery">${galleryHtml(screenshotsOf(report.checks).map((shot) => ({ ...shot, path: join(written, relative(outDir, shot.path)) })))}</div></section>
 <section><h2>How to read this report</h2><ul>${LEGEND.map((line) => `<li>${html(line)}</li>`).join('')}</ul></section>

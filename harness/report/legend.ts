@@ -51,6 +51,9 @@ export const LEGEND = [
   'Exit codes: 0 every check passed (warn and manual allowed); 1 a check failed; 2 the harness could not run; 3 no check failed but one is inconclusive (not an approval); 130 interrupted by Ctrl-C or SIGTERM (no report).',
 ];
 
+/** The heading every report puts over the run's remaining tells (Report.run.tells). */
+export const TELLS_HEADING = 'What the agency\'s pages could still tell of an automated browser on this run';
+
 /** `promotion nordkakao-cafe-codes (id 2, code_unlock)` */
 export function promotionLine({ promotion }: RunMeta): string {
   return `promotion ${promotion.slug} (id ${promotion.id}, ${promotion.mechanic})`;

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CheckReport } from '../checks/evaluate.js';
 import { CHECK_BY_ID } from '../checks/registry.js';
-import { howToApprove, promotionLine, verdictLine, verdictTitle } from './legend.js';
+import { TELLS_HEADING, howToApprove, promotionLine, verdictLine, verdictTitle } from './legend.js';
 import type { Report, Reporter, ReporterOptions } from './types.js';
 
 export const SUMMARY_FILE = 'summary.md';
@@ -50,6 +50,7 @@ function summary(report: Report): string {
     ...(verdict.tone === 'approve' ? [markdownText(howToApprove(run)), ''] : []),
     `${markdownText(`${run.promotion.name}: ${promotionLine(run)}`)}, callback ${markdownText(run.callback)}; ${report.checks.length} checks: ${counts.pass} pass, ${counts.fail} fail, ${counts.warn} warn, ${counts.manual} manual, ${counts.inconclusive} inconclusive.`,
     ...run.notes.map((note) => `\n> ${markdownText(note)}`),
+    ...(run.tells.length ? ['', `${markdownText(TELLS_HEADING)}:`, '', ...run.tells.map((tell) => `- ${markdownText(tell)}`)] : []),
   ];
   const section = (heading: string, checks: CheckReport[], body: (check: CheckReport) => string[]) =>
     checks.length ? ['', `### ${heading} (${checks.length})`, '', ...checks.flatMap((check) => [`- **\`${check.id}\`** ${markdownText(check.title)}`, ...body(check).map((line) => `  - ${line}`)])] : [];

@@ -5,7 +5,7 @@
 import { GROUPS, type Status } from '../checks/types.js';
 import { shownPath } from '../paths.js';
 import { folderContents } from './folder.js';
-import { LEGEND, exitCodeOf, promotionLine, traceCommand, verdictLine } from './legend.js';
+import { LEGEND, TELLS_HEADING, exitCodeOf, promotionLine, traceCommand, verdictLine } from './legend.js';
 import type { Reporter, ReporterOptions } from './types.js';
 
 const LABEL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', manual: 'MANUAL', inconclusive: 'INCONCLUSIVE' };
@@ -80,6 +80,11 @@ export function textReporter(options: ReporterOptions): Reporter {
       if (report.run.allowances.length) {
         out('Allowed by the config (each shown beside the checks it can change):');
         for (const allowance of report.run.allowances) out(`  ${allowance.setting}`);
+        out('');
+      }
+      if (report.run.tells.length) {
+        out(`${TELLS_HEADING}:`);
+        for (const tell of report.run.tells) out(`  ${tell}`);
         out('');
       }
       const reasonOnce = once();

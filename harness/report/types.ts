@@ -24,7 +24,8 @@ export interface RunMeta {
 }
 
 export interface Report {
-  run: RunMeta & { finished_at: string; duration_ms: number; chromium: string };
+  /** `tells`: what the agency's pages could still tell of an automated browser on this run (browser/tells.ts). */
+  run: RunMeta & { finished_at: string; duration_ms: number; chromium: string; tells: string[] };
   summary: Record<Status, number>;
   checks: CheckReport[];
   scenarios: ScenarioOutcome[];

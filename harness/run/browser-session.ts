@@ -6,16 +6,17 @@
  * have finished and the page has loaded, which holds for a form post and a `fetch` alike.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
+import type { Browser, BrowserContext, ConsoleMessage, Page, Request, Response } from 'playwright-core';
 import type { TraceMode } from '../config.js';
 import type { AgencyPage } from '../pages/agency.js';
 import { type RunFacts, originOf, redactUrl } from './facts.js';
 import type { Environment, PageSeen, RequestSeen } from '../browser/seen.js';
-import { type Heard, recordSharedWorkers, recordSockets } from '../browser/channels.js';
+import { type Heard, recordOutsideWorkers, recordSockets } from '../browser/channels.js';
 import { RENDERER_LIMIT_MB } from '../browser/chromium.js';
 import { ordinaryDevice, phoneContext, phoneOf, presentAsPhone } from '../browser/device.js';
 import { type ShownMark, readPage, recordShown, shownMark } from '../browser/in-page.js';
 import { onEveryDocument, outside } from '../browser/outside.js';
+import { within } from '../browser/within.js';
 
 
 const MAX_BODY = 500_000;
@@ -35,10 +36,19 @@ const CLOSE_MS = 10_000;
 /** How long a page's main thread may take to answer before it counts as busy. */
 const ANSWER_MS = 1500;
 
-/** `promise`, or `fallback` after `ms`. */
-function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise.catch(() => fallback), new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
+/** A string of its own: a slice of a huge string would keep the whole of it. */
+function copyOf(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
+/**
+ * Lets go of everything Playwright keeps of a long console message once it is read: each argument's
+ * handle, and the page's last 200 messages, all whole. Chromium sends a message's arguments whole,
+ * so a huge one still passes through; it is not kept.
+ */
+function forget(message: ConsoleMessage): void {
+  for (const arg of message.args()) void arg.dispose().catch(() => undefined);
+  void message.page()?.clearConsoleMessages().catch(() => undefined);
 }
 
 export class BrowserSession {
@@ -48,7 +58,7 @@ export class BrowserSession {
   private lastActivity = 0;
   /** Requests and frames heard so far (heard). */
   private requests = 0;
-  /** Stops hearing the context's shared workers (recordSharedWorkers). */
+  /** Stops hearing the context's shared workers (recordOutsideWorkers). */
   private stopWorkers: () => void = () => undefined;
   /** Names of the cookies the emulator set in this browser: the only ones the harness's own calls to it carry (toEmulator). */
   private readonly emulatorCookies = new Set<string>();
@@ -87,7 +97,7 @@ export class BrowserSession {
     await Promise.all([presentAsPhone(page, phone), onEveryDocument(page, recordShown, options.recorded)]);
     const session = new BrowserSession(context, page, facts, scenario, journey, tracing);
     session.record();
-    session.stopWorkers = await recordSharedWorkers(browser, page, (seen) => session.heard(seen));
+    session.stopWorkers = await recordOutsideWorkers(browser, page, (seen) => session.heard(seen));
     return session;
   }
 
@@ -134,7 +144,9 @@ export class BrowserSession {
     let messages = 0;
     this.context.on('console', (message) => {
       messages += 1;
-      if (messages <= CONSOLE_LIMIT.messages) facts.console.push({ scenario, text: message.text().slice(0, CONSOLE_LIMIT.chars) });
+      const whole = message.text();
+      if (whole.length > CONSOLE_LIMIT.chars) forget(message);
+      if (messages <= CONSOLE_LIMIT.messages) facts.console.push({ scenario, text: copyOf(whole.slice(0, CONSOLE_LIMIT.chars)) });
       else if (messages === CONSOLE_LIMIT.messages + 1) facts.noteLimit(`${scenario} (${journey}): the page wrote more than ${CONSOLE_LIMIT.messages} console messages; only the first ${CONSOLE_LIMIT.messages} were kept`);
       else if (messages === CONSOLE_LIMIT.ended) {
         // Every message reaches the harness whole, kept or not: a page that floods on is ended.

@@ -4,12 +4,14 @@
  * end the emulator's side (observed experience calls, issued secrets). Steps write facts; checks
  * only read them.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Checklist, ObservedCall, Pack, Secrets } from '../emulator-client/client.js';
 import type { ServiceAnswer, Shown, StateName } from '../journey-states.js';
 import { StateBook } from '../pages/states.js';
 import type { AgencyLog } from './agency-log.js';
+import { drawProbeMark, drawTermsValues } from './drawn.js';
+import type { EndpointProbe } from './endpoint-probe-facts.js';
 import type { TermsByCountry, TermsEdit } from './terms.js';
 import type { AgencyResponse, ConsentView, Environment, PageSeen, RequestSeen, Submission } from '../browser/seen.js';
 
@@ -74,26 +76,6 @@ export interface PollWatch {
   ended?: number;
 }
 
-/** How a probe sent the entry from another site: as the page sends it, its token left out or made up; or as a plain form post, no token and none of the page's headers. */
-export type CsrfVariant = 'missing' | 'forged' | 'missing, as a plain form post';
-
-/** The agency's own entry endpoint, found by catching the request its consent form sends. */
-export interface EndpointProbe {
-  scenario: string;
-  journey: string;
-  pack: string;
-  /** The request caught (its token-bearing parts named, never their values), or why none was. */
-  caught?: { method: string; path: string; tokenParts: string[] };
-  missed?: string;
-  /** The request again as a cross-site page could send it, its token missing or forged; `after`: the last observed call before it was sent. */
-  csrf: Array<{ variant: CsrfVariant; after: number; status: number; readableBy?: string | undefined }>;
-  /** Then the request as it was, in a row, until the agency answers 429 (statuses), sent after observed call `burstAfter`. */
-  burst: number[];
-  burstAfter?: number;
-  /** The request of a page asking to confirm the consent form once sent (its entry sent from there): forged, then sent once as it was. */
-  confirms?: boolean;
-}
-
 export interface Capture {
   key: string;
   scenario: string;
@@ -145,6 +127,12 @@ export class RunFacts {
   readonly runId: string;
   /** The attribute the terms' markup probe carries (`harness-probe` in a scenario's terms becomes its letters): drawn per run, so no page can match it. */
   readonly probeMark: string;
+  /**
+   * What `{version}` and `{label}` become in a scenario's terms: a terms version and a link label
+   * drawn per run, so no page can match on them; the version mixes cases, so a page that changes
+   * its case is seen.
+   */
+  readonly termsDraw: { version: string; label: string };
   readonly journeys: JourneyFacts[] = [];
   readonly pages: PageSeen[] = [];
   readonly responses: AgencyResponse[] = [];
@@ -188,7 +176,8 @@ export class RunFacts {
     readonly outDir: string,
   ) {
     this.runId = Date.now().toString(36).slice(-5) + Math.random().toString(36).slice(2, 5);
-    this.probeMark = `data-${Array.from(randomBytes(8), (byte) => String.fromCharCode(97 + (byte % 26))).join('')}`;
+    this.probeMark = drawProbeMark();
+    this.termsDraw = drawTermsValues();
     this.agencyOrigins = new Set([origins.agency, ...(origins.preview ? [originOf(origins.preview) ?? origins.agency] : [])]);
   }
 

@@ -10,7 +10,7 @@
  * it watches: its watch ends the run (a verify of the reference agency: 25.6 -> 23.3 s, decisions/018).
  * Until it watches, the others' axe runs and screenshots wait (ScenarioRun.leads).
  */
-import { sandboxOff } from '../browser/chromium.js';
+import { memoryUnwatched, sandboxOff } from '../browser/chromium.js';
 import { NoPackKind } from '../emulator-client/packs.js';
 import { secondsUntilPoll } from './polling.js';
 import type { Scenario, Step } from '../scenarios/schema.js';
@@ -73,8 +73,7 @@ export function isWatcher(scenario: Scenario): boolean {
 
 export async function runScenarios(scenarios: readonly Scenario[], env: RunEnv, concurrency: number, hooks: RunnerHooks): Promise<Map<string, ScenarioRun>> {
   const runs = new Map<string, ScenarioRun>();
-  const sandbox = sandboxOff(env.browser);
-  if (sandbox) env.facts.noteLimit(sandbox);
+  for (const note of [sandboxOff(env.browser), memoryUnwatched(env.browser)]) if (note) env.facts.noteLimit(note);
   const ordered = [...scenarios].sort((a, b) => estimateSeconds(b) - estimateSeconds(a));
   const runsAlone = (scenario: Scenario) => scenario.exclusive || editsSharedTerms(scenario, env);
   const shared = ordered.filter((scenario) => !runsAlone(scenario));

@@ -136,7 +136,9 @@ export const STEPS: Steps = {
   async edit_terms(run, step) {
     const journey = run.journey(step.journey);
     const country = run.facts.terms?.by_country[journey.country] ? journey.country : null;
-    const set = JSON.parse(JSON.stringify(step.set).replaceAll('{run}', run.facts.runId).replaceAll(PROBE, run.facts.probeMark.slice('data-'.length))) as typeof step.set;
+    const { runId, probeMark, termsDraw } = run.facts;
+    const drawn = JSON.stringify(step.set).replaceAll('{run}', runId).replaceAll('{version}', termsDraw.version).replaceAll('{label}', termsDraw.label).replaceAll(PROBE, probeMark.slice('data-'.length));
+    const set = JSON.parse(drawn) as typeof step.set;
     await run.env.client.editTerms(country, set);
     run.facts.termsEdits.push({ scenario: run.scenario.id, journey: step.journey, at: Date.now(), country, set });
   },

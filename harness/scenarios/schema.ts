@@ -21,7 +21,7 @@ const PackOutcome = z.enum(['won', 'lost', 'pending', 'pending_failed', 'failed'
 const PackOutcomes = z.union([PackOutcome.transform((outcome) => [outcome]), z.array(PackOutcome).min(1).max(5)]).default(['lost', 'won']);
 const Seconds = z.number().positive().max(600);
 
-/** Text with `{run}` replaced by the run's id, so each run's values are its own. */
+/** Text with `{run}` replaced by the run's id, `{version}` and `{label}` by a version and a word drawn per run (RunFacts.termsDraw), so each run's values are its own. */
 const TermsEdit = z.strictObject({
   text: z.string().min(1).max(5000).optional(),
   url: z.string().min(1).max(2000).optional(),

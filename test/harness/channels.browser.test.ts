@@ -1,7 +1,8 @@
 /**
- * Every way a page can ask its server is heard (issue 48 item 2): a page, its dedicated worker and
- * a shared worker open WebSockets and send frames, stream an EventSource, add JSONP script tags,
- * send a beacon, ping an image, link a stylesheet and fetch from another port; each lands in the
+ * Every way a page can ask its server is heard (issue 48 item 2): a page, its dedicated worker, a
+ * shared worker and a service worker (the last two the instant they start) open WebSockets and send
+ * frames, stream an EventSource, add JSONP script tags, send a beacon, ping an image, link a
+ * stylesheet, fetch from another port and on a timer; each lands in the
  * run's requests, where behaviour.polling_stops and callback.no_third_party judge them (their
  * tests in harness/checks judge the same kinds on made-up facts).
  */
@@ -28,11 +29,13 @@ const agency: Server = createServer((req, res) => {
       const css = document.createElement('link'); css.rel = 'stylesheet'; css.href = '/state.css?t=1'; document.head.append(css);
       new Worker('/worker.js');
       new SharedWorker('/shared.js');
+      navigator.serviceWorker.register('/sw.js');
       fetch('http://127.0.0.1:${(other.address() as AddressInfo).port}/status');`;
     return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Ergebnis</title><script>${script}</script>`);
   }
-  // The harness watches a shared worker from a moment after it starts (channels.ts): this one asks on a timer, as a polling one does.
-  if (path === '/shared.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(`setInterval(() => fetch('/from-shared'), 200); setTimeout(() => { ${SOCKET.replace('NAME', 'shared').replace("ws.send('status?')", "setInterval(() => ws.send('status?'), 200)")} }, 500);`);
+  // A shared worker that asks at once, the instant it starts, then polls through the socket it opened then.
+  if (path === '/shared.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(`fetch('/from-shared'); ${SOCKET.replace('NAME', 'shared').replace("ws.send('status?')", "setInterval(() => ws.send('status?'), 200)")}`);
+  if (path === '/sw.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(`${SOCKET.replace('NAME', 'sw')} self.addEventListener('activate', () => { fetch('/from-sw-start'); setInterval(() => fetch('/from-sw'), 200); });`);
   if (path === '/worker.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(`fetch('/from-worker'); ${SOCKET.replace('NAME', 'worker')}`);
   if (path === '/events') return res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: pending\n\n');
   res.writeHead(200, { 'content-type': path.endsWith('.css') ? 'text/css' : path.endsWith('.js') ? 'text/javascript' : 'text/plain' }).end('');
@@ -53,7 +56,7 @@ afterAll(() => {
   return Promise.all([agency, other].map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
-test('a page\'s, its workers\' and a shared worker\'s requests of every kind, and WebSocket frames both ways, are recorded', { timeout: 60_000 }, async () => {
+test('a page\'s, its workers\', a shared worker\'s and a service worker\'s requests of every kind, and WebSocket frames both ways, are recorded', { timeout: 60_000 }, async () => {
   const origin = `http://127.0.0.1:${(agency.address() as AddressInfo).port}`;
   const facts = new RunFacts(ConfigSchema.parse({ trace: 'off' }), { agency: origin, emulator: 'http://127.0.0.1:1', callback: `${origin}/callback` }, '/tmp');
   const session = await BrowserSession.open(browser(), facts, 'channels', 'main', { trace: 'off', recorded: [] });
@@ -64,6 +67,7 @@ test('a page\'s, its workers\' and a shared worker\'s requests of every kind, an
     'GET fetch http://127.0.0.1/from-shared', 'GET websocket ws://127.0.0.1/ws/shared', 'SEND websocket-frame ws://127.0.0.1/ws/shared', 'RECEIVE websocket-frame ws://127.0.0.1/ws/shared',
     'GET eventsource http://127.0.0.1/events', 'GET script http://127.0.0.1/status.js', 'POST ping http://127.0.0.1/beacon', 'GET image http://127.0.0.1/pixel.gif',
     'GET stylesheet http://127.0.0.1/state.css', 'GET fetch http://127.0.0.1/status',
+    'GET fetch http://127.0.0.1/from-sw-start', 'GET fetch http://127.0.0.1/from-sw', 'GET websocket ws://127.0.0.1/ws/sw', 'SEND websocket-frame ws://127.0.0.1/ws/sw',
   ];
   try {
     await session.goto(`${origin}/`);

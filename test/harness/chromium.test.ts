@@ -1,8 +1,9 @@
 /** One Chromium finder for the project, in the one search order the README gives. */
 import { existsSync, readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { expect, test, vi } from 'vitest';
-import { HOW_TO_GET_CHROMIUM, PLAYWRIGHT_DISABLED_FEATURES, chromiumCandidates, chromiumPath, findChromium, launchChromium } from '../../harness/browser/chromium.js';
+import { HOW_TO_GET_CHROMIUM, PLAYWRIGHT_DISABLED_FEATURES, chromiumCandidates, chromiumPath, findChromium, guardMemory, launchChromium, memoryUnwatched } from '../../harness/browser/chromium.js';
+import { machineOf } from '../../harness/browser/tells.js';
 import * as support from '../support/chromium.js';
 
 /** When set, the only paths that exist as far as the finder can tell: a machine's browsers, made up. */
@@ -72,14 +73,26 @@ test.runIf(existsSync('/proc/self/cmdline'))("the harness's --disable-features s
   }
 }, 60_000);
 
-test('a browser context of the harness opens its page and nothing else: no browser UI loaded as web pages', async () => {
+test('a browser context of the harness opens its page and nothing else: no browser UI loaded as web pages; the browser names the graphics it draws with (the report\'s tells)', async () => {
   const browser = await launchChromium({ install: 'never' });
   try {
     const context = await browser.newContext();
     await context.newPage();
     const { targetInfos } = await (await browser.newBrowserCDPSession()).send('Target.getTargets');
     expect(targetInfos.map((target) => `${target.type} ${target.url}`)).toEqual(['page about:blank']);
+    expect((await machineOf(browser)).renderer).toMatch(/\w/);
   } finally {
     await browser.close();
   }
 }, 60_000);
+
+test('where the memory guard cannot read the renderers (no /proc), it says so for the run\'s notes, never silently (issue 48 item 5)', () => {
+  const closed: Array<() => void> = [];
+  const browserOn = () => ({ on: (event: string, handler: () => void) => event === 'disconnected' && closed.push(handler) }) as unknown as Browser;
+  const [elsewhere, linux] = [browserOn(), browserOn()];
+  guardMemory(elsewhere, 1024, 'darwin');
+  guardMemory(linux, 1024, 'linux');
+  for (const close of closed) close();
+  expect(memoryUnwatched(elsewhere)).toBe("the memory guard could not watch the browser's renderers on darwin (it reads Linux's /proc): a page was held only by its 512 MB script memory cap, not to 1024 MB in all with its workers and drawing");
+  expect(memoryUnwatched(linux)).toBeUndefined();
+});

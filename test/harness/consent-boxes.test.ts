@@ -248,6 +248,24 @@ describe('a page asking to confirm the consent form once sent (issue 47 item 3)'
 });
 
 describe("the terms' markup probe (issue 48 item 1)", () => {
+  test('every value the terms-change scenario writes into the terms is drawn per run: no word a page could match on, a version and a link label of each run\'s own, the version in mixed case (issue 48 item 6)', async () => {
+    const scenario = JSON.parse(readFileSync(new URL('../../scenarios/terms-change.json', import.meta.url), 'utf8')) as { steps: Array<{ do: string }> };
+    const editsOf = async (facts: RunFacts) => {
+      const run = { facts, scenario: { id: 'terms-change' }, journey: () => ({ country: 'CH' }), env: { client: { editTerms: async () => undefined } } } as unknown as ScenarioRun;
+      for (const step of scenario.steps.filter((step) => step.do === 'edit_terms')) await STEPS.edit_terms(run, step as Parameters<typeof STEPS.edit_terms>[1]);
+      return facts.termsEdits.map((edit) => edit.set);
+    };
+    const origins = { agency: 'http://127.0.0.1:3000', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback' };
+    const [one, two] = await Promise.all([editsOf(new RunFacts(plain, origins, '/tmp')), editsOf(new RunFacts(plain, origins, '/tmp'))]);
+    expect(JSON.stringify(one)).not.toMatch(/harness|probe|\{\w+\}/i);
+    const versions = one.map((set) => set.version!);
+    expect(new Set(versions).size).toBe(2);
+    for (const version of versions) expect(version.toLowerCase()).not.toBe(version);
+    expect(two.map((set) => set.version)).not.toEqual(versions);
+    const label = one[0]!.links!.find((link) => link.url.startsWith('javascript:'))!.label;
+    expect(two[0]!.links!.find((link) => link.url.startsWith('javascript:'))!.label).not.toBe(label);
+  });
+
   test('its attribute is drawn per run: a page that strips the one it could know still shows the run\'s probe as elements, and terms.html_inert fails it', async () => {
     const editOf = async (facts: RunFacts) => {
       const scenario = JSON.parse(readFileSync(new URL('../../scenarios/terms-change.json', import.meta.url), 'utf8')) as { steps: Array<{ do: string }> };

@@ -1,8 +1,11 @@
 /**
  * What a page can take is bounded (issue 42, item 2): a page that floods its console keeps only the
  * first CONSOLE_LIMIT messages, each cut to its length, and the run's notes say the limit was hit;
- * one that floods on is ended; one that holds more memory than the guard allows is ended (issue 48).
+ * one that floods on is ended; one that holds more memory than the guard allows is ended (issue 48);
+ * a single huge message is not kept whole anywhere in the harness's process.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from '../../harness/browser/chromium.js';
@@ -38,6 +41,32 @@ test('a page that floods on is ended at CONSOLE_LIMIT.ended messages, and the no
     }).catch(() => undefined);
     await expect.poll(() => session.page.isClosed(), { timeout: 45_000 }).toBe(true);
     expect(facts.notes).toContain(`flood (main): the page wrote ${CONSOLE_LIMIT.ended} console messages; the harness ended it`);
+  } finally {
+    await session.close();
+  }
+});
+
+test('a page that logs one 50 MB string leaves the harness holding its cut, not the string (issue 48 item 4)', { timeout: 90_000 }, async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  /** What the harness may still hold of the message once it is recorded: its cut and bookkeeping, far below the string. */
+  const BOUND_MB = 40;
+  const facts = new RunFacts(ConfigSchema.parse({}), { agency: 'http://127.0.0.1:1', emulator: 'http://127.0.0.1:2', callback: 'http://127.0.0.1:1/callback' }, '/tmp');
+  const session = await BrowserSession.open(browser(), facts, 'huge', 'main', { trace: 'off', recorded: [] });
+  const heldMb = () => {
+    gc();
+    return (process.memoryUsage().heapUsed - before) / 1024 / 1024;
+  };
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  try {
+    await session.page.setContent('<title>Gewinn</title>');
+    // Each place that kept it whole held more than the bound (a string above about 100 MB ends its own renderer first: the script cap).
+    await session.page.evaluate(() => console.log('x'.repeat(50 * 1024 * 1024)));
+    await expect.poll(() => facts.console.length, { timeout: 60_000 }).toBe(1);
+    expect(facts.console[0]!.text.length).toBe(CONSOLE_LIMIT.chars);
+    // Before: Chromium's log of the message on stderr, Playwright's last messages and the argument's handle, and the cut (a slice) kept it.
+    await expect.poll(heldMb, { timeout: 20_000 }).toBeLessThan(BOUND_MB);
   } finally {
     await session.close();
   }

@@ -50,7 +50,7 @@ beforeAll(async () => {
   ];
   const report: Report = {
     run: {
-      harness_version: '0.1.0', started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:00:30.000Z', duration_ms: 30_000, chromium: 'test',
+      harness_version: '0.1.0', started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:00:30.000Z', duration_ms: 30_000, chromium: 'test', tells: [],
       emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback', preview: null, promotion: { id: 1, slug: 'spring', name: 'Spring', mechanic: 'instant_win' },
       only: null, out_dir: folder, notes: [], allowances: [], max_seconds: 600,
     },

@@ -42,7 +42,7 @@ const XML_CHAR = /^[\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]*$/u;
 function reportOf(outDir: string, check: Partial<CheckReport>): Report {
   return {
     run: {
-      harness_version: '0', started_at: '', finished_at: '', duration_ms: 1, chromium: '', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback', preview: null,
+      harness_version: '0', started_at: '', finished_at: '', duration_ms: 1, chromium: '', tells: [], emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback', preview: null,
       promotion: { id: 1, slug: 'spring', name: 'Spring', mechanic: 'instant_win' }, only: null, out_dir: outDir, notes: [], allowances: [], max_seconds: 600,
     },
     summary: { pass: 0, fail: 1, warn: 0, manual: 0, inconclusive: 0 },

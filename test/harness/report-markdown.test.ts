@@ -27,7 +27,7 @@ function reportWith(checks: CheckReport[]): { report: Report; outDir: string } {
   for (const check of checks) summary[check.status] += 1;
   const report: Report = {
     run: {
-      harness_version: '0', started_at: '', finished_at: '', duration_ms: 1, chromium: '', emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback', preview: null,
+      harness_version: '0', started_at: '', finished_at: '', duration_ms: 1, chromium: '', tells: [], emulator: 'http://127.0.0.1:4010', callback: 'http://127.0.0.1:3000/callback', preview: null,
       promotion: { id: 2, slug: 'nordkakao-cafe-codes', name: 'Café codes', mechanic: 'code_unlock' }, only: null, out_dir: outDir, notes: [], allowances: [], max_seconds: 600,
     },
     summary, checks, scenarios: [],

@@ -16,8 +16,11 @@ import { STATUSES, type Status } from '../../harness/checks/types.js';
 import { ConfigSchema } from '../../harness/config.js';
 import type { ObservedCall } from '../../harness/emulator-client/client.js';
 import { HarnessError } from '../../harness/errors.js';
-import { inert, showControls } from '../../harness/report/escape.js';
+import { tellsOf } from '../../harness/browser/tells.js';
+import { escapeHtml, inert, showControls } from '../../harness/report/escape.js';
 import { REPORT_MARK, claimReportFolder } from '../../harness/report/folder.js';
+import { TELLS_HEADING } from '../../harness/report/legend.js';
+import { markdownText } from '../../harness/report/markdown.js';
 import { REPORTERS, multiplex } from '../../harness/report/registry.js';
 import type { Report, Reporter } from '../../harness/report/types.js';
 import { RunFacts, sha256 } from '../../harness/run/facts.js';
@@ -72,7 +75,7 @@ function reportOf(facts: RunFacts, outDir: string, ids: readonly string[]): Repo
   const summary = Object.fromEntries(STATUSES.map((status) => [status, checks.filter((check) => check.status === status).length])) as Record<Status, number>;
   return {
     run: {
-      harness_version: '0', started_at: '', finished_at: '', duration_ms: 1, chromium: '', emulator: 'http://127.0.0.1:4010', callback: `${AGENCY}/callback`, preview: null,
+      harness_version: '0', started_at: '', finished_at: '', duration_ms: 1, chromium: '', tells: [], emulator: 'http://127.0.0.1:4010', callback: `${AGENCY}/callback`, preview: null,
       promotion: { id: 1, slug: 'spring', name: `Spring${TITLE}`, mechanic: 'instant_win' }, only: null, out_dir: outDir, notes: [`the agency answered ${CLIPBOARD}`], allowances: [], max_seconds: 600,
     },
     summary, checks, scenarios: [...facts.outcomes.values()],
@@ -184,6 +187,36 @@ describe('every allowance of the config is in every report, and beside the check
     expect(outputs['junit.xml']!.match(/<property name="allowed_by_config" value="first_party_origins: https:\/\/analytics.example"\/>/g)).toHaveLength(2);
     expect(outputs['report.html']).toContain(`<tr><td>Allowed by the config</td><td><code>${setting}</code>`);
     expect(outputs['report.html']).toMatch(/id="check-callback.no_third_party">.*<p class="allowed"><span class="label">Allowed by the config:<\/span> <code>first_party_origins: https:\/\/analytics.example<\/code><\/p>/);
+  });
+});
+
+describe('the tells of an automated browser that remained on a run are in every report, beside the allowances (issue 48 item 1)', () => {
+  const SWIFTSHADER = 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver-5.0.0)';
+
+  test('they are read from the run\'s browser and machine: its renderer as it names itself, software or not, its system and cores; and whether axe-core ran in its pages (issue 48 item 7)', () => {
+    const software = tellsOf({ renderer: SWIFTSHADER, cores: 2, platform: 'linux' }, { scanned: true });
+    expect(software).toContain(`canvas and WebGL pictures drawn by a software renderer (${SWIFTSHADER}), unlike a phone's, and its WebGL limits`);
+    expect(software).toContain('the fonts installed on this Linux machine, which a page can measure');
+    expect(software).toContain('a worker\'s navigator: this machine\'s 2 cores, and English first');
+    const gpu = tellsOf({ renderer: 'ANGLE (NVIDIA, NVIDIA GeForce RTX 3060 Direct3D11 vs_5_0 ps_5_0)', cores: 16, platform: 'win32' }, { scanned: false });
+    expect(gpu).toContain('canvas and WebGL pictures drawn by this machine\'s graphics (ANGLE (NVIDIA, NVIDIA GeForce RTX 3060 Direct3D11 vs_5_0 ps_5_0)), unlike a phone\'s, and its WebGL limits');
+    expect(gpu).toContain('the fonts installed on this Windows machine, which a page can measure');
+    // axe-core runs in the page's own world: a run that scanned a state says so, one that scanned none does not.
+    const scan = /^the accessibility scan: axe-core runs in the page itself/;
+    expect(software.filter((tell) => scan.test(tell))).toHaveLength(1);
+    expect(gpu.filter((tell) => scan.test(tell))).toEqual([]);
+    expect(tellsOf({ renderer: undefined, cores: 8, platform: 'darwin' }, { scanned: false })).toContain('canvas and WebGL pictures drawn by this machine\'s graphics (the browser did not name them), and its WebGL limits');
+  });
+
+  test('text, JSON, HTML and Markdown list them where the allowances are', async () => {
+    const outDir = newFolder();
+    const report = reportOf(hostileFacts(), outDir, []);
+    report.run.tells = tellsOf({ renderer: SWIFTSHADER, cores: 2, platform: 'linux' }, { scanned: true });
+    const outputs = await printed(report, outDir);
+    expect(outputs.stdout).toContain(`${TELLS_HEADING}:\n${report.run.tells.map((tell) => `  ${tell}\n`).join('')}`);
+    expect(JSON.parse(outputs['report.json']!).run.tells).toEqual(report.run.tells);
+    expect(outputs['report.html']).toContain(`<tr><td>Still a tell</td><td>${escapeHtml(TELLS_HEADING)}:<ul>${report.run.tells.map((tell) => `<li>${escapeHtml(tell)}</li>`).join('')}</ul></td></tr>`);
+    expect(outputs['summary.md']).toContain(`${markdownText(TELLS_HEADING)}:\n\n${report.run.tells.map((tell) => `- ${markdownText(tell)}`).join('\n')}`);
   });
 });
 

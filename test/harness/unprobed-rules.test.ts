@@ -27,12 +27,13 @@ function page(scenario: string, at: number, shows: Shown[]) {
 
 test('seen 4a: a built-in scenario serves a mixed-case terms version, and an echo in lower case fails entry.terms_version_echoed', () => {
   const { scenarios } = loadScenarios([BUILT_IN_SCENARIOS], new Set(CHECKS.map((check) => check.id)));
-  const versions = scenarios.filter((scenario) => scenario.feeds.includes('entry.terms_version_echoed')).flatMap((scenario) => scenario.steps.flatMap((step) => (step.do === 'edit_terms' && step.set.version ? [step.set.version] : [])));
-  expect(versions.some((version) => version !== version.toLowerCase())).toBe(true);
   const seen = facts();
+  // `{version}` is the run's drawn version (RunFacts.termsDraw).
+  const versions = scenarios.filter((scenario) => scenario.feeds.includes('entry.terms_version_echoed')).flatMap((scenario) => scenario.steps.flatMap((step) => (step.do === 'edit_terms' && step.set.version ? [step.set.version.replaceAll('{version}', seen.termsDraw.version)] : [])));
+  expect(versions.some((version) => version !== version.toLowerCase())).toBe(true);
   seen.journeys.push(journey('terms-change', 'main', 'P1'));
-  seen.calls.push(call(1, { method: 'GET', path: '/session', answer: { terms_version: 'Harness-x1-Terms-1' } }), call(2, { body: { consent: { accepted: true, terms_version: 'harness-x1-terms-1' } } }));
-  expect(checkOf('entry.terms_version_echoed').evaluate(seen)).toMatchObject({ status: 'fail', reason: 'terms-change: sent "harness-x1-terms-1", the session\'s terms are "Harness-x1-Terms-1"' });
+  seen.calls.push(call(1, { method: 'GET', path: '/session', answer: { terms_version: 'QK-4821b-1' } }), call(2, { body: { consent: { accepted: true, terms_version: 'qk-4821b-1' } } }));
+  expect(checkOf('entry.terms_version_echoed').evaluate(seen)).toMatchObject({ status: 'fail', reason: 'terms-change: sent "qk-4821b-1", the session\'s terms are "QK-4821b-1"' });
 });
 
 test('seen 4b: a result shown after a failed exchange fails behaviour.no_exchange_retry; a rescan page passes', () => {

@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'vitest';
 import { ConfigSchema } from '../../../harness/config.js';
 import type { ObservedCall } from '../../../harness/emulator-client/client.js';
-import { type EndpointProbe, RunFacts } from '../../../harness/run/facts.js';
+import type { EndpointProbe } from '../../../harness/run/endpoint-probe-facts.js';
+import { RunFacts } from '../../../harness/run/facts.js';
 import { ENDPOINT_CHECKS } from '../../../harness/checks/endpoint.js';
 
 const check = (id: string) => ENDPOINT_CHECKS.find((candidate) => candidate.id === id)!;

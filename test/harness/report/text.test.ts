@@ -20,7 +20,7 @@ test('a reason every skipped scenario shares is printed in full once; the lines 
   for (const outcome of scenarios) reporter.onScenarioEnd!(outcome);
   const check = (id: string): CheckReport => ({ id, title: id, group: 'journey', spec: '§4.3', status: 'inconclusive', reason: `its scenarios did not run: ${BLOCKED}`, evidence: [] });
   const report: Report = {
-    run: { harness_version: '0', started_at: '', finished_at: '', duration_ms: 0, chromium: '', emulator: '', callback: '', preview: null, promotion: { id: 1, slug: 'p', name: 'P', mechanic: 'instant_win' }, only: null, out_dir: '/tmp/report', notes: [], allowances: [], max_seconds: 600 },
+    run: { harness_version: '0', started_at: '', finished_at: '', duration_ms: 0, chromium: '', tells: [], emulator: '', callback: '', preview: null, promotion: { id: 1, slug: 'p', name: 'P', mechanic: 'instant_win' }, only: null, out_dir: '/tmp/report', notes: [], allowances: [], max_seconds: 600 },
     summary: { pass: 0, fail: 0, warn: 0, manual: 0, inconclusive: 2 },
     checks: [check('journey.a'), check('journey.b')],
     scenarios,
