@@ -24,8 +24,12 @@ const LIVE = [
 /** Every test file lives under test/ (README, "Where tests live"; test/test-locations.test.ts holds it). */
 const INCLUDE = ['test/**/*.test.ts'];
 
-/** Files that measure what the whole process runs (V8's coverage of one request): alone in a fresh worker, where no other file's timers run. */
-const ALONE = ['test/request-walk.test.ts'];
+/**
+ * Files alone in a fresh worker: one that measures what the whole process runs (V8's coverage of
+ * one request), where no other file's timers run; and those that mock a module (`vi.mock`), whose
+ * mock would not apply where an earlier file of the worker had already imported the real one.
+ */
+const ALONE = ['test/request-walk.test.ts', 'test/harness/polling-watch-cap.test.ts', 'test/harness/chromium.test.ts'];
 
 /**
  * The files that hold a worker longest (in CI's timeline, their tests and hooks), longest first:

@@ -3,7 +3,7 @@
  * after what it tests. vitest.config.ts runs test/ only, so a file placed anywhere else would
  * never run; this fails on it instead.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
@@ -59,4 +59,12 @@ it('names a test beside its code, and a folder of test/ that names nothing', () 
   for (const kept of ['test/cli.test.ts', 'test/domain/pkce.test.ts', 'test/store/db.test.ts', 'test/harness/checks/consent.test.ts', 'test/harness/bounds.test.ts', 'test/agency-spa/entry.test.ts', 'test/hardening/csrf.test.ts']) {
     expect(misplaced(kept, has), kept).toBeUndefined();
   }
+});
+
+it('every file that mocks a module runs alone in a fresh worker (vitest.config.ts ALONE), where its mock applies', () => {
+  const config = readFileSync(join(ROOT, 'vitest.config.ts'), 'utf8');
+  const alone = /const ALONE = \[([^\]]*)\]/.exec(config)?.[1] ?? '';
+  const mocking = testFiles('test').filter((path) => /\bvi\.mock\(/.test(readFileSync(join(ROOT, path), 'utf8')));
+  expect(mocking.length).toBeGreaterThan(0);
+  expect(mocking.filter((path) => !alone.includes(`'${path}'`))).toEqual([]);
 });
