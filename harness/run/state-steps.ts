@@ -10,6 +10,7 @@ import type { Fingerprint } from '../browser/in-page.js';
 import type { BrowserSession } from './browser-session.js';
 import { INFERRED_STATES, STATE_ANSWERS, type ResultState, type ServiceAnswer, type Shown, type StateName, showsState, statesShown } from '../journey-states.js';
 import type { AgencyPage, PageReading } from '../pages/agency.js';
+import type { PageSeen } from '../browser/seen.js';
 import { PreviewPage } from '../pages/preview.js';
 import { untilSettled } from '../pages/settle.js';
 import { samePage, statesCarried } from '../pages/states.js';
@@ -17,7 +18,7 @@ import type { Step } from '../scenarios/schema.js';
 import { type Expectation, type JourneyFacts, redactUrl } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 import { reachConsent } from './consent-steps.js';
-import { answerOf, lastEntryAnswer, sandboxEntry, waitForCall } from './step-support.js';
+import { answerOf, answerSinceEntry, answersSinceEntry, lastEntryAnswer, sandboxEntry, waitForCall } from './step-support.js';
 
 /** How long a preview scenario may take to make its calls and show its state (a slow single-page app on a loaded machine). */
 export const PREVIEW_WAIT_MS = 15_000;
@@ -137,9 +138,9 @@ export async function expectStep(run: ScenarioRun, step: Extract<Step, { do: 'ex
   const timeoutMs = step.timeout_s * 1000;
   let met: boolean;
   let how: string | undefined;
-  let shownBefore: Pick<Expectation, 'page' | 'answer'> | undefined;
+  let shownFor: ShownFor | undefined;
   const state = step.state === 'drawn' ? journey.pack.outcome : step.state;
-  if (state) ({ met, how, shownBefore } = await showsResult(run, session, journey, state, timeoutMs));
+  if (state) ({ met, how, shown: shownFor } = await showsResult(run, session, journey, state, timeoutMs));
   else {
     const wanted: Shown = step.shows === 'consent_form' ? 'page:consent' : `page:${step.shows!}`;
     // The consent form may be behind step pages (an age question): a person takes them.
@@ -147,8 +148,10 @@ export async function expectStep(run: ScenarioRun, step: Extract<Step, { do: 'ex
     met = (await run.view(session).waitFor((shown) => shown.includes(wanted), { timeoutMs })).met;
   }
   const seen = await run.observe(session);
-  const answer = await lastEntryAnswer(run, journey);
-  let page = seen;
+  // A state's page is paired with the answer it was shown for: a page may leave it by itself (a wait page that retries, a pending page polled into won) before the reading settles.
+  const answer = shownFor ? shownFor.answer : await lastEntryAnswer(run, journey);
+  let page = !shownFor?.reading || stillShown(seen, state!, shownFor.reading) ? seen : shownFor.page;
+  if (page !== seen) how = `${how}; then the page left it by itself (it shows ${seen?.shows.join(', ') || 'nothing recognised'} now)${page ? '' : ', before it could be read whole'}`;
   // A page read as a state the service's answer rules out is not counted as showing it: the check cannot tell, so it is inconclusive.
   if (!met && seen?.learned && seen.features && ruledOut(seen, answer)) {
     how = `read as ${seen.learned} from what the preview taught (${run.facts.states.matched(seen.features, seen.learned)}), which the service's answer ${answer!.status} rules out: no entry exists, so the reading is not counted`;
@@ -156,7 +159,7 @@ export async function expectStep(run: ScenarioRun, step: Extract<Step, { do: 'ex
   } else if (!met && seen?.learned && seen.features) how = `read as ${seen.learned} from what the preview taught: ${run.facts.states.matched(seen.features, seen.learned)}`;
   const expectation: Expectation = {
     scenario: run.scenario.id, journey: step.journey, environment: 'production', wanted: state ? 'result' : step.shows!, ...(state ? { state } : {}), met, page,
-    answer, ...(how ? { how } : {}), ...shownBefore,
+    answer, ...(how ? { how } : {}),
   };
   run.facts.expectations.push(expectation);
   if (!met) {
@@ -165,28 +168,54 @@ export async function expectStep(run: ScenarioRun, step: Extract<Step, { do: 'ex
   }
 }
 
-/** Waits until the page shows `state`: its marker, its learned signature, the won codes, a state shown since the last action, or inferred. */
+/** A state's page as it was read (`reading`, and the page then, when it still showed it), with the service's answer current then. */
+interface ShownFor {
+  reading?: PageReading;
+  page?: PageSeen;
+  answer?: ServiceAnswer;
+}
+
+/** Whether a page read later is still the one `state` was read on: it still shows the state, or (an inferred one) it is the same page. */
+function stillShown(page: Pick<PageSeen, 'shows' | 'features'> | undefined, state: StateName, reading: PageReading): boolean {
+  if (!page) return false;
+  if (showsState(page.shows, state)) return true;
+  return statesShown(page.shows).length === 0 && Boolean(page.features && reading.features && samePage(page.features, reading.features));
+}
+
+/**
+ * Waits until the page shows `state`: its marker, its learned signature, the won codes, a state
+ * shown since the last action, or inferred. Once it does, the page as read then and the service's
+ * answer current then: what the page was shown for, whatever the page does next.
+ */
 export async function showsResult(
   run: ScenarioRun, session: BrowserSession, journey: JourneyFacts, state: StateName, timeoutMs: number,
-): Promise<{ met: boolean; how?: string; shownBefore?: Pick<Expectation, 'page' | 'answer'> }> {
+): Promise<{ met: boolean; how?: string; shown?: ShownFor }> {
   await run.facts.states.ready(PREVIEW_WAIT_MS);
   const view = run.view(session);
   const codes = state === 'won' ? ((await run.observed(journey.pack.code)).filter((call) => call.answer?.entry_state === 'won').at(-1)?.answer?.codes ?? []) : [];
   const inferred = INFERRED_STATES.includes(state as ResultState) ? inference(run, journey, state as ResultState) : undefined;
   let how: string | undefined;
+  let answer: ServiceAnswer | undefined;
+  let read: PageReading | undefined;
   const { met } = await view.waitFor(async (shown, reading) => {
+    read = reading;
     if (showsState(shown, state)) {
       how = howShown(run, reading, state);
+      answer = await lastEntryAnswer(run, journey);
       return true;
     }
-    if (inferred && (await inferred(shown, reading))) how = inferredHow(run, state as ResultState, reading.features);
+    answer = inferred ? await inferred(shown, reading) : undefined;
+    if (answer) how = inferredHow(run, state as ResultState, reading.features);
     return how !== undefined;
   }, { timeoutMs, other: settledElsewhere(state), graceMs: 3000, withFeatures: inferred !== undefined });
-  if (met) return { met, how };
-  // A state the page showed only for a while since the last action (a wait page that retried by itself) counts too.
-  if (showsState(await view.shownSince(session.lastMark), state)) return { met: true, how: 'marker, shown since the last action' };
+  if (met) {
+    const page = await session.snapshot(view, 'production');
+    return { met, how, shown: { reading: read!, answer, ...(stillShown(page, state, read!) ? { page } : {}) } };
+  }
+  // A state the page showed only for a while since the last action (a wait page that retried by itself) counts too, with the answer that state shows.
+  if (showsState(await view.shownSince(session.lastMark), state)) return { met: true, how: 'marker, shown since the last action', shown: { answer: await answerSinceEntry(run, journey, state) } };
   const shownBefore = inferred ? await inferredAfterEntry(run, journey, state as ResultState) : undefined;
-  if (shownBefore) return { met: true, how: `${inferredHow(run, state as ResultState, shownBefore.page?.features)}; on the page shown right after the entry`, shownBefore };
+  if (shownBefore) return { met: true, how: `${inferredHow(run, state as ResultState, shownBefore.page?.features)}; on the page shown right after the entry`, shown: shownBefore };
   // A won page also shows itself by the codes the service delivered, whatever its markers.
   const text = codes.length > 0 ? await view.text() : '';
   return codes.length > 0 && text.includes(codes[0]!) ? { met: true, how: 'the delivered code is on the page' } : { met: false };
@@ -209,20 +238,21 @@ export function ruledOut(reading: Pick<PageReading, 'learned'>, answer: ServiceA
  * state or an error; the page carries no learned state's signature and differs from the page the
  * journey showed before its entry; and it read the same for SETTLED_GRACE_MS (not a page still
  * drawing: a form still sending the entry, its button disabled, differs from the form before it).
- * Without anything learned there is nothing to tell the page apart from: no inference.
+ * Without anything learned there is nothing to tell the page apart from: no inference. Resolves
+ * with the service's answer when the page is that state's.
  */
-function inference(run: ScenarioRun, journey: JourneyFacts, state: ResultState): (shown: Shown[], reading: PageReading) => Promise<boolean> {
+function inference(run: ScenarioRun, journey: JourneyFacts, state: ResultState): (shown: Shown[], reading: PageReading) => Promise<ServiceAnswer | undefined> {
   const { facts } = run;
   const unchanged = settling();
   return async (shown, { features }) => {
-    if (!features) return false;
+    if (!features) return undefined;
     const stable = unchanged(features);
-    if (!facts.states.learned || !stable || statesShown(shown).length > 0 || shown.includes('page:error') || shown.includes('page:landing')) return false;
-    if (facts.states.carried(features).length > 0) return false;
+    if (!facts.states.learned || !stable || statesShown(shown).length > 0 || shown.includes('page:error') || shown.includes('page:landing')) return undefined;
+    if (facts.states.carried(features).length > 0) return undefined;
     const before = pageBeforeEntry(run, journey);
-    if (!before || samePage(before, features)) return false;
+    if (!before || samePage(before, features)) return undefined;
     const answer = await lastEntryAnswer(run, journey);
-    return Boolean(answer && STATE_ANSWERS[state].is(answer));
+    return answer && STATE_ANSWERS[state].is(answer) ? answer : undefined;
   };
 }
 
@@ -241,15 +271,15 @@ function inferredHow(run: ScenarioRun, state: ResultState, features: Fingerprint
  * A state the page showed only for a while (a wait page that sent the entry again by itself): the
  * page seen right after the entry, when it meets the inference, with the service's answer to that entry.
  */
-async function inferredAfterEntry(run: ScenarioRun, journey: JourneyFacts, state: ResultState): Promise<Pick<Expectation, 'page' | 'answer'> | undefined> {
+async function inferredAfterEntry(run: ScenarioRun, journey: JourneyFacts, state: ResultState): Promise<ShownFor | undefined> {
   const { facts } = run;
   const sent = journey.submissions.at(-1)?.at;
   const before = pageBeforeEntry(run, journey);
   if (sent === undefined || !before || !facts.states.learned) return undefined;
   const page = facts.pages.find((seen) => seen.scenario === journey.scenario && seen.journey === journey.journey && seen.at >= sent && seen.features);
   if (!page?.features || statesShown(page.shows).length > 0 || page.shows.includes('page:error') || facts.states.carried(page.features).length > 0 || samePage(before, page.features)) return undefined;
-  const answer = answerOf((await run.observed(journey.pack.code)).find((call) => call.method === 'POST' && call.path === '/session/entry' && facts.onEmulatorClock(sent) <= call.at));
-  return answer && STATE_ANSWERS[state].is(answer) ? { page, answer } : undefined;
+  const answer = (await answersSinceEntry(run, journey))[0];
+  return answer && STATE_ANSWERS[state].is(answer) ? { reading: { shown: page.shows, features: page.features }, page, answer } : undefined;
 }
 
 /** The features of the last page the journey showed before its last entry was sent (its consent form). */

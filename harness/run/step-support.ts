@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserSession } from './browser-session.js';
 import type { ObservedCall } from '../emulator-client/client.js';
-import type { ServiceAnswer } from '../journey-states.js';
+import { STATE_ANSWERS, type ServiceAnswer, type StateName } from '../journey-states.js';
 import { type JourneyFacts, sha256 } from './facts.js';
 import type { ScenarioRun } from './scenario-run.js';
 
@@ -32,6 +32,21 @@ export async function entryCall(run: ScenarioRun, journey: JourneyFacts): Promis
 /** The service's last answer to the journey's entry in this run, as the emulator observed it. */
 export async function lastEntryAnswer(run: ScenarioRun, journey: JourneyFacts): Promise<ServiceAnswer | undefined> {
   return answerOf((await run.observed(journey.pack.code)).filter(isEntryCall).at(-1));
+}
+
+/** The service's answer a state shown for a while since the entry was about: the first since then that state shows, else the last. */
+export async function answerSinceEntry(run: ScenarioRun, journey: JourneyFacts, state: StateName): Promise<ServiceAnswer | undefined> {
+  const answers = await answersSinceEntry(run, journey);
+  const rule = state === 'error' ? undefined : STATE_ANSWERS[state];
+  return answers.find((answer) => rule?.is(answer)) ?? answers.at(-1) ?? (await lastEntryAnswer(run, journey));
+}
+
+/** The service's answers to the journey's entry since the harness last sent it (a page may send it again by itself), in order. */
+export async function answersSinceEntry(run: ScenarioRun, journey: JourneyFacts): Promise<ServiceAnswer[]> {
+  const sent = journey.submissions.at(-1)?.at;
+  if (sent === undefined) return [];
+  const calls = await run.observed(journey.pack.code);
+  return calls.filter((call) => isEntryCall(call) && run.facts.onEmulatorClock(sent) <= call.at).flatMap((call) => answerOf(call) ?? []);
 }
 
 export function answerOf(call: ObservedCall | undefined): ServiceAnswer | undefined {
