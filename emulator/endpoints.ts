@@ -11,7 +11,7 @@ import { HttpError } from './errors.js';
 import { type Answer, writeAnswer } from './fast-path/json.js';
 import type { Html } from './pages/html.js';
 import { sendPage } from './pages/http.js';
-import { type Refused, isRefused } from './use-cases/refused.js';
+import { type Refused, isRefused } from './wire-contract.js';
 
 /** A request as a row reads it: its path's parameters are text. */
 export type RowRequest = Request<Record<string, string>>;

@@ -49,6 +49,11 @@ describe('every area registers its routes through endpoints.ts', () => {
     expect(direct.map((path) => relative('.', path)).sort()).toEqual(STILL_DIRECT);
   });
 
+  it('a refusal is the one Refused type: no module of emulator/ makes an `{ ok: false }` shape', () => {
+    const shaped = modules('emulator').filter((path) => /\{\s*ok:\s*false\b/.test(readFileSync(join(ROOT, path), 'utf8')));
+    expect(shaped).toEqual([]);
+  });
+
   it('the helper itself is where the rows are registered', () => {
     expect(readFileSync(join(ROOT, 'emulator/endpoints.ts'), 'utf8')).toMatch(/router\[row\.method\]\(row\.path,/);
   });

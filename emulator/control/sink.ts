@@ -19,7 +19,7 @@ import { findEndpoint } from '../store/webhooks.js';
 import { WholeText, validate } from '../validation.js';
 import { SINK_PAGE_SCRIPT, deliveryArticles, redactedHeaders } from '../webhooks/sink-page.js';
 import { type Verification, endpointSecret, verifySignature } from '../webhooks/signing.js';
-import { isRefused } from '../use-cases/refused.js';
+import { isRefused } from '../wire-contract.js';
 
 const MAX_BODY = '1mb';
 
