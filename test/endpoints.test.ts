@@ -17,7 +17,6 @@ const STILL_DIRECT = [
   'emulator/journey/authorize-routes.ts',
   'emulator/journey/hosted-routes.ts',
   'emulator/journey/routes.ts',
-  'emulator/openapi/reference.ts',
 ];
 
 /** A route registered on a router or an app by method: `router.get(`, `app.post(`, `router.route(`, `router['get'](`. */
