@@ -26,6 +26,8 @@ export interface PageAnswer {
 export interface RedirectAnswer {
   readonly status: 302 | 303;
   readonly location: string;
+  /** Headers of its own, such as `Cache-Control: no-store` on the way back from a form. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** An answer the endpoint writes itself, as it goes (a file download, a progress stream). */
@@ -91,7 +93,7 @@ export function send(res: Response, made: Made, next: NextFunction): void {
   if (made instanceof Streamed) return void Promise.resolve(made.write(res)).catch(next);
   if (made instanceof TextAnswer) return void res.set(made.headers).send(made.text);
   if ('page' in made) return sendPage(res, made.status, made.page);
-  if ('location' in made) return res.redirect(made.status, made.location);
+  if ('location' in made) return res.set(made.headers ?? {}).redirect(made.status, made.location);
   writeAnswer(res, made);
 }
 

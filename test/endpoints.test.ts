@@ -14,7 +14,6 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STILL_DIRECT = [
   'emulator/console/dashboard-routes.ts',
   'emulator/control/sink.ts',
-  'emulator/journey/authorize-routes.ts',
   'emulator/journey/hosted-routes.ts',
   'emulator/journey/routes.ts',
 ];
