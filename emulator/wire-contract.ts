@@ -1,9 +1,10 @@
 /**
  * The control plane's wire contract with the tools: every type the harness reads of the control
- * plane and the console, the callback-URL rule they both apply, and the one refusal type (`Refused`). The emulator answers with
- * these and the harness reads them; this file is the one both import, and the only one of the
- * emulator the harness imports (test/layers.test.ts). It imports nothing, so every layer may import
- * it; test/wire-contract.test.ts holds the emulator's answers to these types.
+ * plane and the console, the callback-URL rule they both apply, and the one refusal type
+ * (`Refused`). The emulator answers with these and the harness reads them; this file is the one
+ * both import, and the only one of the emulator the harness imports (test/layers.test.ts). It
+ * imports nothing, so every layer may import it; test/wire-contract.test.ts holds the emulator's
+ * answers to these types.
  */
 
 /**

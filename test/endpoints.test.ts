@@ -1,7 +1,7 @@
 /**
  * Every HTTP area registers its routes as rows of its table (emulator/endpoints.ts, decisions/019):
  * no module of emulator/ calls `router.get(`, `router.post(` and the like itself, but those named
- * in STILL_DIRECT, which are still to move (each a page area: a static script or file, a form).
+ * in STILL_DIRECT, which are still to move (the scan and sign-in pages, whose rows must set cookies; the dashboard).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
