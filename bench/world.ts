@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import type { Limits } from '../emulator/domain/limits.js';
 import { envValues } from '../emulator/control/env.js';
 import { s256 } from '../emulator/domain/pkce.js';
-import { isRefused } from '../emulator/use-cases/refused.js';
+import { isRefused } from '../emulator/wire-contract.js';
 import { createSandboxSession } from '../emulator/use-cases/sandbox.js';
 import { exchangeCode } from '../emulator/use-cases/session-open.js';
 import { termsFor } from '../emulator/domain/terms.js';

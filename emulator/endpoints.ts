@@ -11,7 +11,7 @@ import { HttpError } from './errors.js';
 import { type Answer, writeAnswer } from './fast-path/json.js';
 import type { Html } from './pages/html.js';
 import { sendPage } from './pages/http.js';
-import { type Refused, isRefused } from './use-cases/refused.js';
+import { type Refused, isRefused } from './wire-contract.js';
 
 /** A request as a row reads it: its path's parameters are text. */
 export type RowRequest = Request<Record<string, string>>;
@@ -26,6 +26,8 @@ export interface PageAnswer {
 export interface RedirectAnswer {
   readonly status: 302 | 303;
   readonly location: string;
+  /** Headers of its own, such as `Cache-Control: no-store` on the way back from a form. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** An answer the endpoint writes itself, as it goes (a file download, a progress stream). */
@@ -33,8 +35,21 @@ export class Streamed {
   constructor(readonly write: (res: Response) => void | Promise<void>) {}
 }
 
+/** Text under headers of its own: a static script or stylesheet, or a page under a CSP of its own. */
+export class TextAnswer {
+  constructor(
+    readonly headers: Readonly<Record<string, string>>,
+    readonly text: string,
+  ) {}
+}
+
+/** A script the emulator serves from its own origin (the pages' CSP allows 'self' only), never cached. */
+export function scriptAnswer(script: string): TextAnswer {
+  return new TextAnswer({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }, script);
+}
+
 /** What a row's serializer makes of its use case's result. */
-export type Made = Answer | PageAnswer | RedirectAnswer | Streamed;
+export type Made = Answer | PageAnswer | RedirectAnswer | Streamed | TextAnswer;
 
 export interface Endpoint<Ctx, Out extends Made, Caller, Input, Result extends object, Reason> {
   method: 'get' | 'post';
@@ -73,11 +88,12 @@ export const writeNow: Writer<Made> = (res, next, make) => {
   send(res, made, next);
 };
 
-/** Writes a made answer on `res`: JSON by `writeAnswer`, a page by `sendPage`, a redirect, a stream by itself. */
+/** Writes a made answer on `res`: JSON by `writeAnswer`, a page by `sendPage`, a redirect, a text under its headers, a stream by itself. */
 export function send(res: Response, made: Made, next: NextFunction): void {
   if (made instanceof Streamed) return void Promise.resolve(made.write(res)).catch(next);
+  if (made instanceof TextAnswer) return void res.set(made.headers).send(made.text);
   if ('page' in made) return sendPage(res, made.status, made.page);
-  if ('location' in made) return res.redirect(made.status, made.location);
+  if ('location' in made) return res.set(made.headers ?? {}).redirect(made.status, made.location);
   writeAnswer(res, made);
 }
 

@@ -140,9 +140,12 @@ function readJson(req: Request, decoder: (Readable & NodeJS.WritableStream) | un
   });
 }
 
-export const notFound: RequestHandler = (req, _res, next) => {
-  next(new PlumbingError('not_found', { message: `No endpoint ${req.method} ${req.baseUrl}${req.path}. See the README for the API's routes.` }));
-};
+export const notFound: RequestHandler = (req, _res, next) => next(noEndpoint(req));
+
+/** The error of a request no endpoint answers, however deep the router that finds it. */
+export function noEndpoint(req: Request): PlumbingError {
+  return new PlumbingError('not_found', { message: `No endpoint ${req.method} ${req.baseUrl}${req.path}. See the README for the API's routes.` });
+}
 
 /**
  * No route answers OPTIONS: the emulator sends no CORS headers (spec §1), so there is no preflight

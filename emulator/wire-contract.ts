@@ -1,9 +1,10 @@
 /**
  * The control plane's wire contract with the tools: every type the harness reads of the control
- * plane and the console, and the callback-URL rule they both apply. The emulator answers with
- * these and the harness reads them; this file is the one both import, and the only one of the
- * emulator the harness imports (test/layers.test.ts). It imports nothing, so every layer may import
- * it; test/wire-contract.test.ts holds the emulator's answers to these types.
+ * plane and the console, the callback-URL rule they both apply, and the one refusal type
+ * (`Refused`). The emulator answers with these and the harness reads them; this file is the one
+ * both import, and the only one of the emulator the harness imports (test/layers.test.ts). It
+ * imports nothing, so every layer may import it; test/wire-contract.test.ts holds the emulator's
+ * answers to these types.
  */
 
 /**
@@ -130,7 +131,25 @@ export interface Checklist {
   missing: string[];
 }
 
-export type CallbackCheck = { ok: true; url: string; localDevelopment: boolean } | { ok: false; reason: string };
+/**
+ * A refusal, as data: whoever refuses says why, and the caller words it (experience/refusals.ts,
+ * reporting/errors.ts `skuRefusal`). A refusal is answered, never thrown. It lives here, at the bottom,
+ * because every layer refuses this way, the domain and this contract's callback rule included.
+ */
+export interface Refused<Reason> {
+  refused: Reason;
+}
+
+export function refused<Reason>(reason: Reason): Refused<Reason> {
+  return { refused: reason };
+}
+
+export function isRefused<Result extends object, Reason>(outcome: Result | Refused<Reason>): outcome is Refused<Reason> {
+  return 'refused' in outcome;
+}
+
+/** An accepted callback URL, normalized, or why it is refused (a phrase following the URL). */
+export type CallbackCheck = { url: string; localDevelopment: boolean } | Refused<string>;
 
 /** The loopback names of a host, as `URL.hostname` spells them (an IPv6 address in brackets). */
 export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -143,20 +162,20 @@ export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.
  */
 export function checkCallbackUrl(text: string): CallbackCheck {
   const trimmed = text.trim();
-  if (trimmed.length > 2048) return { ok: false, reason: 'is longer than 2048 characters' };
+  if (trimmed.length > 2048) return refused('is longer than 2048 characters');
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    return { ok: false, reason: 'is not an absolute URL such as https://agency.example/callback' };
+    return refused('is not an absolute URL such as https://agency.example/callback');
   }
   const localDevelopment = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
-  if (url.protocol !== 'https:' && !localDevelopment) return { ok: false, reason: 'must use https (plain http is accepted only for localhost, 127.0.0.1 and [::1])' };
+  if (url.protocol !== 'https:' && !localDevelopment) return refused('must use https (plain http is accepted only for localhost, 127.0.0.1 and [::1])');
   // `new URL` drops an empty "?" or "#", so the raw text is checked too.
-  if (url.search || trimmed.includes('?')) return { ok: false, reason: 'must not have a query string: the service adds service_request, service_code and state' };
-  if (url.hash || trimmed.includes('#')) return { ok: false, reason: 'must not have a fragment' };
-  if (url.username || url.password) return { ok: false, reason: 'must not contain a user name or password' };
-  return { ok: true, url: url.href, localDevelopment };
+  if (url.search || trimmed.includes('?')) return refused('must not have a query string: the service adds service_request, service_code and state');
+  if (url.hash || trimmed.includes('#')) return refused('must not have a fragment');
+  if (url.username || url.password) return refused('must not contain a user name or password');
+  return { url: url.href, localDevelopment };
 }
 
 /**

@@ -3,7 +3,7 @@
  * promotion; from the flags first, then harness.config.json, then the defaults.
  */
 import { resolve } from 'node:path';
-import { checkCallbackUrl } from '../emulator/wire-contract.js';
+import { checkCallbackUrl, isRefused } from '../emulator/wire-contract.js';
 import { type Config, emulatorFromEnv, loadConfig } from './config.js';
 import { EmulatorClient } from './emulator-client/client.js';
 import { HarnessError } from './errors.js';
@@ -49,7 +49,7 @@ export function resolveTarget(options: TargetOptions): Target {
   // The console's own rule: https on any host, plain http only on a loopback host.
   for (const [name, url] of [['callback', callback], ['preview', preview]] as const) {
     const check = url === undefined ? undefined : checkCallbackUrl(url);
-    if (check && !check.ok) throw new HarnessError(`--${name} ${url} ${check.reason}`);
+    if (check && isRefused(check)) throw new HarnessError(`--${name} ${url} ${check.refused}`);
   }
   return { config, callback, preview, promotion: options.promotion ?? config.promotion, client: new EmulatorClient(emulator, options.controlToken ?? config.control_token) };
 }

@@ -16,7 +16,7 @@ import { IdText, validate } from '../validation.js';
 import { type KeyRefusal, type PromotionRef, approve, checklist, createKey, keys, logRows, overview, promotionRef, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
 import { promotionParam } from './promotion-param.js';
 import { endRun, renewRun, startRun } from './harness-runs.js';
-import { refused } from '../use-cases/refused.js';
+import { refused } from '../wire-contract.js';
 
 const KeyBody = z.strictObject({ environment: z.enum(['sandbox', 'production']) });
 const CallbackBody = z.strictObject({ production: z.string().max(4096), preview: z.string().max(4096).optional() });

@@ -16,7 +16,7 @@ import { latestInteractions } from '../store/interaction-reads.js';
 import { knownOutcomePacks } from '../store/known-packs.js';
 import { type Promotion, defaultPromotionId, findPromotion, loadCampaign } from '../store/promotions.js';
 import { listSinks } from '../store/sinks.js';
-import { type Refused, isRefused } from '../use-cases/refused.js';
+import { type Refused, isRefused } from '../wire-contract.js';
 import { IdText, queryRule, validate } from '../validation.js';
 import { type KeyRefusal, approve, createKey, logRows, overview, promotionRef, promotionSummaries, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
 import { LIVE_LOG_SCRIPT } from './live-log.js';

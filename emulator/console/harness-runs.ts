@@ -11,7 +11,7 @@ import type { Context } from '../context.js';
 import { dropApprovalEventsAfter, lastApprovalEventId } from '../store/approvals.js';
 import { type StoredCoverage, replaceCoverage, storedCoverage } from '../store/coverage.js';
 import { defaultPromotionId, getPromotion, setApprovedAt, setCallbackUrls } from '../store/promotions.js';
-import { type Refused, refused } from '../use-cases/refused.js';
+import { type Refused, refused } from '../wire-contract.js';
 
 /** A run that has not renewed its lease for this long is over, however it ended. */
 export const LEASE_MS = 20_000;

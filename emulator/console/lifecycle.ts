@@ -16,8 +16,7 @@ import { voidJourneys } from '../store/journeys.js';
 import { type AgencyKey, type Environment, createAgencyKey, revokeKey as revokeStoredKey } from '../store/keys.js';
 import { hasActiveKey, keyStatus, listPromotionKeys } from '../store/keys.js';
 import { type Promotion, defaultPromotionId, getBrand, getPromotion, listPromotions, setApprovedAt, setCallbackUrls, setRoutingPaused } from '../store/promotions.js';
-import { type Refused, refused } from '../use-cases/refused.js';
-import { type CallbackCheck, checkCallbackUrl } from '../wire-contract.js';
+import { type CallbackCheck, type Refused, checkCallbackUrl, isRefused, refused } from '../wire-contract.js';
 import { type Checklist, checklistOf } from './checklist.js';
 
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
@@ -155,9 +154,9 @@ export interface CallbackChange {
 export function setCallbacks(ctx: Context, input: { production: string; preview?: string }, promotionId?: number): CallbackChange | Refused<Details> {
   const checks: Array<[string, CallbackCheck]> = [['production', checkCallbackUrl(input.production)]];
   if (input.preview !== undefined) checks.push(['preview', checkCallbackUrl(input.preview)]);
-  const problems = Object.fromEntries(checks.flatMap(([name, check]) => (check.ok ? [] : [[name, [check.reason]]])));
+  const problems = Object.fromEntries(checks.flatMap(([name, check]) => (isRefused(check) ? [[name, [check.refused]]] : [])));
   if (Object.keys(problems).length > 0) return refused(problems);
-  const valid = (name: string) => checks.find(([candidate]) => candidate === name)?.[1] as Extract<CallbackCheck, { ok: true }> | undefined;
+  const valid = (name: string) => checks.find(([candidate]) => candidate === name)?.[1] as Exclude<CallbackCheck, Refused<string>> | undefined;
 
   const current = promotionOf(ctx, promotionId);
   const callbacks = { production: valid('production')!.url, preview: valid('preview')?.url ?? current.preview_callback };
@@ -174,7 +173,7 @@ export function setCallbacks(ctx: Context, input: { production: string; preview?
     })();
   }
   const warnings = checks.flatMap(([name, check]) =>
-    check.ok && check.localDevelopment ? [`the ${name} callback uses plain http on loopback: accepted for local development only`] : [],
+    !isRefused(check) && check.localDevelopment ? [`the ${name} callback uses plain http on loopback: accepted for local development only`] : [],
   );
   return { callbacks, changed, approvalCleared, warnings };
 }

@@ -12,14 +12,14 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
+import { anyone, endpointTable, noInput, scriptAnswer } from '../endpoints.js';
 import { ControlError } from './errors.js';
-import { sendPage } from '../pages/http.js';
 import { type Sink, type SinkEvent, type SinkVerdict, findSink, recordSinkEvent, sinkEventsAfter } from '../store/sinks.js';
 import { findEndpoint } from '../store/webhooks.js';
 import { WholeText, validate } from '../validation.js';
 import { SINK_PAGE_SCRIPT, deliveryArticles, redactedHeaders } from '../webhooks/sink-page.js';
 import { type Verification, endpointSecret, verifySignature } from '../webhooks/signing.js';
-import { isRefused } from '../use-cases/refused.js';
+import { isRefused, refused } from '../wire-contract.js';
 
 const MAX_BODY = '1mb';
 
@@ -30,39 +30,55 @@ const DeliveriesQuery = z.object({
 
 export function sinkReceiver(ctx: Context): Router {
   const router = Router();
-  const sinkNamed = (name: string): Sink => {
-    const sink = findSink(ctx.db, name);
+  const endpoint = endpointTable(router, { ctx });
+  // The receiver reads the body as the bytes came, whatever their type: the signature is over them.
+  const receiver = endpointTable(router, { ctx, body: express.raw({ type: () => true, limit: MAX_BODY }) });
+  const sinkNamed = (name: string | undefined): Sink => {
+    const sink = name === undefined ? undefined : findSink(ctx.db, name);
     if (!sink) throw new ControlError('not_found', { message: `No sink named "${name}". Create it with POST /_emulator/sinks {"name": "${name}"}.` });
     return sink;
   };
 
-  router.get('/live.js', (_req, res) => {
-    res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(SINK_PAGE_SCRIPT);
+  endpoint({
+    method: 'get', path: '/live.js', caller: anyone,
+    input: noInput,
+    run: () => ({ script: SINK_PAGE_SCRIPT }),
+    answer: ({ script }) => scriptAnswer(script),
   });
 
-  router.post('/:name', express.raw({ type: () => true, limit: MAX_BODY }), (req, res) => {
-    const sink = sinkNamed(req.params.name);
-    const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
-    const endpoint = findEndpoint(ctx.db, sink.endpoint_id)!;
-    const verification = verifySignature(req.get('x-service-signature'), body, endpointSecret(ctx.seed, endpoint.secret_serial), Math.floor(ctx.clock.now() / 1000));
-    const failed = isRefused(verification) ? verification.refused : undefined;
-    const refusal = failed && new ControlError('invalid_signature', { message: failed.problem });
-    recordSinkEvent(ctx.db, sink.id, {
-      received_at: ctx.clock.now(), event: req.get('x-service-event') ?? null, delivery: req.get('x-service-delivery') ?? null,
-      verified: failed ? 0 : 1, verdict: verdictOf(verification), problem: failed?.problem ?? null,
-      headers: JSON.stringify(receivedHeaders(req.headers)), body, answered: refusal?.status ?? sink.respond_with,
-    });
-    if (refusal) throw refusal;
-    res.status(sink.respond_with).json({ received: true });
+  receiver({
+    method: 'post', path: '/:name', caller: anyone,
+    input: (req) => ({
+      sink: sinkNamed(req.params.name), body: Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '',
+      signature: req.get('x-service-signature'), event: req.get('x-service-event') ?? null, delivery: req.get('x-service-delivery') ?? null,
+      headers: receivedHeaders(req.headers),
+    }),
+    run: (on, _caller, { sink, body, signature, event, delivery, headers }) => {
+      const webhook = findEndpoint(on.db, sink.endpoint_id)!;
+      const verification = verifySignature(signature, body, endpointSecret(on.seed, webhook.secret_serial), Math.floor(on.clock.now() / 1000));
+      const failed = isRefused(verification) ? verification.refused : undefined;
+      const refusal = failed && new ControlError('invalid_signature', { message: failed.problem });
+      recordSinkEvent(on.db, sink.id, {
+        received_at: on.clock.now(), event, delivery, verified: failed ? 0 : 1, verdict: verdictOf(verification), problem: failed?.problem ?? null,
+        headers: JSON.stringify(headers), body, answered: refusal?.status ?? sink.respond_with,
+      });
+      return refusal ? refused(refusal) : { status: sink.respond_with };
+    },
+    refusal: (error) => error,
+    answer: ({ status }) => ({ status, body: { received: true } }),
   });
 
   /** Oldest first as JSON (a cursor: pass the last id as `after`); newest first as HTML, as the page lists them. */
-  router.get('/:name/deliveries', (req, res) => {
-    const sink = sinkNamed(req.params.name);
-    const { after, limit } = validate(DeliveriesQuery, req.query, { hint: 'after must be a whole number, limit one from 1 to 1000.', details: false });
-    const events = sinkEventsAfter(ctx.db, sink.id, after, limit);
-    if (req.accepts(['json', 'html']) === 'html') sendPage(res, 200, deliveryArticles([...events].reverse()));
-    else res.json({ data: events.map(deliveryJson) });
+  endpoint({
+    method: 'get', path: '/:name/deliveries', caller: anyone,
+    input: (req) => {
+      const sink = sinkNamed(req.params.name);
+      const { after, limit } = validate(DeliveriesQuery, req.query, { hint: 'after must be a whole number, limit one from 1 to 1000.', details: false });
+      return { sink, after, limit, html: req.accepts(['json', 'html']) === 'html' };
+    },
+    run: (on, _caller, { sink, after, limit }) => ({ events: sinkEventsAfter(on.db, sink.id, after, limit) }),
+    answer: ({ events }, _caller, { html }) =>
+      html ? { status: 200, page: deliveryArticles([...events].reverse()) } : { status: 200, body: { data: events.map(deliveryJson) } },
   });
 
   return router;

@@ -6,7 +6,7 @@
  * the promotion `?promotion=ID|slug` names.
  */
 import { type EndpointTable, anyone } from '../endpoints.js';
-import { type Refused, refused } from '../use-cases/refused.js';
+import { type Refused, refused } from '../wire-contract.js';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { promotionParam } from '../console/promotion-param.js';

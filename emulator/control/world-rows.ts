@@ -9,7 +9,6 @@ import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
 import { ControlError } from './errors.js';
 import { WholeText, validate } from '../validation.js';
 import { promotionParam } from '../console/promotion-param.js';
-import { checkCallbackUrl } from '../wire-contract.js';
 import { databaseProblem } from '../store/health.js';
 import { listInteractions } from '../store/interaction-reads.js';
 import { resetWorld } from '../store/reset.js';
@@ -17,7 +16,7 @@ import { announceReset } from '../events.js';
 import { ClockTime } from './clock-time.js';
 import { envValues } from './env.js';
 import { type ControlContext, resetObservations } from './state.js';
-import { type Refused, refused } from '../use-cases/refused.js';
+import { type Refused, checkCallbackUrl, isRefused, refused } from '../wire-contract.js';
 
 const ClockBody = z.union([
   z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
@@ -31,7 +30,7 @@ const PromotionsQuery = z.strictObject({ callback: z.string().min(1).max(4096).o
 /** A callback URL as the console stores it (checkCallbackUrl normalizes it), so `https://a.example/cb` finds `https://A.example/cb`. */
 function sameUrl(text: string): string {
   const check = checkCallbackUrl(text);
-  return check.ok ? check.url : text.trim();
+  return isRefused(check) ? text.trim() : check.url;
 }
 
 const InteractionsQuery = z.strictObject({

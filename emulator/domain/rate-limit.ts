@@ -2,8 +2,12 @@
  * Sliding-window rate limits: at most `limit` requests in any `windowMs`. Rejected requests do not
  * count. The limits themselves are `SPEC_LIMITS` (limits.ts). @see spec §8
  */
-/** Whether a request may go on now, or after how many seconds. */
-export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
+import { type Refused, refused } from '../wire-contract.js';
+
+const ADMITTED = Object.freeze({ admitted: true as const });
+
+/** A request may go on now, or is refused until a slot frees (in whole seconds). */
+export type RateDecision = typeof ADMITTED | Refused<{ retryAfterSeconds: number }>;
 
 /** One id's admitted requests, oldest first; those before `head` have left the window. */
 interface Hits {
@@ -33,10 +37,10 @@ export class SlidingWindowLimiter {
     }
     if (hits.times.length - hits.head >= this.limit) {
       const oldest = hits.times[hits.head] ?? now;
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)) };
+      return refused({ retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)) });
     }
     hits.times.push(now);
-    return { ok: true };
+    return ADMITTED;
   }
 
   /** Once a window: forgets ids with nothing left in it (sessions end; their windows would pile up). */

@@ -12,6 +12,7 @@ import { type Answer, answerOf } from '../fast-path/json.js';
 import { bearerOf } from '../http.js';
 import { type AgencyKey, findKeyBySecret } from '../store/keys.js';
 import { type Session, findSessionByToken } from '../store/sessions.js';
+import { isRefused } from '../wire-contract.js';
 import { ApiError } from './errors.js';
 
 /** What a request carries of its caller. */
@@ -87,7 +88,7 @@ export function callerGate(ctx: Context) {
   let perSession = new SlidingWindowLimiter(sessionLimit, windowMs);
   const within = (limiter: SlidingWindowLimiter, id: string) => {
     const taken = limiter.take(id, ctx.clock.now());
-    if (!taken.ok) throw new ApiError('rate_limited', { headers: { 'Retry-After': String(taken.retryAfterSeconds) } });
+    if (isRefused(taken)) throw new ApiError('rate_limited', { headers: { 'Retry-After': String(taken.refused.retryAfterSeconds) } });
   };
   const key = (req: Request, res: Response): AgencyKey => {
     const found = authenticateKey(ctx, req, res);

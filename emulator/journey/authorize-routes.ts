@@ -1,8 +1,9 @@
 /** The authorize page at `authorize_url`; its refusals are pages (errors.ts). @see spec §2.2 authorize_url, §4.3 steps 4 and 5 */
 import { Router } from 'express';
 import type { Context } from '../context.js';
+import { endpointTable } from '../endpoints.js';
 import { csrfValid } from '../pages/csrf.js';
-import { formBody, sendPage } from '../pages/http.js';
+import { formBody } from '../pages/http.js';
 import { getBrand, getPromotion } from '../store/promotions.js';
 import { checkAuthorize, continueAuthorize } from './authorize.js';
 import { JourneyError } from './errors.js';
@@ -11,19 +12,29 @@ import { authorizePage } from './views/authorize.js';
 
 export function authorizeRoutes(ctx: Context): Router {
   const router = Router();
+  const page = endpointTable(router, { ctx });
+  const form = endpointTable(router, { ctx, body: formBody });
+  const caller = pageContext.bind(undefined, ctx);
 
-  router.get('/authorize', (req, res) => {
-    const page = pageContext(ctx, req, res);
-    const { request, token } = checkAuthorize(ctx, page.collector, req.query);
-    const promotion = getPromotion(ctx.db, token.promotion_id);
-    sendPage(res, 200, authorizePage(page, promotion, getBrand(ctx.db, promotion.brand_id), request, new URL(token.callback_url).origin));
+  page({
+    method: 'get', path: '/authorize', caller,
+    input: (req) => req.query,
+    run: (on, { collector }, query) => {
+      const { request, token } = checkAuthorize(on, collector, query);
+      const promotion = getPromotion(on.db, token.promotion_id);
+      return { request, promotion, brand: getBrand(on.db, promotion.brand_id), origin: new URL(token.callback_url).origin };
+    },
+    answer: ({ request, promotion, brand, origin }, shown) => ({ status: 200, page: authorizePage(shown, promotion, brand, request, origin) }),
   });
-
-  router.post('/authorize', formBody, (req, res) => {
-    const page = pageContext(ctx, req, res);
-    if (!csrfValid(req)) throw new JourneyError('form_expired');
-    const location = continueAuthorize(ctx, page.collector, req.body);
-    res.set('Cache-Control', 'no-store').redirect(303, location);
+  form({
+    method: 'post', path: '/authorize', caller,
+    // The form's CSRF token is checked before anything it says is read.
+    input: (req) => {
+      if (!csrfValid(req)) throw new JourneyError('form_expired');
+      return req.body as unknown;
+    },
+    run: (on, { collector }, body) => ({ location: continueAuthorize(on, collector, body) }),
+    answer: ({ location }) => ({ status: 303, location, headers: { 'Cache-Control': 'no-store' } }),
   });
 
   return router;

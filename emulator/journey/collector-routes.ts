@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { endpointTable, noInput } from '../endpoints.js';
 import { REWARDS_PATH } from '../use-cases/entry-shown.js';
 import { promotionListings, rewardsOf } from '../use-cases/journey/collector-pages.js';
-import { refused } from '../use-cases/refused.js';
+import { refused } from '../wire-contract.js';
 import { pageContext, signInRedirect } from './page-context.js';
 import { promotionsPage, rewardsPage } from './views/collector-pages.js';
 

@@ -1,18 +1,20 @@
 /** The hosted fallback page, after a scan that stayed with the service. @see spec §1 rules */
-import { Router, type Request, type Response } from 'express';
+import { Router, type Response } from 'express';
 import type { Context } from '../context.js';
 import { csrfValid } from '../pages/csrf.js';
-import { field, formBody, sendPage } from '../pages/http.js';
+import { type PageAnswer, type RedirectAnswer, type RowRequest, endpointTable, noInput } from '../endpoints.js';
+import { field, formBody } from '../pages/http.js';
 import { type Campaign, loadCampaign } from '../store/promotions.js';
 import { shownEntry } from '../use-cases/entry-shown.js';
 import { findUnitByCode, hasScanned } from '../store/units.js';
 import { type HostedEntrant, type HostedOutcome, enterHosted, hostedState } from '../use-cases/journey/hosted-entry.js';
 import { HOSTED_REASON_TEXT } from '../use-cases/journey/routing.js';
 import { JOURNEY_ERRORS, JourneyError } from './errors.js';
-import { pageContext, signInFirst } from './page-context.js';
+import { pageContext, signInRedirect } from './page-context.js';
 import { routeFor } from '../use-cases/journey/scan.js';
 import { type HostedView, hostedPage } from './views/hosted.js';
 import { type PageContext, messagePage } from './views/shell.js';
+import { refused } from '../wire-contract.js';
 
 const CLOSED_TEXT = {
   ended: 'This promotion has ended.',
@@ -22,47 +24,70 @@ const CLOSED_TEXT = {
 } as const;
 
 type Entrant = HostedEntrant & { reasons: string[] };
+/** Why the hosted page does not open for this caller: signed out, no scan of this pack, or the agency's promotion. */
+type NotOpen = 'signed_out' | 'scan_first' | 'agency';
+
+interface HostedCaller {
+  page: PageContext;
+  code: string;
+  who: Entrant | NotOpen;
+}
 
 export function hostedRoutes(ctx: Context): Router {
   const router = Router();
+  const page = endpointTable(router, { ctx });
+  const form = endpointTable(router, { ctx, body: formBody });
 
   /** The collector, pack and promotion of a hosted page; it opens only after this collector scanned the pack. */
-  const entrant = (page: PageContext, code: string): Entrant | 'scan_first' | 'agency' => {
+  const entrant = (shown: PageContext, code: string): Entrant | NotOpen => {
+    if (!shown.collector) return 'signed_out';
     const unit = findUnitByCode(ctx.db, code);
-    if (!unit || unit.recalled || !page.collector || !hasScanned(ctx.db, page.collector.id, unit.id)) return 'scan_first';
+    if (!unit || unit.recalled || !hasScanned(ctx.db, shown.collector.id, unit.id)) return 'scan_first';
     if (unit.promotion_id === null) return 'scan_first';
     const campaign = loadCampaign(ctx.db, unit.promotion_id);
-    const route = routeFor(ctx, campaign.promotion, unit, page.collector);
+    const route = routeFor(ctx, campaign.promotion, unit, shown.collector);
     if (route.to === 'agency') return 'agency';
     const reasons = route.reasons.map((reason) => HOSTED_REASON_TEXT[reason]);
-    return { campaign, unit, collector: page.collector, reasons };
+    return { campaign, unit, collector: shown.collector, reasons };
   };
-
-  const show = (page: PageContext, who: Entrant, outcome: HostedOutcome) => {
-    const { status, view } = viewOf(who.campaign, outcome);
-    sendPage(page.res, status, hostedPage(page, { promotion: who.campaign.promotion, brand: who.campaign.brand, packCode: who.unit.code, reasons: who.reasons, view }));
+  const caller = (req: RowRequest, res: Response): HostedCaller => {
+    const shown = pageContext(ctx, req, res);
+    const code = req.params.code!;
+    return { page: shown, code, who: entrant(shown, code) };
   };
-
-  const withEntrant = (handler: (page: PageContext, who: Entrant) => void) => (req: Request, res: Response) => {
-    const page = pageContext(ctx, req, res);
-    const code = req.params.code as string;
-    if (!page.collector) return signInFirst(res, `/q/${code}`);
-    const who = entrant(page, code);
+  const notOpen = (reason: NotOpen, { page: shown, code }: HostedCaller): PageAnswer | RedirectAnswer => {
+    if (reason === 'signed_out') return signInRedirect(`/q/${code}`);
     const scan = { href: `/q/${encodeURIComponent(code)}`, label: 'Scan the pack' };
-    if (who === 'scan_first') return sendPage(res, 404, messagePage(page, 'Scan the pack first', 'This page opens after you scan the pack.', scan));
-    if (who === 'agency') return sendPage(res, 409, messagePage(page, 'Play on the brand\'s website', 'This promotion runs on the brand\'s own website. Scan the pack to continue there.', scan));
-    handler(page, who);
+    if (reason === 'scan_first') return { status: 404, page: messagePage(shown, 'Scan the pack first', 'This page opens after you scan the pack.', scan) };
+    return { status: 409, page: messagePage(shown, 'Play on the brand\'s website', 'This promotion runs on the brand\'s own website. Scan the pack to continue there.', scan) };
+  };
+  const show = ({ page: shown, who }: HostedCaller, outcome: HostedOutcome): PageAnswer => {
+    const { campaign, unit, reasons } = who as Entrant;
+    const { status, view } = viewOf(campaign, outcome);
+    return { status, page: hostedPage(shown, { promotion: campaign.promotion, brand: campaign.brand, packCode: unit.code, reasons, view }) };
   };
 
-  router.get('/play/:code', withEntrant((page, who) => show(page, who, hostedState(ctx, who))));
-
-  router.post('/play/:code', formBody, withEntrant((page, who) => {
-    if (!csrfValid(page.req)) throw new JourneyError('form_expired');
-    const body = page.req.body as unknown;
-    const outcome = enterHosted(ctx, who, { accepted: field(body, 'accepted') === 'yes', age_confirmed: field(body, 'age_confirmed') === 'yes', terms_version: field(body, 'terms_version') ?? '' });
-    if (outcome.kind === 'entered') return page.res.redirect(303, `/play/${encodeURIComponent(who.unit.code)}`);
-    show(page, who, outcome);
-  }));
+  page({
+    method: 'get', path: '/play/:code', caller,
+    input: noInput,
+    run: (on, { who }) => (typeof who === 'string' ? refused(who) : { outcome: hostedState(on, who) }),
+    refusal: notOpen,
+    answer: ({ outcome }, who) => show(who, outcome),
+  });
+  form({
+    method: 'post', path: '/play/:code', caller,
+    // The form is read, its CSRF token first, only once the page would open for this caller.
+    input: (req, { who }) => {
+      if (typeof who === 'string') return undefined;
+      if (!csrfValid(req)) throw new JourneyError('form_expired');
+      const body = req.body as unknown;
+      return { accepted: field(body, 'accepted') === 'yes', age_confirmed: field(body, 'age_confirmed') === 'yes', terms_version: field(body, 'terms_version') ?? '' };
+    },
+    run: (on, { who }, answers) => (typeof who === 'string' ? refused(who) : { outcome: enterHosted(on, who, answers!) }),
+    refusal: notOpen,
+    answer: ({ outcome }, who): PageAnswer | RedirectAnswer =>
+      outcome.kind === 'entered' ? { status: 303, location: `/play/${encodeURIComponent((who.who as Entrant).unit.code)}` } : show(who, outcome),
+  });
 
   return router;
 }

@@ -9,6 +9,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { Router } from 'express';
+import { type RowRequest, TextAnswer, anyone, endpointTable, noInput, scriptAnswer } from '../endpoints.js';
+import { noEndpoint } from '../http.js';
 import { type Html, html, toString, trusted } from '../pages/html.js';
 import { assetText, inSea } from '../sea.js';
 import { OPENAPI_PATH } from '../api-docs.js';
@@ -44,32 +46,47 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The page's headers: those of every page (pages/http.ts), under a CSP of its own. */
+const PAGE_HEADERS = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'Content-Security-Policy': CONTENT_SECURITY_POLICY };
+
+/** A name the path holds, one of `names`' own keys; any other answers as no endpoint does. */
+function named<Name extends string>(names: Record<Name, unknown>, req: RowRequest, name: string | undefined): Name {
+  if (name === undefined || !Object.hasOwn(names, name)) throw noEndpoint(req);
+  return name as Name;
+}
+
 export function apiReferenceRouter(): Router {
   const router = Router();
+  const endpoint = endpointTable(router, { ctx: undefined });
   const files = new Map<SwaggerFile, string>();
   const file = (name: SwaggerFile) => {
     if (!files.has(name)) files.set(name, inSea ? assetText(name) : readFileSync(join(swaggerUiFolder(), name), 'utf8'));
     return files.get(name)!;
   };
 
-  router.get('/', (req, res) => res.redirect(302, `${req.baseUrl}/experience`));
-
-  router.get('/:api', (req, res, next) => {
-    const name = req.params.api;
-    if (!(name in APIS)) return next();
-    res
-      .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'Content-Security-Policy': CONTENT_SECURITY_POLICY })
-      .send(toString(page(name as ApiName, req.baseUrl)));
+  endpoint({
+    method: 'get', path: '/', caller: anyone,
+    input: (req) => req.baseUrl,
+    run: (_ctx, _caller, base) => ({ location: `${base}/experience` }),
+    answer: ({ location }) => ({ status: 302, location }),
   });
-
-  router.get('/assets/start.js', (_req, res) => {
-    res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(START_SCRIPT);
+  endpoint({
+    method: 'get', path: '/:api', caller: anyone,
+    input: (req) => ({ name: named(APIS, req, req.params.api), base: req.baseUrl }),
+    run: (_ctx, _caller, { name, base }) => ({ page: page(name, base) }),
+    answer: ({ page }) => new TextAnswer(PAGE_HEADERS, toString(page)),
   });
-
-  router.get('/assets/:file', (req, res, next) => {
-    const name = req.params.file as SwaggerFile;
-    if (!Object.hasOwn(SWAGGER_UI_FILES, name)) return next();
-    res.set({ 'Content-Type': `${SWAGGER_UI_FILES[name]}; charset=utf-8`, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' }).send(file(name));
+  endpoint({
+    method: 'get', path: '/assets/start.js', caller: anyone,
+    input: noInput,
+    run: () => ({ script: START_SCRIPT }),
+    answer: ({ script }) => scriptAnswer(script),
+  });
+  endpoint({
+    method: 'get', path: '/assets/:file', caller: anyone,
+    input: (req) => named(SWAGGER_UI_FILES, req, req.params.file),
+    run: (_ctx, _caller, name) => ({ name, text: file(name) }),
+    answer: ({ name, text }) => new TextAnswer({ 'Content-Type': `${SWAGGER_UI_FILES[name]}; charset=utf-8`, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' }, text),
   });
 
   return router;

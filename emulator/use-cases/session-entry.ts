@@ -10,7 +10,7 @@ import type { ConsentInput } from '../domain/consent.js';
 import { loadCampaign } from '../store/promotions.js';
 import type { Session } from '../store/sessions.js';
 import { enterPack } from './pack-entry.js';
-import { type Refused, refused } from './refused.js';
+import { type Refused, refused } from '../wire-contract.js';
 import { enterSandbox } from './sandbox.js';
 import { type SessionView, sessionViewAfterEntry } from './session-view.js';
 

@@ -13,7 +13,7 @@ import { type AuthCode, consumeAuthCode, linkCodeToSession } from '../store/code
 import type { AgencyKey } from '../store/keys.js';
 import { loadCampaign } from '../store/promotions.js';
 import { createSession, revokeSession } from '../store/sessions.js';
-import { type Refused, refused } from './refused.js';
+import { type Refused, refused } from '../wire-contract.js';
 import { type Scenario, createSandboxSession } from './sandbox.js';
 import { type SessionView, sessionViewNow } from './session-view.js';
 

@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { issueSecret, safeEqual } from '../domain/secrets.js';
-import { type Refused, refused } from '../use-cases/refused.js';
+import { type Refused, refused } from '../wire-contract.js';
 
 const TOLERANCE_SECONDS = 300;
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { findKeyBySecret } from '../../emulator/store/keys.js';
 import { readCampaign } from '../../emulator/use-cases/campaign-read.js';
 import { createSessionEntry } from '../../emulator/use-cases/session-entry.js';
-import { isRefused } from '../../emulator/use-cases/refused.js';
+import { isRefused } from '../../emulator/wire-contract.js';
 import { exchangeCode, openSandboxSession } from '../../emulator/use-cases/session-open.js';
 import { readSession } from '../../emulator/use-cases/session-read.js';
 import { testWorld } from '../world.js';

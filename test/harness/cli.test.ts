@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { approve, overview, setCallbacks } from '../../emulator/console/lifecycle.js';
-import { isRefused } from '../../emulator/use-cases/refused.js';
+import { isRefused } from '../../emulator/wire-contract.js';
 import { envValues } from '../../emulator/control/env.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
 import { type HarnessWorld, harnessWorld } from './world.js';

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { setCallbacks } from '../../emulator/console/lifecycle.js';
-import { isRefused } from '../../emulator/use-cases/refused.js';
+import { isRefused } from '../../emulator/wire-contract.js';
 import { approvalHistory } from '../../emulator/store/approvals.js';
 import { listPromotions } from '../../emulator/store/promotions.js';
 import { SPA_DEFECTS } from '../../fixtures/agency-spa/defects.js';

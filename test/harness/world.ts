@@ -14,7 +14,7 @@ import type { Browser } from 'playwright-core';
 import { pino } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
-import { isRefused } from '../../emulator/use-cases/refused.js';
+import { isRefused } from '../../emulator/wire-contract.js';
 import { envValues } from '../../emulator/control/env.js';
 import type { Fixture } from '../../emulator/fixture.js';
 import { createLogger } from '../../emulator/logger.js';

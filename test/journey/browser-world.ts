@@ -4,7 +4,7 @@
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
-import { isRefused } from '../../emulator/use-cases/refused.js';
+import { isRefused } from '../../emulator/wire-contract.js';
 import { envValues } from '../../emulator/control/env.js';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';

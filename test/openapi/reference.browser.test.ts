@@ -27,6 +27,8 @@ describe('the API reference pages', () => {
     await api.get('/_emulator/api-docs/assets/swagger-ui.css').expect(200).expect('Content-Type', /^text\/css/);
     await api.get('/_emulator/api-docs/assets/package.json').expect(404);
     await api.get('/_emulator/api-docs/other').expect(404);
+    // A name the object has only by inheritance is no API either.
+    await api.get('/_emulator/api-docs/constructor').expect(404);
   });
 
   describe('in Chromium', () => {

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import type { DestinationStream, Logger } from 'pino';
 import { expect, test } from 'vitest';
 import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
-import { isRefused } from '../../emulator/use-cases/refused.js';
+import { isRefused } from '../../emulator/wire-contract.js';
 import { type Limits, SPEC_LIMITS } from '../../emulator/domain/limits.js';
 import { envValues } from '../../emulator/control/env.js';
 import type { Fixture } from '../../emulator/fixture.js';

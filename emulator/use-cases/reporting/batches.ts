@@ -5,7 +5,7 @@
 import type { Context } from '../../context.js';
 import { type Batch, createBatch, findBatch } from '../../store/batches.js';
 import type { Sku } from '../../store/skus.js';
-import { type Refused, refused } from '../refused.js';
+import { type Refused, refused } from '../../wire-contract.js';
 import type { NotFound } from './reads.js';
 
 /** A batch asked for; `generate` starts its codes' generation, which goes on after the answer. */

@@ -8,7 +8,7 @@ import { type AudienceMember, findAudienceMember, listAudience } from '../../sto
 import type { Brand } from '../../store/promotions.js';
 import { type RedemptionPage, type RedemptionRow, listRedemptions } from '../../store/redemptions.js';
 import { type ScanPage, findProductionScan, listProductionScans, recentScansOfCollector } from '../../store/scan-reads.js';
-import { type Refused, refused } from '../refused.js';
+import { type Refused, refused } from '../../wire-contract.js';
 import { type Activation, type ScanOutcome, brandActivations, scanOutcome, scanOutcomes } from './scan-outcome.js';
 
 /** What the reporting API refuses to show: nothing of another company's, nor what does not exist, and it says no more. */

@@ -5,7 +5,7 @@
 import type { Context } from '../../context.js';
 import type { Brand } from '../../store/promotions.js';
 import { type Sku, createSku } from '../../store/skus.js';
-import { type Refused, refused } from '../refused.js';
+import { type Refused, refused } from '../../wire-contract.js';
 
 /** Why a SKU was not created. */
 export type SkuRefusal = 'prefix_outside_brand' | 'prefix_taken';

@@ -9,7 +9,7 @@ import {
   type Attempt, type Delivery, type Endpoint, WEBHOOK_EVENTS, type WebhookEvent,
   countEndpoints, createEndpoint, findDelivery, listAttempts, listDeliveries, removeEndpoint,
 } from '../../store/webhooks.js';
-import { type Refused, isRefused, refused } from '../refused.js';
+import { type Refused, isRefused, refused } from '../../wire-contract.js';
 
 /** Endpoints in use at once, sinks included: every event is one delivery per endpoint. */
 export const MAX_ENDPOINTS = 100;
