@@ -34,7 +34,7 @@ const ALONE = ['test/request-walk.test.ts'];
  * group's longest file (bounds, 54 s) started last: its other worker idled 39 s.
  */
 const SLOWEST = [
-  'test/harness/bounds.test.ts', 'test/cli.test.ts', 'test/experience/admission.property.test.ts',
+  'test/harness/bounds.test.ts', 'test/cli/start-stop.test.ts', 'test/cli/usage-errors.test.ts', 'test/cli/start-options.test.ts', 'test/experience/admission.property.test.ts',
   'test/packaging/playwright-project.test.ts', 'test/harness/cli.test.ts', 'test/harness/spa.test.ts', 'test/harness/locales.test.ts', 'test/harness/agency-shapes.test.ts',
   'test/harness/site-shapes.test.ts', 'test/playwright/examples.test.ts', 'test/demo.test.ts', 'test/agency-python/verify.test.ts', 'test/journey/accessibility.browser.test.ts', 'test/hardening/folder-lock.test.ts', 'test/harness/defects-locales.test.ts', 'test/agency/journey.browser.test.ts',
 ];
