@@ -10,7 +10,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LIVE = [
   // The harness's tests that run verifies or open Chromium; its others judge made-up or recorded facts in process.
-  ...['agency-shapes', 'chromium', 'cli', 'consent-boxes', 'defects', 'defects-locales', 'evidence', 'learned-states', 'locales', 'polling', 'rate-limited', 'recognise', 'site-shapes', 'spa'].map((name) => `test/harness/${name}.test.ts`),
+  ...['agency-shapes', 'chromium', 'cli-could-not-run', 'cli-doctor', 'cli-verify', 'consent-boxes', 'defects', 'defects-locales', 'evidence', 'learned-states', 'locales', 'polling', 'rate-limited', 'recognise', 'site-shapes', 'spa'].map((name) => `test/harness/${name}.test.ts`),
   '**/*.browser.test.ts',
   'test/packaging/**/*.test.ts',
   'test/playwright/**/*.test.ts',
@@ -38,8 +38,8 @@ const ALONE = ['test/request-walk.test.ts', 'test/harness/polling-watch-cap.test
  * group's longest file (bounds, 54 s) started last: its other worker idled 39 s.
  */
 const SLOWEST = [
-  'test/harness/bounds.test.ts', 'test/cli.test.ts', 'test/experience/admission.property.test.ts',
-  'test/packaging/playwright-project.test.ts', 'test/harness/cli.test.ts', 'test/harness/spa.test.ts', 'test/harness/locales.test.ts', 'test/harness/agency-shapes.test.ts',
+  'test/harness/bounds.test.ts', 'test/cli/start-stop.test.ts', 'test/cli/usage-errors.test.ts', 'test/cli/start-options.test.ts', 'test/experience/admission.property.test.ts',
+  'test/packaging/playwright-project.test.ts', 'test/harness/cli-verify.test.ts', 'test/harness/cli-doctor.test.ts', 'test/harness/spa.test.ts', 'test/harness/locales.test.ts', 'test/harness/agency-shapes.test.ts',
   'test/harness/site-shapes.test.ts', 'test/playwright/examples.test.ts', 'test/demo.test.ts', 'test/agency-python/verify.test.ts', 'test/journey/accessibility.browser.test.ts', 'test/hardening/folder-lock.test.ts', 'test/harness/defects-locales.test.ts', 'test/agency/journey.browser.test.ts',
 ];
 

@@ -10,14 +10,6 @@ import { ROOT, sourceFiles } from './support/source-files.js';
 
 const MAX_LINES = 300;
 
-/**
- * Files longer than that when the lint came, left to those who own them (the lead empties this list
- * after merging): the reference agencies' copy in every locale, the SPA's script, and two test files.
- */
-const LONG_FILES_TO_SPLIT = [
-  'fixtures/agency-reference/copy.ts', 'fixtures/agency-spa/copy.ts', 'fixtures/agency-spa/public/app.js', 'test/cli.test.ts', 'test/harness/cli.test.ts',
-];
-
 /** The number of lines of a text, a last line without its newline included. */
 const linesOf = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 
@@ -34,11 +26,7 @@ describe('file length', () => {
 
   test(`no source file is longer than ${MAX_LINES} lines`, () => {
     expect(sourceFiles(ROOT).length).toBeGreaterThan(400);
-    expect(long.filter((found) => !LONG_FILES_TO_SPLIT.includes(found.split(':')[0]!))).toEqual([]);
-  });
-
-  test('every file left to split is still too long: the list only shrinks', () => {
-    expect(LONG_FILES_TO_SPLIT.filter((file) => !long.some((found) => found.startsWith(`${file}:`)))).toEqual([]);
+    expect(long).toEqual([]);
   });
 
   test(`the lint counts lines: ${MAX_LINES} pass, ${MAX_LINES + 1} are named, the last without its newline too`, () => {

@@ -37,7 +37,7 @@ describe('the landing page', () => {
       const browser = new SpaClient();
       const page = await browser.open(w.agency.callbackUrl);
       const campaign = await browser.api('GET', w.at('/api/kampagne'));
-      return { status: page.status, markers: bodyMarkers(page), script: page.text.includes('<script src="/app.js" defer></script>'), campaign: campaign.data };
+      return { status: page.status, markers: bodyMarkers(page), script: page.text.includes('<script type="module" src="/app.js"></script>'), campaign: campaign.data };
     },
     holds: {
       status: 200, markers: { ansicht: 'laden' }, script: true,

@@ -82,8 +82,11 @@ describe('the agency:spa command', () => {
       const browser = new SpaClient();
       const shell = await browser.open(`${url}/rueckruf`);
       const script = await browser.open(`${url}/app.js`);
+      // Its modules too, each where app.js imports it from.
+      const modules = await Promise.all(['api.js', 'dom.js', 'entry.js', 'result.js'].map(async (name) => [script.text.includes(`from './${name}'`), (await browser.open(`${url}/${name}`)).headers.get('content-type')]));
       const campaign = await browser.api('GET', `${url}/api/kampagne`);
-      expect([shell.text.includes('<meta name="spa-defects" content="consent-prechecked">'), script.headers.get('content-type'), script.text.includes("'use strict'"), typeof campaign.data.schluessel]).toEqual([true, 'text/javascript; charset=utf-8', true, 'string']);
+      expect([shell.text.includes('<meta name="spa-defects" content="consent-prechecked">'), script.headers.get('content-type'), typeof campaign.data.schluessel]).toEqual([true, 'text/javascript; charset=utf-8', 'string']);
+      expect(modules).toEqual(Array(4).fill([true, 'text/javascript; charset=utf-8']));
       child.kill('SIGTERM');
       const { code, stdout } = await output;
       expect(code).toBe(0);

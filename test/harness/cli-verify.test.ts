@@ -1,141 +1,18 @@
 /**
- * The `harness` command from outside: dist/harness/cli.js spawned against worlds running in this
- * process. Exit codes 0, 1, 2 and 3; durations, ports and temporary paths stripped before comparing.
+ * `harness verify` from outside: dist/harness/cli.js spawned against worlds running in this process.
+ * Exit codes 0, 1, 2, 3 and 130, the report it writes, and the brand's state it leaves; durations,
+ * ports and temporary paths stripped before comparing.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { type Server, createServer } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { approve, overview, setCallbacks } from '../../emulator/console/lifecycle.js';
 import { isRefused } from '../../emulator/wire-contract.js';
 import { envValues } from '../../emulator/control/env.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
 import { type HarnessWorld, harnessWorld } from './world.js';
-
-const CLI = fileURLToPath(new URL('../../dist/harness/cli.js', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function harness(args: string[], env: NodeJS.ProcessEnv = {}, onStart?: (child: ChildProcess) => void): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    onStart?.(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-const targetArgs = (world: HarnessWorld) => ['--callback', world.target.callback, '--preview', world.target.preview, '--emulator', world.target.emulator, '--config', world.target.config, '--out', world.target.out];
-
-/** Durations, ports and temporary folders vary from run to run. */
-function normalize(text: string, world: HarnessWorld): string {
-  return text
-    .replaceAll(world.folder, '<tmp>')
-    .replaceAll(world.agency.url, '<agency>')
-    .replaceAll(world.emulator.baseUrl, '<emulator>')
-    .replace(/\d+\.\d s/g, '<t> s');
-}
-
-/** The report prints these lines together, in this order. */
-function expectPrinted(run: { stdout: string }, world: HarnessWorld, lines: string[]): void {
-  expect(normalize(run.stdout, world)).toContain(lines.join('\n'));
-}
-
-describe('could not run: exit 2 and one line saying what to fix', () => {
-  test('the emulator is not reachable', async () => {
-    const run = await harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--emulator', 'http://127.0.0.1:9']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toBe('[harness] the emulator at http://127.0.0.1:9 is not reachable (bad port): start it with `npx emulator start` or pass --emulator URL\n');
-  });
-
-  test('no callback, a bad config, an unknown check, an unknown format', async () => {
-    const noCallback = await harness(['verify']);
-    expect([noCallback.code, noCallback.stderr]).toEqual([2, '[harness] no callback URL: pass --callback URL (the production callback URL of the agency)\n']);
-    const config = join(process.cwd(), 'package.json');
-    const badConfig = await harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--config', config]);
-    expect(badConfig.code).toBe(2);
-    expect(badConfig.stderr).toMatch(/^\[harness\] the config .*package\.json: \(file\): Unrecognized keys/);
-    expect(badConfig.stderr.trim().split('\n')).toHaveLength(1);
-    const unknownCheck = await harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--only', 'state.nope']);
-    expect([unknownCheck.code, unknownCheck.stderr]).toEqual([2, '[harness] --only names unknown check state.nope; `harness checks` lists them\n']);
-    const unknownFormat = await harness(['verify', '--format', 'pdf']);
-    expect(unknownFormat.code).toBe(2);
-    expect(unknownFormat.stderr).toMatch(/^\[harness\] option '--format <formats>' argument 'pdf' is invalid\. unknown format pdf; choose from text, json, junit, html, markdown\n$/);
-  });
-
-  test('`harness checks` lists every check id with its group', async () => {
-    const run = await harness(['checks']);
-    expect(run.code).toBe(0);
-    expect(run.stdout.trim().split('\n')).toHaveLength(50);
-    expect(run.stdout).toMatch(/^state\.tampered_rejected +PKCE and state: A callback with a tampered state is rejected \(changed, truncated, extended, halved, case-swapped, empty\)$/m);
-    expect(run.stdout).toMatch(/^journey\.state\.rate_limited +Journey: The service's 429 rate_limited is shown as its own state$/m);
-  });
-
-  test('`harness scenarios` lists every scenario with its phase and the checks it feeds, as the config leaves them', async () => {
-    const run = await harness(['scenarios']);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^entry-rate-limited +production: .*\n +feeds behaviour\.retry_after_honoured, journey\.state\.rate_limited/m);
-    expect(run.stdout.match(/^\S/gm)).toHaveLength(19);
-  });
-});
-
-describe('an emulator off loopback, behind its control token', () => {
-  const seen: Array<string | undefined> = [];
-  let server: Server;
-  let url: string;
-  let agency: Server;
-  let callback: string;
-  beforeAll(async () => {
-    agency = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>campaign</h1>'));
-    await new Promise<void>((resolve) => agency.listen(0, '127.0.0.1', resolve));
-    callback = `http://127.0.0.1:${(agency.address() as AddressInfo).port}/callback`;
-    // Answers the preflight's control calls only with `Authorization: Bearer s3cret`, as emulator/control/guard.ts does off loopback.
-    server = createServer((req, res) => {
-      const path = req.url ?? '/';
-      seen.push(req.headers.authorization);
-      const answer = (status: number, body: object) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.headers.authorization !== 'Bearer s3cret') return answer(403, { error: 'forbidden', message: 'The control plane answers loopback callers only; start with --control-token to allow others.' });
-      if (path === '/_emulator/health') return answer(200, { status: 'ok', base_url: url });
-      if (path === '/_emulator/faults') return answer(200, { data: [] });
-      if (path.startsWith('/_emulator/promotions')) return answer(200, { data: [{ id: 1, slug: 'only-one', name: 'Only one', default: true, mechanic: 'instant_win', live: true, state: 'live' }] });
-      if (path === '/_emulator/console?promotion=1') return answer(200, { promotion: { live: true }, experience: { approved_at: null, routing_paused: false, routing: { to: 'agency' } } });
-      answer(404, { error: 'not_found' });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await new Promise((resolve) => agency.close(resolve));
-  });
-
-  test('the token goes with every control call, from --control-token or HARNESS_CONTROL_TOKEN', async () => {
-    const flag = await harness(['doctor', '--callback', callback, '--emulator', url, '--control-token', 's3cret']);
-    expect([flag.code, flag.stderr]).toEqual([0, '']);
-    const env = await harness(['doctor', '--callback', callback, '--emulator', url], { HARNESS_CONTROL_TOKEN: 's3cret' });
-    expect([env.code, env.stderr]).toEqual([0, '']);
-    expect(seen.length).toBeGreaterThanOrEqual(6);
-    expect(new Set(seen)).toEqual(new Set(['Bearer s3cret']));
-  });
-
-  test('without the token, or with another, it is exit 2 and one line saying what to pass', async () => {
-    const none = await harness(['doctor', '--callback', callback, '--emulator', url]);
-    expect([none.code, none.stderr]).toEqual([2, `[harness] the emulator at ${url} refused its control plane without a token: it answers without one only on loopback (127.0.0.1, localhost or [::1]) and only when not told it is reachable from elsewhere (--public-url, a --host that is not loopback); pass its control token (--control-token or HARNESS_CONTROL_TOKEN; \`npx emulator env\` exports it)\n`]);
-    const wrong = await harness(['verify', '--callback', callback, '--emulator', url, '--control-token', 'nope']);
-    expect([wrong.code, wrong.stderr]).toEqual([2, `[harness] the emulator at ${url} refused the control token: pass the token it was started with (--control-token or HARNESS_CONTROL_TOKEN)\n`]);
-  });
-});
+import { expectPrinted, harness, normalize, targetArgs } from './cli-support.js';
 
 describe('against the reference agency', () => {
   let world: HarnessWorld;
@@ -144,86 +21,6 @@ describe('against the reference agency', () => {
   }, 60_000);
   afterAll(async () => {
     await world?.close();
-  });
-
-  test('doctor checks what a run needs and exits 0; an agency that does not answer, or no --callback once the rest is checked, is exit 2', async () => {
-    const run = await harness(['doctor', '--callback', world.target.callback, '--preview', world.target.preview, '--emulator', world.target.emulator]);
-    expect(run.code).toBe(0);
-    expect(normalize(run.stdout, world)).toMatch(
-      /^\[harness\] ok {2}emulator at <emulator> \(ok\)\n\[harness\] ok {2}the emulator lets the harness inject faults and read its observed calls\n\[harness\] ok {2}promotion 1 spring-instant-win \(instant_win, live, the default\): the one the callback URL is registered on\n\[harness\] ok {2}agency callback <agency>\/callback\n\[harness\] ok {2}agency preview <agency>\/preview\n\[harness\] ok {2}Chromium \/\S+\n\[harness\] note: the callback URL uses plain http on 127\.0\.0\.1: .*\n.*\n\[harness\] ready: `harness verify` can run\n$/,
-    );
-    const down = await harness(['doctor', '--callback', 'http://127.0.0.1:9/callback', '--emulator', world.target.emulator]);
-    expect([down.code, down.stderr]).toEqual([2, "[harness] the agency's callback URL http://127.0.0.1:9/callback is not reachable (bad port): start the agency, or check --callback\n"]);
-    // Without --callback (issue 49 item 7) it checks the rest first, then says what is missing: exit 2.
-    const noCallback = await harness(['doctor', '--emulator', world.target.emulator]);
-    expect([noCallback.code, noCallback.stderr]).toEqual([2, '[harness] no callback URL: pass --callback URL (the production callback URL of the agency); everything else above is ready\n']);
-    expect(normalize(noCallback.stdout, world)).toMatch(/^\[harness\] ok {2}emulator at <emulator> \(ok\)\n.*\n\[harness\] ok {2}promotion 1 spring-instant-win \(instant_win, live, the default\): the default: no callback URL to find it by\n\[harness\] ok {2}Chromium \/\S+\n/);
-  });
-
-  test('doctor and verify refuse, in one line and before registering anything, a callback or preview that cannot be the agency (issue 26 item 2): the emulator, a 404, no HTTP', async () => {
-    const pages = createServer((req, res) => {
-      if (req.url === '/missing') return res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Hello</h1>');
-    });
-    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-    const other = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-    const notHttp = createNetServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
-    await new Promise<void>((resolve) => notHttp.listen(0, '127.0.0.1', resolve));
-    const ssh = `http://127.0.0.1:${(notHttp.address() as AddressInfo).port}/callback`;
-    const emulatorCallback = `${world.target.emulator}/callback`;
-    const registered = () => world.emulator.world.db.prepare('SELECT production_callback, preview_callback, approved_at FROM promotions WHERE id = 1').get();
-    const before = registered();
-    try {
-      const cases: Array<[string[], string]> = [
-        [['--callback', emulatorCallback], `the agency's callback URL ${emulatorCallback} is the emulator itself (${world.target.emulator}), not the agency: check --callback`],
-        [['--callback', emulatorCallback.replace('127.0.0.1', 'localhost')], `the agency's callback URL ${emulatorCallback.replace('127.0.0.1', 'localhost')} is the emulator itself (${world.target.emulator}), not the agency: check --callback`],
-        [['--callback', `${other}/missing`], `the agency's callback URL ${other}/missing answers 404 (no page there): check --callback`],
-        [['--callback', ssh], expect.stringMatching(new RegExp(`^the agency's callback URL ${ssh} does not answer HTTP \\(HPE_\\w+\\): check --callback$`)) as unknown as string],
-        // A 404 is refused when nothing else of the agency answers: not the preview either.
-        [['--callback', `${other}/missing`, '--preview', `${other}/missing`], `the agency's callback URL ${other}/missing answers 404 (no page there): check --callback`],
-      ];
-      for (const [args, line] of cases) {
-        const doctor = await harness(['doctor', ...args, '--emulator', world.target.emulator]);
-        expect([doctor.code, doctor.stdout.includes('ready'), doctor.stderr.replace(/^\[harness\] (.*)\n$/, '$1')]).toEqual([2, false, line]);
-      }
-      const run = await harness(['verify', '--callback', emulatorCallback, '--preview', emulatorCallback, '--emulator', world.target.emulator, '--out', join(world.folder, 'refused')]);
-      expect([run.code, run.stderr]).toEqual([2, `[harness] ${cases[0]![1]}\n`]);
-      expect(registered()).toEqual(before);
-    } finally {
-      pages.closeAllConnections();
-      await new Promise((resolve) => pages.close(resolve));
-      await new Promise((resolve) => notHttp.close(resolve));
-    }
-  }, 120_000);
-
-  test('preflight lets through an agency answering, however badly (issue 42 item 4, issue 47 item 5): a callback that answers 400 in plain text, or fails, without its parameters, a 404 at one URL while the other answers, headers past the harness\'s own HTTP client, are noted, and the checks judge them', async () => {
-    const pages = createServer((req, res) => {
-      if (req.url === '/plain') return res.writeHead(400, { 'content-type': 'text/plain' }).end('missing service_request');
-      if (req.url === '/missing') return res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
-      if (req.url === '/big') return res.writeHead(200, { 'content-type': 'text/html', 'x-padding': 'a'.repeat(200_000) }).end('<h1>campaign</h1>');
-      res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>');
-    });
-    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-    const other = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-    try {
-      for (const [path, answer] of [['/plain', '400 with text/plain'], ['/broken', '502 with text/html']]) {
-        const doctor = await harness(['doctor', '--callback', `${other}${path}`, '--emulator', world.target.emulator]);
-        expect([doctor.code, doctor.stderr]).toEqual([0, '']);
-        expect(doctor.stdout).toContain(`[harness] note: the callback URL ${other}${path}, opened without parameters, answered ${answer}: the journeys judge it\n`);
-      }
-      const notes: Array<[string[], string]> = [
-        [['--callback', `${other}/missing`, '--preview', `${other}/plain`], `the callback URL ${other}/missing answers 404 (no page there) while the preview URL answers: the journeys judge it`],
-        [['--callback', `${other}/plain`, '--preview', `${other}/missing`], `the preview URL ${other}/missing answers 404 (no page there) while the callback URL answers: the journeys judge it`],
-        [['--callback', `${other}/big`], `the callback URL ${other}/big answered with headers larger than the harness's own HTTP client reads (UND_ERR_HEADERS_OVERFLOW): the journeys, in the browser, judge it`],
-      ];
-      for (const [args, note] of notes) {
-        const doctor = await harness(['doctor', ...args, '--emulator', world.target.emulator]);
-        expect([doctor.code, doctor.stderr]).toEqual([0, '']);
-        expect(doctor.stdout).toContain(`[harness] note: ${note}\n`);
-      }
-    } finally {
-      await new Promise((resolve) => pages.close(resolve));
-    }
   });
 
   test('verify exits 0 when every check passed; it prints its plan on stderr (the scenarios it will run and how many checks) before the first scenario ends, then the evidence rules, the grouped checklist and the verdict', async () => {
