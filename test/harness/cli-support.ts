@@ -1,5 +1,8 @@
 /** The built `harness` command spawned from outside, and its output made comparable: what the CLI's process tests share. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { HarnessWorld } from './world.js';
@@ -12,15 +15,23 @@ export interface Run {
   stderr: string;
 }
 
+/**
+ * Each run in a folder of its own: a run without --out writes (or removes) ./harness-report, which
+ * must never be another file's, running beside it.
+ */
 export function harness(args: string[], env: NodeJS.ProcessEnv = {}, onStart?: (child: ChildProcess) => void): Promise<Run> {
+  const cwd = mkdtempSync(join(tmpdir(), 'harness-cli-'));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     onStart?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      rmSync(cwd, { recursive: true, force: true });
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
