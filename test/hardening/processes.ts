@@ -63,12 +63,22 @@ export interface EmulatorProcess {
   stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<Exit>;
 }
 
-/** Spawns the emulator in the foreground and resolves once its health answers, or rejects with its output. */
+/**
+ * Spawns the emulator in the foreground and resolves once its health answers, or rejects with its
+ * output. A port found free can be taken by another test's process before the emulator binds it:
+ * then the start is made again on another port, three times at most (a start, never an assertion).
+ */
 export async function startEmulator(options: { data: string; fixture?: string; host?: string; args?: string[]; node?: string[] }): Promise<EmulatorProcess> {
-  const port = await freePort();
-  const args = ['start', '--foreground', '--data', options.data, '--port', String(port), '--host', options.host ?? '127.0.0.1'];
-  if (options.fixture) args.push('--fixture', options.fixture);
-  return spawnServer([...(options.node ?? []), CLI, ...args, ...(options.args ?? [])], port, options.data);
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const args = ['start', '--foreground', '--data', options.data, '--port', String(port), '--host', options.host ?? '127.0.0.1'];
+    if (options.fixture) args.push('--fixture', options.fixture);
+    try {
+      return await spawnServer([...(options.node ?? []), CLI, ...args, ...(options.args ?? [])], port, options.data);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes(`port ${port} on`) || !String(error).includes('is already in use')) throw error;
+    }
+  }
 }
 
 /**
