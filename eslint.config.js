@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
 import { layersRule } from './eslint/layers.js';
 import { existing } from './eslint/named-files.js';
-import { REQUEST_PATH_FILES, synchronousRequestPath } from './eslint/synchronous.js';
+import { BACKGROUND_USE_CASES, REQUEST_PATH_FILES, synchronousRequestPath } from './eslint/synchronous.js';
 import { MIGRATION_FILES, tableWritersRule } from './eslint/table-writers.js';
 import { timerWritesRule } from './eslint/timer-writes.js';
 
@@ -41,6 +41,7 @@ export default tseslint.config(
   },
   {
     files: REQUEST_PATH_FILES,
+    ignores: BACKGROUND_USE_CASES,
     rules: { 'no-restricted-syntax': [...synchronousRequestPath, announceOnly] },
   },
   {

@@ -15,7 +15,7 @@ import { restoreClock } from './store/saved-clock.js';
 import { serveBornWithPrototypes } from './fast-path/serve.js';
 import { commitTurnTransaction } from './fast-path/turn-transaction.js';
 import { isSeeded, seedWorld } from './store/world.js';
-import { resumeBatchJobs } from './reporting/batch-job.js';
+import { resumeBatchJobs } from './use-cases/reporting/batch-job.js';
 import { startWebhooks } from './webhooks/dispatcher.js';
 import { guardConfig } from './control/exposure.js';
 

@@ -17,7 +17,6 @@ import { downloadableBatch, orderBatch } from '../use-cases/reporting/batches.js
 import { listBrandRedemptions, listCollectors, listScans, readCollector, readScan } from '../use-cases/reporting/reads.js';
 import { createBrandSku } from '../use-cases/reporting/sku-create.js';
 import { streamBatchCsv } from './batch-csv.js';
-import { runBatchJob } from './batch-job.js';
 import { ReportingError, notReady, skuRefusal } from './errors.js';
 import { BatchBody, CollectorListQuery, RedemptionListQuery, ScanListQuery, SkuBody, parse, pathId } from './schemas.js';
 import { batchJson, collectorDetailJson, collectorJson, redemptionJson, skuJson } from './serialize.js';
@@ -120,7 +119,7 @@ export function reportingRouter(ctx: Context, openApi: () => object): Router {
   endpoint({
     method: 'post', path: '/brands/:slug/skus/:id/batches', caller: brandSku,
     input: (req) => parse(BatchBody, req.body),
-    run: (on, { sku }, body) => orderBatch(on, sku, body, (batchId) => void runBatchJob(on, batchId)),
+    run: (on, { sku }, body) => orderBatch(on, sku, body),
     answer: (batch, { brand: owner, sku }) => ({ status: 202, body: batchJson(batch, sku, owner, ctx.config.baseUrl) }),
   });
   endpoint({

@@ -6,12 +6,13 @@ import type { Context } from '../../context.js';
 import { type Batch, createBatch, findBatch } from '../../store/batches.js';
 import type { Sku } from '../../store/skus.js';
 import { type Refused, refused } from '../../wire-contract.js';
+import { runBatchJob } from './batch-job.js';
 import type { NotFound } from './reads.js';
 
-/** A batch asked for; `generate` starts its codes' generation, which goes on after the answer. */
-export function orderBatch(ctx: Context, sku: Sku, input: { quantity: number; purpose: string }, generate: (batchId: number) => void): Batch {
+/** A batch asked for; its codes' generation starts, and goes on after the answer. */
+export function orderBatch(ctx: Context, sku: Sku, input: { quantity: number; purpose: string }): Batch {
   const batch = createBatch(ctx.db, { skuId: sku.id, quantity: input.quantity, purpose: input.purpose, state: 'generating', now: ctx.clock.now() });
-  generate(batch.id);
+  void runBatchJob(ctx, batch.id);
   return batch;
 }
 

@@ -1,15 +1,16 @@
 /**
- * Batch generation, asynchronous: codes go a lot (2,000 codes, some 10 ms) per transaction, with
- * the event loop free between lots so the emulator keeps answering. Progress is stored, so a restart resumes a
- * batch where it stopped. `batch.generated` follows the last code, `batch.export_ready` the
- * downloadable CSV. @see spec §3 (batches), §6
+ * A batch's generation, asynchronous (started by `orderBatch`, resumed at start-up): codes go a
+ * lot (2,000 codes, some 10 ms) per transaction, with the event loop free between lots so the
+ * emulator keeps answering. Progress is stored, so a restart resumes a batch where it stopped.
+ * `batch.generated` follows the last code, `batch.export_ready` the downloadable CSV.
+ * @see spec §3 (batches), §6
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { Context } from '../context.js';
-import { type Announcing, announce } from '../events.js';
-import { type Batch, advanceBatch, batchesInState, generateLot, getBatch } from '../store/batches.js';
-import { ownTransaction } from '../fast-path/turn-transaction.js';
+import type { Context } from '../../context.js';
+import { type Announcing, announce } from '../../events.js';
+import { type Batch, advanceBatch, batchesInState, generateLot, getBatch } from '../../store/batches.js';
+import { ownTransaction } from '../../fast-path/turn-transaction.js';
 
 /** Runs until the batch is export-ready; a batch that vanished (reset) or a closed database ends it quietly. */
 export async function runBatchJob(ctx: Context, batchId: number): Promise<void> {
