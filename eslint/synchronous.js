@@ -12,10 +12,10 @@ export const REQUEST_PATH_FILES = existing([
 
 /**
  * Use cases that go on after their answer, on turns of their own, each step in a transaction of its
- * own (eslint/timer-writes.js holds it): a batch's generation. Off the request path, so they may
- * await.
+ * own (eslint/timer-writes.js holds it): a batch's generation and a seed's chunks. Off the request
+ * path, so they may await.
  */
-export const BACKGROUND_USE_CASES = existing(['emulator/use-cases/reporting/batch-job.ts']);
+export const BACKGROUND_USE_CASES = existing(['emulator/use-cases/reporting/batch-job.ts', 'emulator/use-cases/control/seed.ts']);
 
 const MESSAGE = "The experience API's request path answers synchronously: its writes join the turn's shared transaction and its answer waits for the commit (decisions/013). Write this without async/await.";
 

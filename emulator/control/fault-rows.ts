@@ -6,7 +6,7 @@ import { WholeText, validate } from '../validation.js';
 import { type Fault, FaultBody } from './faults.js';
 import { resolvePacks, wallClock } from './observations.js';
 import { CALLS_KEPT, type ControlState } from './state.js';
-import { restoreTerms } from './world-edits.js';
+import { restoreTerms } from '../use-cases/control/world-edits.js';
 
 const CallsQuery = z.strictObject({
   after: WholeText(0, Number.MAX_SAFE_INTEGER).default(0),

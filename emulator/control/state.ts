@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import type { Fixture } from '../fixture.js';
 import type { Fault } from './faults.js';
 import type { StoredCall } from './observations.js';
-import type { OriginalTerms } from './world-edits.js';
+import type { OriginalTerms } from '../use-cases/control/world-edits.js';
 
 export const CALLS_KEPT = 5000;
 

@@ -123,7 +123,7 @@ test('commands for a data folder with no emulator say how to start one', async (
 test('seed --scans shows its progress on stderr, a line per tenth done, and the result on stdout', async () => {
   const it = await instance();
   expect((await it.start()).code).toBe(0);
-  // 20,000 scans a chunk (control/seed-rows.ts): 60,000 scans are a third, two thirds, then done.
+  // 20,000 scans a chunk (use-cases/control/seed.ts): 60,000 scans are a third, two thirds, then done.
   const seeded = await it.run('seed', '--scans', '60000');
   expect(seeded.code).toBe(0);
   expect(seeded.stderr.trimEnd().split('\n')).toEqual(['[emulator] seeding: 33% (20,000 of 60,000 scans)', '[emulator] seeding: 66% (40,000 of 60,000 scans)']);
