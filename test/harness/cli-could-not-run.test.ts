@@ -80,7 +80,7 @@ describe('an emulator off loopback, behind its control token', () => {
   test('the token goes with every control call, from --control-token or HARNESS_CONTROL_TOKEN', async () => {
     const flag = await harness(['doctor', '--callback', callback, '--emulator', url, '--control-token', 's3cret']);
     expect([flag.code, flag.stderr]).toEqual([0, '']);
-    const env = await harness(['doctor', '--callback', callback, '--emulator', url], { HARNESS_CONTROL_TOKEN: 's3cret' });
+    const env = await harness(['doctor', '--callback', callback, '--emulator', url], { env: { HARNESS_CONTROL_TOKEN: 's3cret' } });
     expect([env.code, env.stderr]).toEqual([0, '']);
     expect(seen.length).toBeGreaterThanOrEqual(6);
     expect(new Set(seen)).toEqual(new Set(['Bearer s3cret']));

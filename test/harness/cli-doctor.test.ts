@@ -6,20 +6,14 @@
 import { createServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type HarnessWorld, harnessWorld } from './world.js';
-import { harness, normalize } from './cli-support.js';
+import { describe, expect, test } from 'vitest';
+import { harness, normalize, useHarnessWorld } from './cli-support.js';
 
 describe('against the reference agency', () => {
-  let world: HarnessWorld;
-  beforeAll(async () => {
-    world = await harnessWorld({ approved: true });
-  }, 60_000);
-  afterAll(async () => {
-    await world?.close();
-  });
+  const started = useHarnessWorld({ approved: true });
 
   test('doctor checks what a run needs and exits 0; an agency that does not answer, or no --callback once the rest is checked, is exit 2', async () => {
+    const world = started();
     const run = await harness(['doctor', '--callback', world.target.callback, '--preview', world.target.preview, '--emulator', world.target.emulator]);
     expect(run.code).toBe(0);
     expect(normalize(run.stdout, world)).toMatch(
@@ -34,6 +28,7 @@ describe('against the reference agency', () => {
   });
 
   test('doctor and verify refuse, in one line and before registering anything, a callback or preview that cannot be the agency (issue 26 item 2): the emulator, a 404, no HTTP', async () => {
+    const world = started();
     const pages = createServer((req, res) => {
       if (req.url === '/missing') return res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
       res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Hello</h1>');
@@ -70,6 +65,7 @@ describe('against the reference agency', () => {
   }, 120_000);
 
   test('preflight lets through an agency answering, however badly (issue 42 item 4, issue 47 item 5): a callback that answers 400 in plain text, or fails, without its parameters, a 404 at one URL while the other answers, headers past the harness\'s own HTTP client, are noted, and the checks judge them', async () => {
+    const world = started();
     const pages = createServer((req, res) => {
       if (req.url === '/plain') return res.writeHead(400, { 'content-type': 'text/plain' }).end('missing service_request');
       if (req.url === '/missing') return res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');

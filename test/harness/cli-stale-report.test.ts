@@ -5,18 +5,14 @@
  * scenario line that reads like a failure of the agency. The built CLI, spawned; the "emulator" a
  * server that never answers, so the signal lands mid-preflight without a browser.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { REPORT_MARK } from '../../harness/report/folder.js';
-
-const CLI = fileURLToPath(new URL('../../dist/harness/cli.js', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { type Run, harness } from './cli-support.js';
 
 let folder: string;
 let out: string;
@@ -42,19 +38,6 @@ beforeEach(() => {
   writeFileSync(join(out, REPORT_MARK), '{"written_by":"harness","published_at":0}\n');
 });
 
-function harness(args: string[], onStart?: (child: ReturnType<typeof spawn>) => void, via: 'node' | 'npx' = 'node'): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // npx in a process group of its own, as a terminal starts a command: Ctrl-C signals the whole group.
-    const child = via === 'npx' ? spawn('npx', ['harness', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true }) : spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk) => (stdout += chunk));
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    onStart?.(child);
-  });
-}
-
 test('a run that could not run (exit 2) leaves no earlier report behind', async () => {
   const run = await harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--emulator', 'http://127.0.0.1:9', '--out', out]);
   expect(run.code).toBe(2);
@@ -64,7 +47,7 @@ test('a run that could not run (exit 2) leaves no earlier report behind', async 
 
 /** A run interrupted once it is under way (the emulator has been asked), by `signal` sent to the process started: the harness, or npx. */
 function interrupted(signal: NodeJS.Signals, via: 'node' | 'npx') {
-  return harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--emulator', emulator, '--out', out], (child) => (asked = () => child.kill(signal)), via);
+  return harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--emulator', emulator, '--out', out], { onStart: (child) => (asked = () => child.kill(signal)), via });
 }
 
 const INTERRUPTED = (signal: string) => `[harness] interrupted (${signal}): no verdict, no report; restoring the emulator's state\n`;
@@ -78,7 +61,7 @@ test('Ctrl-C prints "interrupted", no scenario line, exit 130, removes the earli
 });
 
 test('SIGTERM (a CI runner cancelling the job) ends a run as Ctrl-C does, sent to the harness or to `npx harness verify` (issue 48 item 4, 49 item 3): no report, no staging folder, the terminal says so', async () => {
-  const outcome = (run: { code: number | null; stdout: string; stderr: string }) => ({ stdout: run.stdout, stderr: run.stderr, left: readdirSync(folder) });
+  const outcome = (run: Run) => ({ stdout: run.stdout, stderr: run.stderr, left: readdirSync(folder) });
   const direct = await interrupted('SIGTERM', 'node');
   expect(direct.code).toBe(130);
   expect(outcome(direct)).toEqual({ stdout: '', stderr: `${INTERRUPTED('SIGTERM')}[harness] the earlier report in ${out}/ was removed: this run has no verdict\n`, left: [] });
@@ -90,7 +73,7 @@ test('SIGTERM (a CI runner cancelling the job) ends a run as Ctrl-C does, sent t
 }, 60_000);
 
 test('Ctrl-C in a terminal under `npx harness verify` (the whole group signalled, npx passing it on too) ends the run as Ctrl-C to the harness does (issue 49 item 3)', async () => {
-  const run = await harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--emulator', emulator, '--out', out], (child) => (asked = () => process.kill(-child.pid!, 'SIGINT')), 'npx');
+  const run = await harness(['verify', '--callback', 'http://127.0.0.1:9/callback', '--emulator', emulator, '--out', out], { onStart: (child) => (asked = () => process.kill(-child.pid!, 'SIGINT')), via: 'npx' });
   expect(run.stdout).toBe('');
   expect(run.stderr).toContain(`${INTERRUPTED('SIGINT')}[harness] the earlier report in ${out}/ was removed: this run has no verdict\n`);
   expect(readdirSync(folder)).toEqual([]);

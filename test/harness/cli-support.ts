@@ -1,13 +1,14 @@
-/** The built `harness` command spawned from outside, and its output made comparable: what the CLI's process tests share. */
+/** The built `harness` command spawned from outside, the world it runs against, and its output made comparable: what the CLI's process tests share. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
-import type { HarnessWorld } from './world.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type HarnessWorld, type HarnessWorldOptions, harnessWorld } from './world.js';
 
 const CLI = fileURLToPath(new URL('../../dist/harness/cli.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface Run {
   code: number | null;
@@ -15,24 +16,47 @@ export interface Run {
   stderr: string;
 }
 
-/**
- * Each run in a folder of its own: a run without --out writes (or removes) ./harness-report, which
- * must never be another file's, running beside it.
- */
-export function harness(args: string[], env: NodeJS.ProcessEnv = {}, onStart?: (child: ChildProcess) => void): Promise<Run> {
-  const cwd = mkdtempSync(join(tmpdir(), 'harness-cli-'));
+export interface Spawn {
+  /** Added to the test process's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Told of the process once started, to signal it mid-run. */
+  onStart?: (child: ChildProcess) => void;
+  /**
+   * `node` (default): the built CLI, in a folder of its own, so a run without --out writes (or
+   * removes) a ./harness-report that is never another file's, running beside it. `npx`: `npx
+   * harness` in the package root (where npx finds the command; give --out), in a process group of
+   * its own as a terminal starts a command, so that a signal to `-pid` reaches the whole group.
+   */
+  via?: 'node' | 'npx';
+}
+
+export function harness(args: string[], { env = {}, onStart, via = 'node' }: Spawn = {}): Promise<Run> {
+  const cwd = via === 'node' ? mkdtempSync(join(tmpdir(), 'harness-cli-')) : ROOT;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, first] = via === 'node' ? ([process.execPath, CLI] as const) : (['npx', 'harness'] as const);
+    const child = spawn(command, [first, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: via === 'npx' });
     onStart?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('close', (code) => {
-      rmSync(cwd, { recursive: true, force: true });
+      if (via === 'node') rmSync(cwd, { recursive: true, force: true });
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** A harness world (world.ts) for the tests of the describe block this is called in: started before them, closed after; read it inside a test. */
+export function useHarnessWorld(options: HarnessWorldOptions): () => HarnessWorld {
+  let world: HarnessWorld | undefined;
+  beforeAll(async () => {
+    world = await harnessWorld(options);
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+  return () => world!;
 }
 
 export const targetArgs = (world: HarnessWorld) => ['--callback', world.target.callback, '--preview', world.target.preview, '--emulator', world.target.emulator, '--config', world.target.config, '--out', world.target.out];

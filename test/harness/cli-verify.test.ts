@@ -6,25 +6,19 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { approve, overview, setCallbacks } from '../../emulator/console/lifecycle.js';
 import { isRefused } from '../../emulator/wire-contract.js';
 import { envValues } from '../../emulator/control/env.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
-import { type HarnessWorld, harnessWorld } from './world.js';
-import { expectPrinted, harness, normalize, targetArgs } from './cli-support.js';
+import { expectPrinted, harness, normalize, targetArgs, useHarnessWorld } from './cli-support.js';
 import { TELLS_HEADING } from '../../harness/report/legend.js';
 
 describe('against the reference agency', () => {
-  let world: HarnessWorld;
-  beforeAll(async () => {
-    world = await harnessWorld({ approved: true });
-  }, 60_000);
-  afterAll(async () => {
-    await world?.close();
-  });
+  const started = useHarnessWorld({ approved: true });
 
   test('verify exits 0 when every check passed; it prints its plan on stderr (the scenarios it will run and how many checks) before the first scenario ends, then the evidence rules, the grouped checklist and the verdict', async () => {
+    const world = started();
     const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page,callback.no_store,callback.cookie_flags']);
     expect(run.code).toBe(0);
     // The tells that remained depend on the machine (its graphics, its system): present, then left out of the comparison.
@@ -69,6 +63,7 @@ describe('against the reference agency', () => {
   }, 120_000);
 
   test('--promotion (or "promotion" in the config) naming no promotion, or one that has ended, is exit 2 and one line naming the promotions there are', async () => {
+    const world = started();
     const unknown = await harness(['verify', ...targetArgs(world), '--promotion', 'nope']);
     expect(unknown.code).toBe(2);
     // The report of the run before, if one ran, is removed, and the terminal says so.
@@ -81,6 +76,7 @@ describe('against the reference agency', () => {
   }, 60_000);
 
   test('verify exits 3 when no check failed but one could not be judged, and says what to configure; it leaves the URLs, checklist and approval the brand had (issue 49 item 2)', async () => {
+    const world = started();
     // The brand registered the agency as localhost and approved; the run registers 127.0.0.1, runs the previews and approves.
     const brand = { production: world.target.callback.replace('127.0.0.1', 'localhost'), preview: world.target.preview.replace('127.0.0.1', 'localhost') };
     expect(isRefused(setCallbacks(world.emulator.world, brand))).toBe(false);
@@ -106,6 +102,7 @@ describe('against the reference agency', () => {
   }, 120_000);
 
   test('SIGTERM once the run has registered its own URLs (issue 48 item 4): exit 130, the brand\'s URLs, checklist and approval put back, the earlier report removed, no staging folder, and the terminal says each', async () => {
+    const world = started();
     const registered = () => overview(world.emulator.world).experience.callbacks.production;
     const brand = registered()!.replace('127.0.0.1', 'localhost');
     if (registered() !== brand) {
@@ -114,13 +111,13 @@ describe('against the reference agency', () => {
       expect(isRefused(approve(world.emulator.world))).toBe(false);
     }
     const { experience, checklist, history } = overview(world.emulator.world);
-    const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page'], {}, (child) => {
+    const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page'], { onStart: (child) => {
       void (async () => {
         // Bounded: the run registers its URLs within its preflight and browser start.
         for (let waited = 0; waited < 60_000 && registered() === brand; waited += 100) await sleep(100);
         child.kill('SIGTERM');
       })();
-    });
+    } });
     expect(run.code).toBe(130);
     expect(normalize(run.stderr, world)).toContain("[harness] interrupted (SIGTERM): no verdict, no report; restoring the emulator's state\n");
     expect(run.stderr).toContain("[harness] the emulator's callback URLs, checklist and approval are as the run found them, and the faults it armed are cleared\n");
@@ -131,6 +128,7 @@ describe('against the reference agency', () => {
   }, 120_000);
 
   test('SIGKILL once the run has registered its own URLs (issue 48 item 4): the next run finds what it left, undoes it and says so, and ends with the brand\'s state as it was', async () => {
+    const world = started();
     const view = () => {
       const { experience, checklist, history } = overview(world.emulator.world);
       return { callbacks: experience.callbacks, approved_at: experience.approved_at, checklist, history };
@@ -138,13 +136,13 @@ describe('against the reference agency', () => {
     const before = view();
     expect(before.callbacks.production).toContain('localhost');
     let killed = 0;
-    const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page'], {}, (child) => {
+    const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page'], { onStart: (child) => {
       killed = child.pid!;
       void (async () => {
         for (let waited = 0; waited < 60_000 && view().callbacks.production === before.callbacks.production; waited += 100) await sleep(100);
         child.kill('SIGKILL');
       })();
-    });
+    } });
     expect(run.code).toBeNull();
     expect(view().callbacks).not.toEqual(before.callbacks);
     expect(readdirSync(world.folder).filter((name) => name.startsWith('.report-run-'))).toHaveLength(1);
@@ -160,15 +158,10 @@ describe('against the reference agency', () => {
 });
 
 describe('against an agency with a defect', () => {
-  let world: HarnessWorld;
-  beforeAll(async () => {
-    world = await harnessWorld({ defects: ['landing-requires-scan'], approved: true });
-  }, 60_000);
-  afterAll(async () => {
-    await world?.close();
-  });
+  const started = useHarnessWorld({ defects: ['landing-requires-scan'], approved: true });
 
   test('verify exits 1, says why, points to the evidence, writes --format json,junit,html, and keeps a Playwright trace', async () => {
+    const world = started();
     const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page', '--format', 'json,junit,html']);
     expect(run.code).toBe(1);
     expectPrinted(run, world, [
@@ -208,6 +201,7 @@ describe('against an agency with a defect', () => {
   }, 120_000);
 
   test('a report folder from an earlier run is not mistaken for this run: its "Approve" does not survive a failing run that writes no report.html (issue 42 item 5)', async () => {
+    const world = started();
     mkdirSync(join(world.target.out, 'evidence'), { recursive: true });
     writeFileSync(join(world.target.out, 'evidence', 'stale.json'), '{}');
     writeFileSync(join(world.target.out, 'report.html'), '<header id="verdict" class="banner approve"><h1>Approve</h1></header>');
