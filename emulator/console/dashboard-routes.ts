@@ -1,7 +1,7 @@
 /**
  * The dashboard's pages and forms: every promotion listed, each opened at `/?promotion=<slug>`
- * (the default one at `/`). Forms post here with the same `?promotion=`, call the same lifecycle
- * functions as the JSON API, and come back to the promotion's page (a one-time secret or a
+ * (the default one at `/`). Forms post here with the same `?promotion=`, call the same use cases
+ * as the JSON API, and come back to the promotion's page (a one-time secret or a
  * refusal is shown at once instead).
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
@@ -18,7 +18,11 @@ import { type Promotion, defaultPromotionId, findPromotion, loadCampaign } from 
 import { listSinks } from '../store/sinks.js';
 import { type Refused, isRefused } from '../wire-contract.js';
 import { IdText, queryRule, validate } from '../validation.js';
-import { type KeyRefusal, approve, createKey, logRows, overview, promotionRef, promotionSummaries, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
+import { approve } from '../use-cases/console/approval.js';
+import { setCallbacks } from '../use-cases/console/callbacks.js';
+import { type KeyRefusal, createKey, revokeKey, rotateKey } from '../use-cases/console/keys.js';
+import { setRouting } from '../use-cases/console/routing.js';
+import { logRows, overview, promotionRef, promotionSummaries } from './lifecycle.js';
 import { LIVE_LOG_SCRIPT } from './live-log.js';
 import { DASHBOARD_NAV, LOG_SHOWN, type Notice, dashboardPage, pageQuery } from './views/dashboard.js';
 
