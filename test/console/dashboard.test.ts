@@ -82,6 +82,14 @@ describe('dashboard', () => {
     expect({ routing_paused: Number(getPromotion(t.world.db, defaultPromotionId(t.world.db)).routing_paused) }).toEqual({ routing_paused: 0 });
   });
 
+  it('refuses a caller off loopback before it reads the form: a form announced over 100 KB is 403, not 413, and changes nothing', async () => {
+    const { t } = await dashboard();
+    const res = await request(t.app).post('/console/pause').set({ Host: 'agency.example', 'Content-Length': '200000' }).type('form').send('a=b');
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('The dashboard answers on loopback only.');
+    expect(getPromotion(t.world.db, defaultPromotionId(t.world.db)).routing_paused).toBe(false);
+  });
+
   it('shows text from its own table, never from the URL', async () => {
     const { browser } = await dashboard();
     const page = await browser.get('/?done=%3Cb%3Ehi');
