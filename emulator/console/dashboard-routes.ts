@@ -25,14 +25,19 @@ import { LIVE_LOG_SCRIPT } from './live-log.js';
 import { type DashboardView, LOG_SHOWN, type Notice, dashboardPage, pageQuery } from './views/dashboard.js';
 
 /** Outcomes named in `/?done=`: the page shows fixed text, never text from the URL. */
-const DONE: Record<string, string> = {
+const DONE = {
   paused: 'Routing paused: later scans go to the hosted page. Entries and prizes stay.',
   resumed: 'Routing resumed.',
   revoked: 'Key revoked.',
   approved: 'The agency experience is approved.',
   callbacks: 'Callback URLs saved.',
   callbacks_cleared: 'Callback URLs saved. The approval and the checklist were cleared: the agency runs the six sandbox scenarios again.',
-};
+} as const;
+
+type Done = keyof typeof DONE;
+
+/** A name of the table's own: `?done=toString` names what every object inherits, not an outcome. */
+const isDone = (done: string | undefined): done is Done => done !== undefined && Object.hasOwn(DONE, done);
 
 /** The page takes `?promotion=` and `?done=`, a form `?promotion=`, the script nothing (validation.ts, the one rule for queries). */
 const PAGE_QUERY = queryRule(['promotion', 'done']);
@@ -90,7 +95,7 @@ export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean
   const shown = ({ req, res }: Browser, promotion: Promotion, status: number, notice?: Notice, callbackInput?: DashboardView['callbackInput']): PageAnswer =>
     ({ status, page: dashboardPage(req, res, { ...viewOf(promotion), notice, callbackInput }) });
   /** Back to the promotion's page, which says what was done. */
-  const back = (promotion: Promotion, done: keyof typeof DONE): RedirectAnswer => ({ status: 303, location: `/?${pageQuery(promotionRef(ctx, promotion))}done=${done}` });
+  const back = (promotion: Promotion, done: Done): RedirectAnswer => ({ status: 303, location: `/?${pageQuery(promotionRef(ctx, promotion))}done=${done}` });
 
   page({
     method: 'get', path: '/console/live-log.js', caller: anyone,
@@ -104,7 +109,7 @@ export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean
       const { promotion, done } = readOr400(() => PAGE_QUERY(req.query));
       return { promotion: promotionNamed(promotion), done };
     },
-    run: (_on, _browser, { done }) => ({ notice: done && DONE[done] ? { kind: 'success', text: DONE[done] } as const : undefined }),
+    run: (_on, _browser, { done }) => ({ notice: isDone(done) ? { kind: 'success', text: DONE[done] } as const : undefined }),
     answer: ({ notice }, browser, { promotion }) => shown(browser, promotion, 200, notice),
   });
 

@@ -95,6 +95,8 @@ describe('dashboard', () => {
     const page = await browser.get('/?done=%3Cb%3Ehi');
     expect(page.text).not.toContain('<b>hi');
     expect(page.text).not.toContain('role="status"');
+    // Names every object inherits are no outcome of the table's.
+    for (const inherited of ['toString', 'constructor', '__proto__']) expect((await browser.get(`/?done=${inherited}`)).text).not.toContain('role="status"');
   });
 
   it('shows the experience calls in the interaction log, keys masked', async () => {
