@@ -5,8 +5,9 @@
  * says which promotion it acted on, and `--json` prints the answer as it came.
  */
 import { Command, Option } from 'commander';
-import type { Checklist } from '../console/checklist.js';
-import type { KeyJson, PromotionRef } from '../console/lifecycle.js';
+import type { PromotionRef } from '../console/lifecycle.js';
+import type { Checklist } from '../use-cases/console/checklist.js';
+import type { KeyJson } from '../use-cases/console/keys.js';
 import { HOSTED_REASON_TEXT, type Route } from '../use-cases/journey/routing.js';
 import { control, requireRunning } from './instance.js';
 import { dataOption, dataPaths } from './paths.js';

@@ -13,7 +13,11 @@ import { ConsoleError } from './errors.js';
 import { listInteractions } from '../store/interaction-reads.js';
 import { getPromotion } from '../store/promotions.js';
 import { IdText, validate } from '../validation.js';
-import { type KeyRefusal, type PromotionRef, approve, checklist, createKey, keys, logRows, overview, promotionRef, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
+import { type PromotionRef, checklist, keys, logRows, overview, promotionRef } from './lifecycle.js';
+import { approve } from '../use-cases/console/approval.js';
+import { setCallbacks } from '../use-cases/console/callbacks.js';
+import { type KeyRefusal, createKey, revokeKey, rotateKey } from '../use-cases/console/keys.js';
+import { setRouting } from '../use-cases/console/routing.js';
 import { promotionParam } from './promotion-param.js';
 import { endRun, renewRun, startRun } from './harness-runs.js';
 import { refused } from '../wire-contract.js';
@@ -39,10 +43,14 @@ export function consoleApiRouter(ctx: Context): Router {
     const id = promotionParam(ctx, req.query);
     return { id, promotion: promotionRef(ctx, getPromotion(ctx.db, id)) };
   };
-  const keyRefusal = (reason: KeyRefusal, { promotion }: Named) => (reason === 'unknown_key'
-    ? new ConsoleError('not_found', { message: `Promotion ${promotion.slug} has no agency key with that id. List them with \`emulator keys list --promotion ${promotion.slug}\`.` })
-    : new ConsoleError('key_revoked'));
-  const keyIdOf = (req: RowRequest) => validate(IdText, req.params.id);
+  /** What the rows that change the key a path names share: they differ in the change and its answer. */
+  const keyChange = {
+    method: 'post', caller: promotionOf,
+    input: (req: RowRequest) => validate(IdText, req.params.id),
+    refusal: (reason: KeyRefusal, { promotion }: Named) => (reason === 'unknown_key'
+      ? new ConsoleError('not_found', { message: `Promotion ${promotion.slug} has no agency key with that id. List them with \`emulator keys list --promotion ${promotion.slug}\`.` })
+      : new ConsoleError('key_revoked')),
+  } as const;
   const ok = (status: number) => <T extends object>(result: T, { promotion }: Named) => ({ status, body: { ...result, promotion } });
 
   endpoint({
@@ -69,20 +77,8 @@ export function consoleApiRouter(ctx: Context): Router {
     run: (on, { id }, environment) => createKey(on, environment, id),
     answer: ok(201),
   });
-  endpoint({
-    method: 'post', path: '/keys/:id/rotate', caller: promotionOf,
-    input: keyIdOf,
-    run: (on, { id }, key) => rotateKey(on, key, id),
-    refusal: keyRefusal,
-    answer: ok(201),
-  });
-  endpoint({
-    method: 'post', path: '/keys/:id/revoke', caller: promotionOf,
-    input: keyIdOf,
-    run: (on, { id }, key) => revokeKey(on, key, id),
-    refusal: keyRefusal,
-    answer: ok(200),
-  });
+  endpoint({ ...keyChange, path: '/keys/:id/rotate', run: (on, { id }, key) => rotateKey(on, key, id), answer: ok(201) });
+  endpoint({ ...keyChange, path: '/keys/:id/revoke', run: (on, { id }, key) => revokeKey(on, key, id), answer: ok(200) });
   endpoint({
     method: 'post', path: '/callbacks', caller: promotionOf,
     input: (req) => validate(CallbackBody, req.body),

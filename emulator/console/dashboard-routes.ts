@@ -1,42 +1,43 @@
 /**
- * The dashboard's pages and forms: every promotion listed, each opened at `/?promotion=<slug>`
- * (the default one at `/`). Forms post here with the same `?promotion=`, call the same lifecycle
- * functions as the JSON API, and come back to the promotion's page (a one-time secret or a
- * refusal is shown at once instead).
+ * The dashboard's page, its script and its forms, as rows of two tables (endpoints.ts): every
+ * promotion listed, each opened at `/?promotion=<slug>` (the default one at `/`). Forms post here
+ * with the same `?promotion=`, call the same use cases as the JSON API, and come back to the
+ * promotion's page (a one-time secret or a refusal is shown at once instead).
  */
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { PlumbingError } from '../errors.js';
+import { type PageAnswer, type RedirectAnswer, type RowRequest, anyone, endpointTable, noInput, scriptAnswer } from '../endpoints.js';
 import { csrfValid } from '../pages/csrf.js';
-import { formBody, pageErrors, sendPage } from '../pages/http.js';
-import { html } from '../pages/html.js';
-import { layout } from '../pages/layout.js';
+import { formBody, pageErrors } from '../pages/http.js';
 import { latestInteractions } from '../store/interaction-reads.js';
 import { knownOutcomePacks } from '../store/known-packs.js';
 import { type Promotion, defaultPromotionId, findPromotion, loadCampaign } from '../store/promotions.js';
 import { listSinks } from '../store/sinks.js';
-import { type Refused, isRefused } from '../wire-contract.js';
+import { approve } from '../use-cases/console/approval.js';
+import { setCallbacks } from '../use-cases/console/callbacks.js';
+import { type KeyRefusal, createKey, revokeKey, rotateKey } from '../use-cases/console/keys.js';
+import { setRouting } from '../use-cases/console/routing.js';
 import { IdText, queryRule, validate } from '../validation.js';
-import { type KeyRefusal, approve, createKey, logRows, overview, promotionRef, promotionSummaries, revokeKey, rotateKey, setCallbacks, setRouting } from './lifecycle.js';
+import { DashboardError, dashboardRefusals, readOr400, warningPage } from './dashboard-errors.js';
+import { logRows, overview, promotionRef, promotionSummaries } from './lifecycle.js';
 import { LIVE_LOG_SCRIPT } from './live-log.js';
-import { DASHBOARD_NAV, LOG_SHOWN, type Notice, dashboardPage, pageQuery } from './views/dashboard.js';
-
-interface DashboardRequest {
-  req: Request;
-  res: Response;
-  promotion: Promotion;
-}
+import { type DashboardView, LOG_SHOWN, type Notice, dashboardPage, pageQuery } from './views/dashboard.js';
 
 /** Outcomes named in `/?done=`: the page shows fixed text, never text from the URL. */
-const DONE: Record<string, string> = {
+const DONE = {
   paused: 'Routing paused: later scans go to the hosted page. Entries and prizes stay.',
   resumed: 'Routing resumed.',
   revoked: 'Key revoked.',
   approved: 'The agency experience is approved.',
   callbacks: 'Callback URLs saved.',
   callbacks_cleared: 'Callback URLs saved. The approval and the checklist were cleared: the agency runs the six sandbox scenarios again.',
-};
+} as const;
+
+type Done = keyof typeof DONE;
+
+/** A name of the table's own: `?done=toString` names what every object inherits, not an outcome. */
+const isDone = (done: string | undefined): done is Done => done !== undefined && Object.hasOwn(DONE, done);
 
 /** The page takes `?promotion=` and `?done=`, a form `?promotion=`, the script nothing (validation.ts, the one rule for queries). */
 const PAGE_QUERY = queryRule(['promotion', 'done']);
@@ -45,127 +46,130 @@ const SCRIPT_QUERY = queryRule([]);
 const KeyForm = z.object({ environment: z.enum(['sandbox', 'production']).default('sandbox') });
 const CallbacksForm = z.object({ production: z.string().default(''), preview: z.string().default('') });
 
+/** Who the page and its forms answer: a browser on loopback, whose request and answer carry the forms' CSRF cookie. */
+interface Browser {
+  req: Request;
+  res: Response;
+}
+
+/** A form once read: the promotion it acts on, and its own fields. */
+interface Form<Fields> {
+  promotion: Promotion;
+  fields: Fields;
+}
+
+const warning = (text: string, items?: string[]): Notice => ({ kind: 'warning', text, ...(items ? { items } : {}) });
+
 /** `trusted` is the control plane's guard (control/guard.ts), which app.ts hands in: the console stands below the control plane. */
 export function dashboardRouter(ctx: Context, trusted: (req: Request) => boolean): Router {
   const router = Router();
-  const message = (title: string, text: string) => layout({ title, body: html`<section class="warning"><p>${text}</p></section>`, nav: DASHBOARD_NAV });
+  const page = endpointTable(router, { ctx });
+  const form = endpointTable(router, { ctx, body: formBody });
 
-  /** What a page or form reads, or a page saying why it cannot be read. */
-  const readOr400 = <T>(res: Response, read: () => T): T | undefined => {
-    try {
-      return read();
-    } catch (error) {
-      if (!(error instanceof PlumbingError)) throw error;
-      sendPage(res, 400, message('Bad request', error.message));
-      return undefined;
-    }
+  /** A caller off loopback is refused before anything it sends is read. */
+  const onLoopback = (req: RowRequest, res: Response): Browser => {
+    if (!trusted(req)) throw new DashboardError('not_loopback');
+    return { req, res };
   };
-
-  router.get('/console/live-log.js', (req, res) => {
-    if (!readOr400(res, () => SCRIPT_QUERY(req.query))) return;
-    res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(LIVE_LOG_SCRIPT);
-  });
-
-  const guard: RequestHandler = (req, res, next) => {
-    if (trusted(req)) return next();
-    sendPage(res, 403, message('Dashboard not available', 'The dashboard answers on loopback only. Open it at 127.0.0.1 or localhost on the machine that runs the emulator, or use the CLI with --control-token.'));
-  };
-
-  const render = (page: DashboardRequest, status: number, notice?: Notice, callbackInput?: { production: string; preview: string }) => {
-    const data = overview(ctx, page.promotion.id);
-    sendPage(page.res, status, dashboardPage(page.req, page.res, {
-      data, promotions: promotionSummaries(ctx), log: logRows(ctx, latestInteractions(ctx.db, LOG_SHOWN)), notice, callbackInput,
-      packs: knownOutcomePacks(ctx.db, ctx.seed, loadCampaign(ctx.db, page.promotion.id)),
-      sinks: listSinks(ctx.db), clock: ctx.clock.state(),
-      urls: { public: ctx.config.baseUrl, local: ctx.config.localUrl ?? ctx.config.baseUrl },
-    }));
-  };
-
   /** The promotion a page or form is about: `?promotion=`, or the default one. */
-  const promotionOf = (ref: string | undefined): Promotion | undefined =>
-    ref === undefined ? findPromotion(ctx.db, String(defaultPromotionId(ctx.db))) : findPromotion(ctx.db, ref);
-  const noSuchPromotion = (res: Response) => sendPage(res, 404, message('No such promotion', 'The dashboard lists every promotion: open one from there.'));
-  /** The promotion's page, with what just happened. */
-  const back = (page: DashboardRequest, done: keyof typeof DONE) => page.res.redirect(303, `/?${pageQuery(promotionRef(ctx, page.promotion))}done=${done}`);
-
-  router.get('/', guard, (req, res) => {
-    const query = readOr400(res, () => PAGE_QUERY(req.query));
-    if (!query) return;
-    const promotion = promotionOf(query.promotion);
-    if (!promotion) return noSuchPromotion(res);
-    const { done } = query;
-    render({ req, res, promotion }, 200, done && DONE[done] ? { kind: 'success', text: DONE[done] } : undefined);
-  });
-
-  /** Every form: CSRF first, then the promotion, then the action. */
-  const form = (path: string, action: (page: DashboardRequest) => void) =>
-    router.post(path, guard, formBody, (req, res) => {
-      if (!csrfValid(req)) return sendPage(res, 403, message('This form has expired', 'Reload the dashboard and send the form again.'));
-      const query = readOr400(res, () => FORM_QUERY(req.query));
-      if (!query) return;
-      const promotion = promotionOf(query.promotion);
-      if (!promotion) return noSuchPromotion(res);
-      action({ req, res, promotion });
-    });
-
-  const keyChange = <T extends object>(page: DashboardRequest, change: T | Refused<KeyRefusal>, onDone: (value: T) => void) => {
-    if (!isRefused(change)) return onDone(change);
-    render(page, change.refused === 'unknown_key' ? 404 : 409, { kind: 'warning', text: change.refused === 'unknown_key' ? 'No such key.' : 'That key is revoked; create a new key instead.' });
+  const promotionNamed = (ref: string | undefined): Promotion => {
+    const promotion = findPromotion(ctx.db, ref ?? String(defaultPromotionId(ctx.db)));
+    if (!promotion) throw new DashboardError('not_found');
+    return promotion;
+  };
+  /** Every form reads its CSRF value first, then `?promotion=`, then its own fields. */
+  const formOf = <Fields>(req: RowRequest, fields: () => Fields): Form<Fields> => {
+    if (!csrfValid(req)) throw new DashboardError('form_expired');
+    const promotion = promotionNamed(readOr400(() => FORM_QUERY(req.query)).promotion);
+    return { promotion, fields: readOr400(fields) };
   };
 
-  form('/console/keys', (page) => {
-    const fields = readOr400(page.res, () => validate(KeyForm, page.req.body, { hint: 'The environment is sandbox or production.' }));
-    if (!fields) return;
-    const { environment } = fields;
-    const key = createKey(ctx, environment, page.promotion.id);
-    render(page, 201, { kind: 'success', text: `Created ${environment} key #${key.id}.`, secret: key.secret });
+  /** What the promotion's page shows, read as it is now. */
+  const viewOf = (promotion: Promotion): DashboardView => ({
+    data: overview(ctx, promotion.id), promotions: promotionSummaries(ctx), log: logRows(ctx, latestInteractions(ctx.db, LOG_SHOWN)),
+    packs: knownOutcomePacks(ctx.db, ctx.seed, loadCampaign(ctx.db, promotion.id)),
+    sinks: listSinks(ctx.db), clock: ctx.clock.state(),
+    urls: { public: ctx.config.baseUrl, local: ctx.config.localUrl ?? ctx.config.baseUrl },
+  });
+  /** The promotion's page with what just happened (a one-time secret, what went wrong), and what a refused form had typed. */
+  const shown = ({ req, res }: Browser, promotion: Promotion, status: number, notice?: Notice, callbackInput?: DashboardView['callbackInput']): PageAnswer =>
+    ({ status, page: dashboardPage(req, res, { ...viewOf(promotion), notice, callbackInput }) });
+  /** Back to the promotion's page, which says what was done. */
+  const back = (promotion: Promotion, done: Done): RedirectAnswer => ({ status: 303, location: `/?${pageQuery(promotionRef(ctx, promotion))}done=${done}` });
+
+  page({
+    method: 'get', path: '/console/live-log.js', caller: anyone,
+    input: (req) => readOr400(() => SCRIPT_QUERY(req.query)),
+    run: () => ({}),
+    answer: () => scriptAnswer(LIVE_LOG_SCRIPT),
+  });
+  page({
+    method: 'get', path: '/', caller: onLoopback,
+    input: (req) => {
+      const { promotion, done } = readOr400(() => PAGE_QUERY(req.query));
+      return { promotion: promotionNamed(promotion), done };
+    },
+    run: (_on, _browser, { done }) => ({ notice: isDone(done) ? { kind: 'success', text: DONE[done] } as const : undefined }),
+    answer: ({ notice }, browser, { promotion }) => shown(browser, promotion, 200, notice),
   });
 
-  /** The key a form's path names: its id's digits exactly, as the JSON API reads it. */
-  const keyIdOf = (page: DashboardRequest) => readOr400(page.res, () => validate(IdText, page.req.params.id, { hint: 'A key id is a whole number such as 12.' }));
-
-  form('/console/keys/:id/rotate', (page) => {
-    const id = keyIdOf(page);
-    if (id === undefined) return;
-    keyChange(page, rotateKey(ctx, id, page.promotion.id), (key) =>
-      render(page, 201, { kind: 'success', text: `Created ${key.environment} key #${key.id} to replace #${key.replaces}. Revoke #${key.replaces} once the agency uses the new key.`, secret: key.secret }),
-    );
+  form({
+    method: 'post', path: '/console/keys', caller: onLoopback,
+    input: (req) => formOf(req, () => validate(KeyForm, req.body, { hint: 'The environment is sandbox or production.' }).environment),
+    run: (on, _browser, { promotion, fields: environment }) => createKey(on, environment, promotion.id),
+    answer: (key, browser, { promotion }) => shown(browser, promotion, 201, { kind: 'success', text: `Created ${key.environment} key #${key.id}.`, secret: key.secret }),
+  });
+  /** What the forms that change the key their path names share: they differ in the change and its answer. */
+  const keyChange = {
+    method: 'post', caller: onLoopback,
+    // The key's id is its digits exactly, as the JSON API reads it.
+    input: (req: RowRequest) => formOf(req, () => validate(IdText, req.params.id, { hint: 'A key id is a whole number such as 12.' })),
+    refusal: (reason: KeyRefusal, browser: Browser, { promotion }: Form<number>) => (reason === 'unknown_key'
+      ? shown(browser, promotion, 404, warning('No such key.'))
+      : shown(browser, promotion, 409, warning('That key is revoked; create a new key instead.'))),
+  } as const;
+  form({
+    ...keyChange, path: '/console/keys/:id/rotate',
+    run: (on, _browser, { promotion, fields: id }) => rotateKey(on, id, promotion.id),
+    answer: (key, browser, { promotion }) => shown(browser, promotion, 201, {
+      kind: 'success', text: `Created ${key.environment} key #${key.id} to replace #${key.replaces}. Revoke #${key.replaces} once the agency uses the new key.`, secret: key.secret,
+    }),
+  });
+  form({
+    ...keyChange, path: '/console/keys/:id/revoke',
+    run: (on, _browser, { promotion, fields: id }) => revokeKey(on, id, promotion.id),
+    answer: (_revoked, _browser, { promotion }) => back(promotion, 'revoked'),
   });
 
-  form('/console/keys/:id/revoke', (page) => {
-    const id = keyIdOf(page);
-    if (id !== undefined) keyChange(page, revokeKey(ctx, id, page.promotion.id), () => back(page, 'revoked'));
+  form({
+    method: 'post', path: '/console/callbacks', caller: onLoopback,
+    input: (req) => formOf(req, () => validate(CallbacksForm, req.body, { hint: 'The callback URLs are text.' })),
+    run: (on, _browser, { promotion, fields: { production, preview } }) => setCallbacks(on, { production, ...(preview.trim() ? { preview } : {}) }, promotion.id),
+    refusal: (problems, browser, { promotion, fields }) =>
+      shown(browser, promotion, 400, warning('The callback URLs were not saved.', Object.entries(problems).map(([name, reasons]) => `The ${name} callback URL ${reasons.join('; ')}.`)), fields),
+    answer: (change, _browser, { promotion }) => back(promotion, change.changed ? 'callbacks_cleared' : 'callbacks'),
+  });
+  form({
+    method: 'post', path: '/console/approve', caller: onLoopback,
+    input: (req) => formOf(req, noInput),
+    run: (on, _browser, { promotion }) => approve(on, promotion.id),
+    refusal: (missing, browser, { promotion }) => shown(browser, promotion, 409, warning('Not approved yet. Still missing:',
+      Object.entries(missing).flatMap(([name, reasons]) => reasons.map((reason) => (name === 'checklist' ? reason : `${name.replace('_', ' ')} ${reason}`))))),
+    answer: (_approval, _browser, { promotion }) => back(promotion, 'approved'),
+  });
+  form({
+    method: 'post', path: '/console/pause', caller: onLoopback,
+    input: (req) => formOf(req, noInput),
+    run: (on, _browser, { promotion }) => setRouting(on, true, promotion.id),
+    answer: (_routing, _browser, { promotion }) => back(promotion, 'paused'),
+  });
+  form({
+    method: 'post', path: '/console/resume', caller: onLoopback,
+    input: (req) => formOf(req, noInput),
+    run: (on, _browser, { promotion }) => setRouting(on, false, promotion.id),
+    answer: (_routing, _browser, { promotion }) => back(promotion, 'resumed'),
   });
 
-  form('/console/callbacks', (page) => {
-    const fields = readOr400(page.res, () => validate(CallbacksForm, page.req.body, { hint: 'The callback URLs are text.' }));
-    if (!fields) return;
-    const { production, preview } = fields;
-    const change = setCallbacks(ctx, { production, ...(preview.trim() ? { preview } : {}) }, page.promotion.id);
-    if (isRefused(change)) {
-      const items = Object.entries(change.refused).map(([name, reasons]) => `The ${name} callback URL ${reasons.join('; ')}.`);
-      return render(page, 400, { kind: 'warning', text: 'The callback URLs were not saved.', items }, { production, preview });
-    }
-    back(page, change.changed ? 'callbacks_cleared' : 'callbacks');
-  });
-
-  form('/console/approve', (page) => {
-    const approval = approve(ctx, page.promotion.id);
-    if (!isRefused(approval)) return back(page, 'approved');
-    const items = Object.entries(approval.refused).flatMap(([name, reasons]) => reasons.map((reason) => (name === 'checklist' ? reason : `${name.replace('_', ' ')} ${reason}`)));
-    render(page, 409, { kind: 'warning', text: 'Not approved yet. Still missing:', items });
-  });
-
-  form('/console/pause', (page) => {
-    setRouting(ctx, true, page.promotion.id);
-    back(page, 'paused');
-  });
-
-  form('/console/resume', (page) => {
-    setRouting(ctx, false, page.promotion.id);
-    back(page, 'resumed');
-  });
-
-  router.use(pageErrors(ctx.logger, (title, text) => layout({ title, body: html`<section class="warning">${text}</section>`, nav: DASHBOARD_NAV })));
+  router.use(dashboardRefusals, pageErrors(ctx.logger, warningPage));
   return router;
 }

@@ -3,7 +3,7 @@
  * §4.2 its own state, a 429 held until Retry-After, and what the browser gets. @see spec §4.2, §4.3
  */
 import { describe, expect, test } from 'vitest';
-import { setRouting } from '../../emulator/console/lifecycle.js';
+import { setRouting } from '../../emulator/use-cases/console/routing.js';
 import { SpaClient } from './spa-client.js';
 import { enter, entries, issuedSessionTokens, preview, spaRule, spaWorld, toConsent } from './world.js';
 

@@ -3,7 +3,7 @@
  * stops, both the service's reads and what the page is told to do. @see spec §8, §3
  */
 import { describe, expect, test } from 'vitest';
-import { setRouting } from '../../emulator/console/lifecycle.js';
+import { setRouting } from '../../emulator/use-cases/console/routing.js';
 import { SpaClient } from './spa-client.js';
 import { type SpaWorld, enter, preview, spaRule, spaWorld, toConsent } from './world.js';
 

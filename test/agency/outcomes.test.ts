@@ -1,6 +1,8 @@
 /** Every outcome of spec §4.2 as its own page state, and how the agency behaves after each. */
 import { describe, expect, test } from 'vitest';
-import { keys, revokeKey, setRouting } from '../../emulator/console/lifecycle.js';
+import { keys } from '../../emulator/console/lifecycle.js';
+import { revokeKey } from '../../emulator/use-cases/console/keys.js';
+import { setRouting } from '../../emulator/use-cases/console/routing.js';
 import { TestBrowser, marker } from './test-browser.js';
 import { type AgencyWorld, type JourneyOptions, agencyWorld, enter, entries, rule, toConsent } from './world.js';
 

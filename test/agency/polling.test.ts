@@ -1,7 +1,7 @@
 /** Delivery polling of a pending entry: 2, 5, 10, then 30 s, and when it stops. @see spec §8, §3 */
 import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
-import { setRouting } from '../../emulator/console/lifecycle.js';
+import { setRouting } from '../../emulator/use-cases/console/routing.js';
 import { type Hop, TestBrowser, marker } from './test-browser.js';
 import { type AgencyWorld, agencyWorld, enter, rule, toConsent } from './world.js';
 

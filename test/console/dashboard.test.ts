@@ -82,11 +82,21 @@ describe('dashboard', () => {
     expect({ routing_paused: Number(getPromotion(t.world.db, defaultPromotionId(t.world.db)).routing_paused) }).toEqual({ routing_paused: 0 });
   });
 
+  it('refuses a caller off loopback before it reads the form: a form announced over 100 KB is 403, not 413, and changes nothing', async () => {
+    const { t } = await dashboard();
+    const res = await request(t.app).post('/console/pause').set({ Host: 'agency.example', 'Content-Length': '200000' }).type('form').send('a=b');
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('The dashboard answers on loopback only.');
+    expect(getPromotion(t.world.db, defaultPromotionId(t.world.db)).routing_paused).toBe(false);
+  });
+
   it('shows text from its own table, never from the URL', async () => {
     const { browser } = await dashboard();
     const page = await browser.get('/?done=%3Cb%3Ehi');
     expect(page.text).not.toContain('<b>hi');
     expect(page.text).not.toContain('role="status"');
+    // Names every object inherits are no outcome of the table's.
+    for (const inherited of ['toString', 'constructor', '__proto__']) expect((await browser.get(`/?done=${inherited}`)).text).not.toContain('role="status"');
   });
 
   it('shows the experience calls in the interaction log, keys masked', async () => {

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { revokeKey } from '../../emulator/console/lifecycle.js';
+import { revokeKey } from '../../emulator/use-cases/console/keys.js';
 import { s256 } from '../../emulator/domain/pkce.js';
 import { SANDBOX_SCENARIOS } from '../../emulator/use-cases/sandbox.js';
 import { createAgencyKey } from '../../emulator/store/keys.js';

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { setCallbacks } from '../../emulator/console/lifecycle.js';
+import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { isRefused } from '../../emulator/wire-contract.js';
 import { approvalHistory } from '../../emulator/store/approvals.js';
 import { listPromotions } from '../../emulator/store/promotions.js';

@@ -3,7 +3,8 @@
  * for the journey's pages, so tests read as the steps a collector takes.
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
+import { approve } from '../../emulator/use-cases/console/approval.js';
+import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { isRefused } from '../../emulator/wire-contract.js';
 import { envValues } from '../../emulator/control/env.js';
 import { createLogger } from '../../emulator/logger.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { revokeKey, setRouting } from '../../emulator/console/lifecycle.js';
+import { revokeKey } from '../../emulator/use-cases/console/keys.js';
+import { setRouting } from '../../emulator/use-cases/console/routing.js';
 import type { Entry } from '../../emulator/store/entries.js';
 import { updatePromotionContent } from '../../emulator/store/promotions.js';
 import { storedRows } from '../support/stored.js';

@@ -5,7 +5,10 @@
  * entry succeeds. @see spec §1 rules, decisions/010-routing-changes-void-journeys-under-way.md
  */
 import { describe, expect, it } from 'vitest';
-import { createKey, keys, revokeKey, setCallbacks, setRouting } from '../../emulator/console/lifecycle.js';
+import { keys } from '../../emulator/console/lifecycle.js';
+import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
+import { createKey, revokeKey } from '../../emulator/use-cases/console/keys.js';
+import { setRouting } from '../../emulator/use-cases/console/routing.js';
 import { s256 } from '../../emulator/domain/pkce.js';
 import { storedCount } from '../support/stored.js';
 import { type TestWorld, VERIFIER, consentFor, promotionEnv } from '../world.js';

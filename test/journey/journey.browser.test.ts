@@ -1,6 +1,7 @@
 /** The journey in real Chromium, every test with its own emulator, agency and browser context, in parallel. */
 import { describe, expect, it } from 'vitest';
-import { revokeKey, setRouting } from '../../emulator/console/lifecycle.js';
+import { revokeKey } from '../../emulator/use-cases/console/keys.js';
+import { setRouting } from '../../emulator/use-cases/console/routing.js';
 import { entriesOnPacks, findProductionEntryForPack } from '../../emulator/store/entries.js';
 import { listPromotions, updatePromotionContent } from '../../emulator/store/promotions.js';
 import { scansAfter } from '../../emulator/store/scans.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
-import { setRouting } from '../../emulator/console/lifecycle.js';
+import { setRouting } from '../../emulator/use-cases/console/routing.js';
 import { findCollectorByEmail } from '../../emulator/store/collectors.js';
 import type { Entry } from '../../emulator/store/entries.js';
 import type { Prize } from '../../emulator/store/promotions.js';

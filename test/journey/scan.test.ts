@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
-import { revokeKey, setRouting } from '../../emulator/console/lifecycle.js';
+import { revokeKey } from '../../emulator/use-cases/console/keys.js';
+import { setRouting } from '../../emulator/use-cases/console/routing.js';
 import { hashSecret } from '../../emulator/domain/secrets.js';
 import { updatePromotionContent } from '../../emulator/store/promotions.js';
 import { lastScanId, scansAfter } from '../../emulator/store/scans.js';

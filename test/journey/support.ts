@@ -1,6 +1,7 @@
 /** Builders for journey tests over supertest: a signed-in browser, an approved integration. */
 import request from 'supertest';
-import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
+import { approve } from '../../emulator/use-cases/console/approval.js';
+import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { isRefused } from '../../emulator/wire-contract.js';
 import { findCollectorByEmail } from '../../emulator/store/collectors.js';
 import type { Fixture } from '../../emulator/fixture.js';

@@ -6,7 +6,8 @@
 import { Writable } from 'node:stream';
 import type { DestinationStream, Logger } from 'pino';
 import { expect, test } from 'vitest';
-import { approve, setCallbacks } from '../../emulator/console/lifecycle.js';
+import { approve } from '../../emulator/use-cases/console/approval.js';
+import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { isRefused } from '../../emulator/wire-contract.js';
 import { type Limits, SPEC_LIMITS } from '../../emulator/domain/limits.js';
 import { envValues } from '../../emulator/control/env.js';

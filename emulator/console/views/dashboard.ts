@@ -7,7 +7,7 @@ import { csrfField } from '../../pages/csrf.js';
 import { type Html, html, safeLink } from '../../pages/html.js';
 import { layout } from '../../pages/layout.js';
 import { HOSTED_REASON_TEXT } from '../../use-cases/journey/routing.js';
-import type { KeyJson, LogRow, Overview, PromotionRef, promotionSummaries } from '../lifecycle.js';
+import type { LogRow, Overview, PromotionRef, promotionSummaries } from '../lifecycle.js';
 import type { ClockState } from '../../clock.js';
 import type { KnownPack } from '../../store/known-packs.js';
 import { clockPanel, packsPanel, sinksPanel } from './dashboard-panels.js';
@@ -77,7 +77,7 @@ export function dashboardPage(req: Request, res: Response, { data, promotions, l
   ${packsPanel(packs, urls.public)}
   <section aria-labelledby="keys"><h2 id="keys">Agency keys</h2>
     <div class="table" tabindex="0" role="region" aria-label="Agency keys table"><table class="stack"><thead><tr><th scope="col">Id</th><th scope="col">Environment</th><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
-    <tbody>${data.keys.map((key: KeyJson) => html`<tr><td data-label="Id">${key.id}</td><td data-label="Environment">${key.environment}</td><td data-label="Key"><code>${key.masked}</code></td><td data-label="Status">${key.status}</td><td data-label="Expires">${key.expires_at?.slice(0, 10)}</td>
+    <tbody>${data.keys.map((key) => html`<tr><td data-label="Id">${key.id}</td><td data-label="Environment">${key.environment}</td><td data-label="Key"><code>${key.masked}</code></td><td data-label="Status">${key.status}</td><td data-label="Expires">${key.expires_at?.slice(0, 10)}</td>
       <td data-label="Actions">${key.status === 'revoked' ? '' : html`${action(`/console/keys/${key.id}/rotate`, 'Rotate', 'secondary')}${action(`/console/keys/${key.id}/revoke`, 'Revoke', 'danger')}`}</td></tr>`)}</tbody></table></div>
     <form method="post" action="${to('/console/keys')}">${csrf}<label for="environment">New key's environment</label>
       <select id="environment" name="environment"><option value="sandbox">sandbox</option><option value="production">production</option></select>

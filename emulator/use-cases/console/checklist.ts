@@ -3,8 +3,8 @@
  * create a session and submit an entry. API coverage only, not visual approval.
  * @see spec §1 lifecycle 3 and 6
  */
-import { SANDBOX_SCENARIOS, type Scenario } from '../use-cases/sandbox.js';
-import type { CoverageRow } from '../store/coverage.js';
+import { SANDBOX_SCENARIOS, type Scenario } from '../sandbox.js';
+import type { CoverageRow } from '../../store/coverage.js';
 
 export interface ChecklistItem {
   scenario: Scenario;
