@@ -1,14 +1,16 @@
 /**
- * The journey's refusals as data, on the one error base (errors.ts). The authorize page's and an
- * expired form's are thrown and answered by `refusalPages` as a page that says what happened and
- * where to go next: never a redirect, so nothing unvalidated leaves the service. The hosted page
- * shows its own (a pack already entered, a country not admitted) in place of its form.
+ * The journey's refusals as data, on the one error base (errors.ts). The authorize page's (worded
+ * by its rows from the use case's refusal) and an expired form's are answered by `refusalPages`
+ * as a page that says what happened and where to go next: never a redirect, so nothing
+ * unvalidated leaves the service. The hosted page shows its own (a pack already entered, a
+ * country not admitted) in place of its form.
  */
 import type { ErrorRequestHandler } from 'express';
 import type { Context } from '../context.js';
 import { REQUEST_TOKEN_LIFETIME_MS, inWords } from '../domain/limits.js';
 import { type ErrorTable, errorClass, writeError } from '../errors.js';
 import { sendPage } from '../pages/http.js';
+import type { AuthorizeRefusal } from '../use-cases/journey/authorize.js';
 import { pageContext } from './page-context.js';
 import { messagePage } from './views/shell.js';
 
@@ -33,6 +35,11 @@ export const JOURNEY_ERRORS = {
 export type JourneyCode = keyof typeof JOURNEY_ERRORS;
 
 export class JourneyError extends errorClass(JOURNEY_ERRORS) {}
+
+/** The authorize page's refusal as its error; a malformed request's message names the parameter that is wrong. */
+export function authorizeError({ code, problem }: AuthorizeRefusal): JourneyError {
+  return new JourneyError(code, problem === undefined ? {} : { message: `${JOURNEY_ERRORS[code].message} (${problem})` });
+}
 
 /** Answers a thrown journey refusal with its page: an expired form asks to send it again; an authorize refusal cannot continue and leads to the Rewards page. */
 export function refusalPages(ctx: Context): ErrorRequestHandler {

@@ -1,5 +1,5 @@
 /** The authorize page: the campaign and a Continue button for the signed-in collector. @see spec §4.3 step 5 */
-import type { AuthorizeRequest } from '../authorize.js';
+import type { AuthorizeRequest } from '../../use-cases/journey/authorize.js';
 import { csrfField } from '../../pages/csrf.js';
 import { type Html, html } from '../../pages/html.js';
 import type { Brand, Promotion } from '../../store/promotions.js';
