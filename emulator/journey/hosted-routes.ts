@@ -1,6 +1,7 @@
 /** The hosted fallback page, after a scan that stayed with the service. @see spec §1 rules */
 import { Router, type Response } from 'express';
 import type { Context } from '../context.js';
+import type { ConsentInput } from '../domain/consent.js';
 import { csrfValid } from '../pages/csrf.js';
 import { type PageAnswer, type RedirectAnswer, type RowRequest, endpointTable, noInput } from '../endpoints.js';
 import { field, formBody } from '../pages/http.js';
@@ -61,8 +62,7 @@ export function hostedRoutes(ctx: Context): Router {
     if (reason === 'scan_first') return { status: 404, page: messagePage(shown, 'Scan the pack first', 'This page opens after you scan the pack.', scan) };
     return { status: 409, page: messagePage(shown, 'Play on the brand\'s website', 'This promotion runs on the brand\'s own website. Scan the pack to continue there.', scan) };
   };
-  const show = ({ page: shown, who }: HostedCaller, outcome: HostedOutcome): PageAnswer => {
-    const { campaign, unit, reasons } = who as Entrant;
+  const show = (shown: PageContext, { campaign, unit, reasons }: Entrant, outcome: HostedOutcome): PageAnswer => {
     const { status, view } = viewOf(campaign, outcome);
     return { status, page: hostedPage(shown, { promotion: campaign.promotion, brand: campaign.brand, packCode: unit.code, reasons, view }) };
   };
@@ -70,23 +70,23 @@ export function hostedRoutes(ctx: Context): Router {
   page({
     method: 'get', path: '/play/:code', caller,
     input: noInput,
-    run: (on, { who }) => (typeof who === 'string' ? refused(who) : { outcome: hostedState(on, who) }),
+    run: (on, { who }) => (typeof who === 'string' ? refused(who) : { entrant: who, outcome: hostedState(on, who) }),
     refusal: notOpen,
-    answer: ({ outcome }, who) => show(who, outcome),
+    answer: ({ entrant, outcome }, { page: shown }) => show(shown, entrant, outcome),
   });
   form({
     method: 'post', path: '/play/:code', caller,
     // The form is read, its CSRF token first, only once the page would open for this caller.
-    input: (req, { who }) => {
-      if (typeof who === 'string') return undefined;
+    input: (req, { who }): NotOpen | { entrant: Entrant; consent: ConsentInput } => {
+      if (typeof who === 'string') return who;
       if (!csrfValid(req)) throw new JourneyError('form_expired');
-      const body = req.body as unknown;
-      return { accepted: field(body, 'accepted') === 'yes', age_confirmed: field(body, 'age_confirmed') === 'yes', terms_version: field(body, 'terms_version') ?? '' };
+      const consent = { accepted: field(req.body, 'accepted') === 'yes', age_confirmed: field(req.body, 'age_confirmed') === 'yes', terms_version: field(req.body, 'terms_version') ?? '' };
+      return { entrant: who, consent };
     },
-    run: (on, { who }, answers) => (typeof who === 'string' ? refused(who) : { outcome: enterHosted(on, who, answers!) }),
+    run: (on, _caller, form) => (typeof form === 'string' ? refused(form) : { entrant: form.entrant, outcome: enterHosted(on, form.entrant, form.consent) }),
     refusal: notOpen,
-    answer: ({ outcome }, who): PageAnswer | RedirectAnswer =>
-      outcome.kind === 'entered' ? { status: 303, location: `/play/${encodeURIComponent((who.who as Entrant).unit.code)}` } : show(who, outcome),
+    answer: ({ entrant, outcome }, { page: shown }): PageAnswer | RedirectAnswer =>
+      outcome.kind === 'entered' ? { status: 303, location: `/play/${encodeURIComponent(entrant.unit.code)}` } : show(shown, entrant, outcome),
   });
 
   return router;
