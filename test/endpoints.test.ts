@@ -1,7 +1,7 @@
 /**
  * Every HTTP area registers its routes as rows of its table (emulator/endpoints.ts, decisions/019):
  * no module of emulator/ calls `router.get(`, `router.post(` and the like itself, but those named
- * in STILL_DIRECT, which are still to move (the scan and sign-in pages, whose rows must set cookies; the dashboard).
+ * in STILL_DIRECT, which are still to move (the dashboard).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -13,7 +13,6 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Modules that still register routes directly; the list only shrinks. */
 const STILL_DIRECT = [
   'emulator/console/dashboard-routes.ts',
-  'emulator/journey/routes.ts',
 ];
 
 /** A route registered on a router or an app by method: `router.get(`, `app.post(`, `router.route(`, `router['get'](`. */

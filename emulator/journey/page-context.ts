@@ -21,11 +21,6 @@ export function safeNext(next: string | undefined): string {
   return next && NEXT_PATTERN.test(next) ? next : '/promotions';
 }
 
-export function signInFirst(res: Response, next: string): void {
-  const { status, location } = signInRedirect(next);
-  res.redirect(status, location);
-}
-
 /** To the sign-in page, which comes back to `next`. */
 export function signInRedirect(next: string): RedirectAnswer {
   return { status: 303, location: `/sign-in?next=${encodeURIComponent(next)}` };

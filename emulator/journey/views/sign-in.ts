@@ -1,6 +1,6 @@
 /** The simulated collector sign-in page: pick an account or create one. */
 import type { Collector } from '../../store/collectors.js';
-import type { ScannedPack } from '../sign-in.js';
+import type { ScannedPack } from '../../use-cases/journey/sign-in.js';
 import { csrfField } from '../../pages/csrf.js';
 import { type Html, html } from '../../pages/html.js';
 import { type PageContext, journeyPage } from './shell.js';
