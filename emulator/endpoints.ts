@@ -6,22 +6,15 @@
  * an error; the area's writer sends either. No area registers a route any other way
  * (test/endpoints.test.ts).
  */
-import type { CookieOptions, NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { HttpError } from './errors.js';
 import { type Answer, writeAnswer } from './fast-path/json.js';
 import type { Html } from './pages/html.js';
-import { sendPage } from './pages/http.js';
+import { type Cookie, sendPage, setCookies } from './pages/http.js';
 import { type Refused, isRefused } from './wire-contract.js';
 
 /** A request as a row reads it: its path's parameters are text. */
 export type RowRequest = Request<Record<string, string>>;
-
-/** A cookie an answer sets, or clears (`value` null), under its attributes. */
-export interface Cookie {
-  readonly name: string;
-  readonly value: string | null;
-  readonly options: CookieOptions;
-}
 
 /** A page as an answer: its status and its HTML (pages/http.ts `sendPage` adds the headers). */
 export interface PageAnswer {
@@ -103,17 +96,9 @@ export const writeNow: Writer<Made> = (res, next, make) => {
 export function send(res: Response, made: Made, next: NextFunction): void {
   if (made instanceof Streamed) return void Promise.resolve(made.write(res)).catch(next);
   if (made instanceof TextAnswer) return void res.set(made.headers).send(made.text);
-  if ('page' in made) return sendPage(withCookies(res, made.cookies), made.status, made.page);
-  if ('location' in made) return withCookies(res, made.cookies).set(made.headers ?? {}).redirect(made.status, made.location);
+  if ('page' in made) return sendPage(setCookies(res, made.cookies), made.status, made.page);
+  if ('location' in made) return setCookies(res, made.cookies).set(made.headers ?? {}).redirect(made.status, made.location);
   writeAnswer(res, made);
-}
-
-function withCookies(res: Response, cookies: readonly Cookie[] = []): Response {
-  for (const { name, value, options } of cookies) {
-    if (value === null) res.clearCookie(name, options);
-    else res.cookie(name, value, options);
-  }
-  return res;
 }
 
 /** Adds a row to an area's table; an area's modules of rows take one (control/plane.ts). */

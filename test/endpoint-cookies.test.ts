@@ -2,8 +2,9 @@
 import express from 'express';
 import request from 'supertest';
 import { expect, it } from 'vitest';
-import { type Cookie, endpointTable, noInput } from '../emulator/endpoints.js';
+import { endpointTable, noInput } from '../emulator/endpoints.js';
 import { html } from '../emulator/pages/html.js';
+import type { Cookie } from '../emulator/pages/http.js';
 
 const SET: Cookie = { name: 'taste', value: 'sweet & sour', options: { httpOnly: true, sameSite: 'lax', path: '/', secure: true, maxAge: 60_000 } };
 const CLEARED: Cookie = { name: 'crumb', value: null, options: { path: '/' } };

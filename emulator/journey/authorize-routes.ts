@@ -6,7 +6,7 @@ import { csrfValid } from '../pages/csrf.js';
 import { formBody } from '../pages/http.js';
 import { authorizeView, continueAuthorize } from '../use-cases/journey/authorize.js';
 import { JourneyError, authorizeError } from './errors.js';
-import { pageContext } from './page-context.js';
+import { pageContext, shownPage } from './page-context.js';
 import { authorizePage } from './views/authorize.js';
 
 export function authorizeRoutes(ctx: Context): Router {
@@ -20,7 +20,7 @@ export function authorizeRoutes(ctx: Context): Router {
     input: (req): unknown => req.query,
     run: (on, { collector }, query) => authorizeView(on, collector, query),
     refusal: authorizeError,
-    answer: ({ request, promotion, brand, origin }, shown) => ({ status: 200, page: authorizePage(shown, promotion, brand, request, origin) }),
+    answer: ({ request, promotion, brand, origin }, shown) => shownPage(shown, 200, authorizePage(shown, promotion, brand, request, origin)),
   });
   form({
     method: 'post', path: '/authorize', caller,

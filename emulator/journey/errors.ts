@@ -8,10 +8,10 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Context } from '../context.js';
 import { REQUEST_TOKEN_LIFETIME_MS, inWords } from '../domain/limits.js';
+import { send } from '../endpoints.js';
 import { type ErrorTable, errorClass, writeError } from '../errors.js';
-import { sendPage } from '../pages/http.js';
 import type { AuthorizeRefusal } from '../use-cases/journey/authorize.js';
-import { pageContext } from './page-context.js';
+import { pageContext, shownPage } from './page-context.js';
 import { messagePage } from './views/shell.js';
 
 export const JOURNEY_ERRORS = {
@@ -46,9 +46,11 @@ export function refusalPages(ctx: Context): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (!(error instanceof JourneyError)) return next(error);
     writeError(res, error, (answer, refusal) => {
-      const page = pageContext(ctx, req, answer);
-      if (refusal.code === 'form_expired') return sendPage(answer, refusal.status, messagePage(page, 'This form has expired', refusal.message));
-      sendPage(answer, refusal.status, messagePage(page, 'This request cannot continue', refusal.message, { href: '/rewards', label: 'Go to your Rewards' }));
+      const shown = pageContext(ctx, req, answer);
+      const page = refusal.code === 'form_expired'
+        ? messagePage(shown, 'This form has expired', refusal.message)
+        : messagePage(shown, 'This request cannot continue', refusal.message, { href: '/rewards', label: 'Go to your Rewards' });
+      send(answer, shownPage(shown, refusal.status, page), next);
     });
   };
 }

@@ -11,7 +11,7 @@ import { findUnitByCode, hasScanned } from '../store/units.js';
 import { type HostedEntrant, type HostedOutcome, enterHosted, hostedState } from '../use-cases/journey/hosted-entry.js';
 import { HOSTED_REASON_TEXT } from '../use-cases/journey/routing.js';
 import { JOURNEY_ERRORS, JourneyError } from './errors.js';
-import { pageContext, signInRedirect } from './page-context.js';
+import { pageContext, shownPage, signInRedirect } from './page-context.js';
 import { routeFor } from '../use-cases/journey/scan.js';
 import { type HostedView, hostedPage } from './views/hosted.js';
 import { type PageContext, messagePage } from './views/shell.js';
@@ -59,12 +59,12 @@ export function hostedRoutes(ctx: Context): Router {
   const notOpen = (reason: NotOpen, { page: shown, code }: HostedCaller): PageAnswer | RedirectAnswer => {
     if (reason === 'signed_out') return signInRedirect(`/q/${code}`);
     const scan = { href: `/q/${encodeURIComponent(code)}`, label: 'Scan the pack' };
-    if (reason === 'scan_first') return { status: 404, page: messagePage(shown, 'Scan the pack first', 'This page opens after you scan the pack.', scan) };
-    return { status: 409, page: messagePage(shown, 'Play on the brand\'s website', 'This promotion runs on the brand\'s own website. Scan the pack to continue there.', scan) };
+    if (reason === 'scan_first') return shownPage(shown, 404, messagePage(shown, 'Scan the pack first', 'This page opens after you scan the pack.', scan));
+    return shownPage(shown, 409, messagePage(shown, 'Play on the brand\'s website', 'This promotion runs on the brand\'s own website. Scan the pack to continue there.', scan));
   };
   const show = (shown: PageContext, { campaign, unit, reasons }: Entrant, outcome: HostedOutcome): PageAnswer => {
     const { status, view } = viewOf(campaign, outcome);
-    return { status, page: hostedPage(shown, { promotion: campaign.promotion, brand: campaign.brand, packCode: unit.code, reasons, view }) };
+    return shownPage(shown, status, hostedPage(shown, { promotion: campaign.promotion, brand: campaign.brand, packCode: unit.code, reasons, view }));
   };
 
   page({

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { Context } from '../context.js';
 import { type PageAnswer, type RedirectAnswer, endpointTable } from '../endpoints.js';
 import { type Handoff, type PackRefusal, visitPack } from '../use-cases/journey/scan.js';
-import { pageContext, signInRedirect } from './page-context.js';
+import { pageContext, shownPage, signInRedirect } from './page-context.js';
 import { type PageContext, messagePage } from './views/shell.js';
 
 export function scanRoutes(ctx: Context): Router {
@@ -17,7 +17,7 @@ export function scanRoutes(ctx: Context): Router {
     input: (req) => ({ code: req.params.code!, scan: req.method !== 'HEAD', userAgent: req.get('user-agent') }),
     run: (on, { collector }, visit) => visitPack(on, collector, visit),
     refusal: (reason, shown, { code }) => notScanned(shown, reason, code),
-    answer: ({ code, handoff }, shown) => (handoff ? handedOff(shown, code, handoff) : { status: 200, page: messagePage(shown, 'Scan this pack', 'Open this address in a browser to scan the pack.') }),
+    answer: ({ code, handoff }, shown) => (handoff ? handedOff(shown, code, handoff) : shownPage(shown, 200, messagePage(shown, 'Scan this pack', 'Open this address in a browser to scan the pack.'))),
   });
 
   return router;
@@ -26,9 +26,9 @@ export function scanRoutes(ctx: Context): Router {
 function notScanned(shown: PageContext, reason: PackRefusal, asked: string): PageAnswer | RedirectAnswer {
   switch (reason.kind) {
     case 'unknown_pack':
-      return { status: 404, page: messagePage(shown, 'Pack not found', `No pack has the code ${asked}. Check the code printed on the pack and scan it again.`, { href: '/promotions', label: 'See the promotions' }) };
+      return shownPage(shown, 404, messagePage(shown, 'Pack not found', `No pack has the code ${asked}. Check the code printed on the pack and scan it again.`, { href: '/promotions', label: 'See the promotions' }));
     case 'recalled':
-      return { status: 200, page: messagePage(shown, 'Product recall', `This product (${reason.sku}) has been recalled. Please do not consume it; the brand's recall notice tells you how to return it. It cannot be entered in a promotion.`) };
+      return shownPage(shown, 200, messagePage(shown, 'Product recall', `This product (${reason.sku}) has been recalled. Please do not consume it; the brand's recall notice tells you how to return it. It cannot be entered in a promotion.`));
     case 'signed_out':
       return signInRedirect(`/q/${reason.code}`);
   }
@@ -37,7 +37,7 @@ function notScanned(shown: PageContext, reason: PackRefusal, asked: string): Pag
 function handedOff(shown: PageContext, code: string, handoff: Handoff): PageAnswer | RedirectAnswer {
   switch (handoff.to) {
     case 'no_promotion':
-      return { status: 200, page: messagePage(shown, 'No promotion on this pack', 'Thank you for scanning. No promotion is running on this product at the moment.') };
+      return shownPage(shown, 200, messagePage(shown, 'No promotion on this pack', 'Thank you for scanning. No promotion is running on this product at the moment.'));
     case 'hosted':
       return { status: 303, location: `/play/${encodeURIComponent(code)}` };
     case 'agency':

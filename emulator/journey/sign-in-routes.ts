@@ -8,7 +8,7 @@ import { formBody } from '../pages/http.js';
 import { type SignInOffer, signIn, signInOffer, signOut } from '../use-cases/journey/sign-in.js';
 import { validate } from '../validation.js';
 import { JourneyError } from './errors.js';
-import { pageContext, safeNext } from './page-context.js';
+import { pageContext, safeNext, shownPage } from './page-context.js';
 import { SESSION_CLEARED, sessionCookie, sessionOf } from './sign-in.js';
 import type { PageContext } from './views/shell.js';
 import { signInPage } from './views/sign-in.js';
@@ -29,7 +29,7 @@ export function signInRoutes(ctx: Context): Router {
     method: 'get', path: '/sign-in', caller,
     input: (req) => safeNext(validate(SignInQuery, req.query).next),
     run: (on, _shown, next) => signInOffer(on, next),
-    answer: (offer, shown, next) => ({ status: 200, page: shownForm(shown, next, offer) }),
+    answer: (offer, shown, next) => shownPage(shown, 200, shownForm(shown, next, offer)),
   });
   form({
     method: 'post', path: '/sign-in', caller,
@@ -40,10 +40,8 @@ export function signInRoutes(ctx: Context): Router {
       return { next: safeNext(next), choice: { collectorId: collector_id, email, country, city, previous: sessionOf(req) }, secure: req.secure };
     },
     run: (on, _shown, { next, choice }) => signIn(on, next, choice),
-    refusal: ({ offer, entered, problems }, shown, { next }) => ({
-      status: 400,
-      page: signInPage(shown, offer.collectors, { next, scanned: offer.scanned, ...(entered ? { ...entered, city: entered.city ?? '' } : {}), problems }),
-    }),
+    refusal: ({ offer, entered, problems }, shown, { next }) =>
+      shownPage(shown, 400, signInPage(shown, offer.collectors, { next, scanned: offer.scanned, ...(entered ? { ...entered, city: entered.city ?? '' } : {}), problems })),
     answer: ({ session }, _shown, { next, secure }) => ({ status: 303, location: next, cookies: [sessionCookie(ctx, session, secure)] }),
   });
   form({

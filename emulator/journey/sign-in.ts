@@ -6,7 +6,7 @@
  */
 import type { Request } from 'express';
 import type { Context } from '../context.js';
-import type { Cookie } from '../endpoints.js';
+import type { Cookie } from '../pages/http.js';
 import { readCookie } from '../pages/http.js';
 import { collectorOfBrowserSession } from '../store/browser-sessions.js';
 import { type Collector, findCollector } from '../store/collectors.js';
