@@ -8,7 +8,7 @@ import { createBrowserSession, endBrowserSession } from '../../store/browser-ses
 import { type Collector, createCollector, findCollector, findCollectorByEmail, listCollectors } from '../../store/collectors.js';
 import { getBrand, getPromotion } from '../../store/promotions.js';
 import { findUnitByCode } from '../../store/units.js';
-import { type Refused, isHarnessCollector, refused } from '../../wire-contract.js';
+import { type Refused, isHarnessCollector, isRefused, refused } from '../../wire-contract.js';
 
 export type NewCollectorInput = { email: string; country: string; city: string | null };
 
@@ -53,8 +53,8 @@ export function signIn(ctx: Context, next: string, choice: SignInChoice): { sess
   } else {
     const entered = { email: choice.email?.trim() ?? '', country: choice.country ?? '', city: choice.city?.trim() || null };
     const registered = registerCollector(ctx, entered);
-    if ('problems' in registered) return refused({ offer: signInOffer(ctx, next), entered, problems: registered.problems });
-    collector = registered.collector;
+    if (isRefused(registered)) return refused({ offer: signInOffer(ctx, next), entered, problems: registered.refused });
+    collector = registered;
   }
   if (choice.previous) endBrowserSession(ctx.db, choice.previous);
   return { session: createBrowserSession(ctx.db, collector.id, ctx.clock.now()) };
@@ -65,16 +65,16 @@ export function signOut(ctx: Context, session: string | undefined): object {
   return {};
 }
 
-/** Creates a collector, or says which field is wrong; an account the page does not offer, typed in with its country, is signed in as. */
-function registerCollector(ctx: Context, input: NewCollectorInput): { collector: Collector } | { problems: Record<string, string> } {
+/** Creates a collector, or says what is wrong with each field; an account the page does not offer, typed in with its country, is signed in as. */
+function registerCollector(ctx: Context, input: NewCollectorInput): Collector | Refused<Record<string, string>> {
   const problems: Record<string, string> = {};
   const existing = EMAIL_PATTERN.test(input.email) ? findCollectorByEmail(ctx.db, input.email) : undefined;
-  if (existing && isHarnessCollector(existing.email) && existing.country === input.country) return { collector: existing };
+  if (existing && isHarnessCollector(existing.email) && existing.country === input.country) return existing;
   if (!EMAIL_PATTERN.test(input.email)) problems.email = 'Enter an email address such as name@example.test.';
   else if (existing) problems.email = isHarnessCollector(existing.email) ? `An account with this email exists, in ${existing.country ?? 'no country'}: choose that country to sign in as it.` : 'An account with this email exists: pick it from the list above.';
   if (!COUNTRY_PATTERN.test(input.country)) problems.country = 'Choose the country you are browsing from.';
-  if (Object.keys(problems).length > 0) return { problems };
-  return { collector: createCollector(ctx.db, { ...input, now: ctx.clock.now() }) };
+  if (Object.keys(problems).length > 0) return refused(problems);
+  return createCollector(ctx.db, { ...input, now: ctx.clock.now() });
 }
 
 /** What the sign-in page says was scanned, when it was reached from a pack's address. */
