@@ -1,5 +1,6 @@
 /**
- * The service's own entry, run by the hosted fallback page: the admission rule of every entry
+ * The service's own entry, run by the hosted fallback page, which opens to a collector who scanned
+ * a pack whose promotion stays with the service: the admission rule of every entry
  * (domain/admission.ts) on the service's channel, where the brand pausing *agency routing* does
  * not close the service's own page; then the same draw as an agency's production entry.
  * @see spec §1 rules (hosted page), §2.4 to §2.6, §4.1 rules 2 and 5
