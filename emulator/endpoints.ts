@@ -10,7 +10,7 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
 import { HttpError } from './errors.js';
 import { type Answer, writeAnswer } from './fast-path/json.js';
 import type { Html } from './pages/html.js';
-import { sendPage } from './pages/http.js';
+import { type Cookie, sendPage, setCookies } from './pages/http.js';
 import { type Refused, isRefused } from './wire-contract.js';
 
 /** A request as a row reads it: its path's parameters are text. */
@@ -20,6 +20,8 @@ export type RowRequest = Request<Record<string, string>>;
 export interface PageAnswer {
   readonly status: number;
   readonly page: Html;
+  /** Cookies it sets or clears, such as a sign-in's session. */
+  readonly cookies?: readonly Cookie[];
 }
 
 /** A redirect as an answer: the way on after a form, or to sign in first. */
@@ -28,6 +30,8 @@ export interface RedirectAnswer {
   readonly location: string;
   /** Headers of its own, such as `Cache-Control: no-store` on the way back from a form. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Cookies it sets or clears, such as a sign-in's session. */
+  readonly cookies?: readonly Cookie[];
 }
 
 /** An answer the endpoint writes itself, as it goes (a file download, a progress stream). */
@@ -88,12 +92,12 @@ export const writeNow: Writer<Made> = (res, next, make) => {
   send(res, made, next);
 };
 
-/** Writes a made answer on `res`: JSON by `writeAnswer`, a page by `sendPage`, a redirect, a text under its headers, a stream by itself. */
+/** Writes a made answer on `res`: JSON by `writeAnswer`, a page by `sendPage`, a redirect (each with its cookies), a text under its headers, a stream by itself. */
 export function send(res: Response, made: Made, next: NextFunction): void {
   if (made instanceof Streamed) return void Promise.resolve(made.write(res)).catch(next);
   if (made instanceof TextAnswer) return void res.set(made.headers).send(made.text);
-  if ('page' in made) return sendPage(res, made.status, made.page);
-  if ('location' in made) return res.set(made.headers ?? {}).redirect(made.status, made.location);
+  if ('page' in made) return sendPage(setCookies(res, made.cookies), made.status, made.page);
+  if ('location' in made) return setCookies(res, made.cookies).set(made.headers ?? {}).redirect(made.status, made.location);
   writeAnswer(res, made);
 }
 

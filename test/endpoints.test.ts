@@ -1,7 +1,6 @@
 /**
  * Every HTTP area registers its routes as rows of its table (emulator/endpoints.ts, decisions/019):
- * no module of emulator/ calls `router.get(`, `router.post(` and the like itself, but those named
- * in STILL_DIRECT, which are still to move (the scan and sign-in pages, whose rows must set cookies; the dashboard).
+ * no module of emulator/ calls `router.get(`, `router.post(` and the like itself.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -9,11 +8,6 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** Modules that still register routes directly; the list only shrinks. */
-const STILL_DIRECT = [
-  'emulator/journey/routes.ts',
-];
 
 /** A route registered on a router or an app by method: `router.get(`, `app.post(`, `router.route(`, `router['get'](`. */
 const DIRECT = /\b(?:router|app|group)\s*(?:\.\s*(?:get|post|put|delete|patch|all|route)|\[\s*'(?:get|post|put|delete|patch|all)'\s*\])\s*\(/;
@@ -39,9 +33,9 @@ describe('every area registers its routes through endpoints.ts', () => {
     expect(registersDirectly('router.use(jsonBody);')).toBe(false);
   });
 
-  it('no module of emulator/ but endpoints.ts and those still to move registers a route itself', () => {
+  it('no module of emulator/ but endpoints.ts registers a route itself', () => {
     const direct = modules('emulator').filter((path) => path !== 'emulator/endpoints.ts' && registersDirectly(readFileSync(join(ROOT, path), 'utf8')));
-    expect(direct.map((path) => relative('.', path)).sort()).toEqual(STILL_DIRECT);
+    expect(direct.map((path) => relative('.', path))).toEqual([]);
   });
 
   it('a refusal is the one Refused type: no module of emulator/ makes an `{ ok: false }` shape', () => {

@@ -4,10 +4,9 @@ import type { Context } from '../context.js';
 import { endpointTable } from '../endpoints.js';
 import { csrfValid } from '../pages/csrf.js';
 import { formBody } from '../pages/http.js';
-import { getBrand, getPromotion } from '../store/promotions.js';
-import { checkAuthorize, continueAuthorize } from './authorize.js';
-import { JourneyError } from './errors.js';
-import { pageContext } from './page-context.js';
+import { authorizeView, continueAuthorize } from '../use-cases/journey/authorize.js';
+import { JourneyError, authorizeError } from './errors.js';
+import { pageContext, shownPage } from './page-context.js';
 import { authorizePage } from './views/authorize.js';
 
 export function authorizeRoutes(ctx: Context): Router {
@@ -18,22 +17,20 @@ export function authorizeRoutes(ctx: Context): Router {
 
   page({
     method: 'get', path: '/authorize', caller,
-    input: (req) => req.query,
-    run: (on, { collector }, query) => {
-      const { request, token } = checkAuthorize(on, collector, query);
-      const promotion = getPromotion(on.db, token.promotion_id);
-      return { request, promotion, brand: getBrand(on.db, promotion.brand_id), origin: new URL(token.callback_url).origin };
-    },
-    answer: ({ request, promotion, brand, origin }, shown) => ({ status: 200, page: authorizePage(shown, promotion, brand, request, origin) }),
+    input: (req): unknown => req.query,
+    run: (on, { collector }, query) => authorizeView(on, collector, query),
+    refusal: authorizeError,
+    answer: ({ request, promotion, brand, origin }, shown) => shownPage(shown, 200, authorizePage(shown, promotion, brand, request, origin)),
   });
   form({
     method: 'post', path: '/authorize', caller,
     // The form's CSRF token is checked before anything it says is read.
-    input: (req) => {
+    input: (req): unknown => {
       if (!csrfValid(req)) throw new JourneyError('form_expired');
-      return req.body as unknown;
+      return req.body;
     },
-    run: (on, { collector }, body) => ({ location: continueAuthorize(on, collector, body) }),
+    run: (on, { collector }, body) => continueAuthorize(on, collector, body),
+    refusal: authorizeError,
     answer: ({ location }) => ({ status: 303, location, headers: { 'Cache-Control': 'no-store' } }),
   });
 

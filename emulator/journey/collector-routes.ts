@@ -5,7 +5,7 @@ import { endpointTable, noInput } from '../endpoints.js';
 import { REWARDS_PATH } from '../use-cases/entry-shown.js';
 import { promotionListings, rewardsOf } from '../use-cases/journey/collector-pages.js';
 import { refused } from '../wire-contract.js';
-import { pageContext, signInRedirect } from './page-context.js';
+import { pageContext, shownPage, signInRedirect } from './page-context.js';
 import { promotionsPage, rewardsPage } from './views/collector-pages.js';
 
 export function collectorRoutes(ctx: Context): Router {
@@ -18,13 +18,13 @@ export function collectorRoutes(ctx: Context): Router {
     input: noInput,
     run: (on, { collector }) => (collector ? rewardsOf(on, collector) : refused('signed_out')),
     refusal: () => signInRedirect(REWARDS_PATH),
-    answer: (rewards, shown) => ({ status: 200, page: rewardsPage(shown, rewards) }),
+    answer: (rewards, shown) => shownPage(shown, 200, rewardsPage(shown, rewards)),
   });
   endpoint({
     method: 'get', path: '/promotions', caller: page,
     input: noInput,
     run: promotionListings,
-    answer: (listings, shown) => ({ status: 200, page: promotionsPage(shown, listings) }),
+    answer: (listings, shown) => shownPage(shown, 200, promotionsPage(shown, listings)),
   });
 
   return router;

@@ -1,15 +1,17 @@
 /**
- * The journey's refusals as data, on the one error base (errors.ts). The authorize page's and an
- * expired form's are thrown and answered by `refusalPages` as a page that says what happened and
- * where to go next: never a redirect, so nothing unvalidated leaves the service. The hosted page
- * shows its own (a pack already entered, a country not admitted) in place of its form.
+ * The journey's refusals as data, on the one error base (errors.ts). The authorize page's (worded
+ * by its rows from the use case's refusal) and an expired form's are answered by `refusalPages`
+ * as a page that says what happened and where to go next: never a redirect, so nothing
+ * unvalidated leaves the service. The hosted page shows its own (a pack already entered, a
+ * country not admitted) in place of its form.
  */
 import type { ErrorRequestHandler } from 'express';
 import type { Context } from '../context.js';
 import { REQUEST_TOKEN_LIFETIME_MS, inWords } from '../domain/limits.js';
+import { send } from '../endpoints.js';
 import { type ErrorTable, errorClass, writeError } from '../errors.js';
-import { sendPage } from '../pages/http.js';
-import { pageContext } from './page-context.js';
+import type { AuthorizeRefusal } from '../use-cases/journey/authorize.js';
+import { pageContext, shownPage } from './page-context.js';
 import { messagePage } from './views/shell.js';
 
 export const JOURNEY_ERRORS = {
@@ -34,14 +36,21 @@ export type JourneyCode = keyof typeof JOURNEY_ERRORS;
 
 export class JourneyError extends errorClass(JOURNEY_ERRORS) {}
 
+/** The authorize page's refusal as its error; a malformed request's message names the parameter that is wrong. */
+export function authorizeError({ code, problem }: AuthorizeRefusal): JourneyError {
+  return new JourneyError(code, problem === undefined ? {} : { message: `${JOURNEY_ERRORS[code].message} (${problem})` });
+}
+
 /** Answers a thrown journey refusal with its page: an expired form asks to send it again; an authorize refusal cannot continue and leads to the Rewards page. */
 export function refusalPages(ctx: Context): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (!(error instanceof JourneyError)) return next(error);
     writeError(res, error, (answer, refusal) => {
-      const page = pageContext(ctx, req, answer);
-      if (refusal.code === 'form_expired') return sendPage(answer, refusal.status, messagePage(page, 'This form has expired', refusal.message));
-      sendPage(answer, refusal.status, messagePage(page, 'This request cannot continue', refusal.message, { href: '/rewards', label: 'Go to your Rewards' }));
+      const shown = pageContext(ctx, req, answer);
+      const page = refusal.code === 'form_expired'
+        ? messagePage(shown, 'This form has expired', refusal.message)
+        : messagePage(shown, 'This request cannot continue', refusal.message, { href: '/rewards', label: 'Go to your Rewards' });
+      send(answer, shownPage(shown, refusal.status, page), next);
     });
   };
 }

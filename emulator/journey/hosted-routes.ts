@@ -1,17 +1,16 @@
 /** The hosted fallback page, after a scan that stayed with the service. @see spec §1 rules */
 import { Router, type Response } from 'express';
 import type { Context } from '../context.js';
+import type { ConsentInput } from '../domain/consent.js';
 import { csrfValid } from '../pages/csrf.js';
 import { type PageAnswer, type RedirectAnswer, type RowRequest, endpointTable, noInput } from '../endpoints.js';
 import { field, formBody } from '../pages/http.js';
-import { type Campaign, loadCampaign } from '../store/promotions.js';
+import type { Campaign } from '../store/promotions.js';
 import { shownEntry } from '../use-cases/entry-shown.js';
-import { findUnitByCode, hasScanned } from '../store/units.js';
-import { type HostedEntrant, type HostedOutcome, enterHosted, hostedState } from '../use-cases/journey/hosted-entry.js';
+import { type HostedOutcome, type HostedPageEntrant, type NotOpen, enterHosted, hostedEntrant, hostedState } from '../use-cases/journey/hosted-entry.js';
 import { HOSTED_REASON_TEXT } from '../use-cases/journey/routing.js';
 import { JOURNEY_ERRORS, JourneyError } from './errors.js';
-import { pageContext, signInRedirect } from './page-context.js';
-import { routeFor } from '../use-cases/journey/scan.js';
+import { pageContext, shownPage, signInRedirect } from './page-context.js';
 import { type HostedView, hostedPage } from './views/hosted.js';
 import { type PageContext, messagePage } from './views/shell.js';
 import { refused } from '../wire-contract.js';
@@ -23,14 +22,10 @@ const CLOSED_TEXT = {
   paused: 'This promotion is paused.',
 } as const;
 
-type Entrant = HostedEntrant & { reasons: string[] };
-/** Why the hosted page does not open for this caller: signed out, no scan of this pack, or the agency's promotion. */
-type NotOpen = 'signed_out' | 'scan_first' | 'agency';
-
 interface HostedCaller {
   page: PageContext;
   code: string;
-  who: Entrant | NotOpen;
+  who: HostedPageEntrant | NotOpen;
 }
 
 export function hostedRoutes(ctx: Context): Router {
@@ -38,55 +33,43 @@ export function hostedRoutes(ctx: Context): Router {
   const page = endpointTable(router, { ctx });
   const form = endpointTable(router, { ctx, body: formBody });
 
-  /** The collector, pack and promotion of a hosted page; it opens only after this collector scanned the pack. */
-  const entrant = (shown: PageContext, code: string): Entrant | NotOpen => {
-    if (!shown.collector) return 'signed_out';
-    const unit = findUnitByCode(ctx.db, code);
-    if (!unit || unit.recalled || !hasScanned(ctx.db, shown.collector.id, unit.id)) return 'scan_first';
-    if (unit.promotion_id === null) return 'scan_first';
-    const campaign = loadCampaign(ctx.db, unit.promotion_id);
-    const route = routeFor(ctx, campaign.promotion, unit, shown.collector);
-    if (route.to === 'agency') return 'agency';
-    const reasons = route.reasons.map((reason) => HOSTED_REASON_TEXT[reason]);
-    return { campaign, unit, collector: shown.collector, reasons };
-  };
   const caller = (req: RowRequest, res: Response): HostedCaller => {
     const shown = pageContext(ctx, req, res);
     const code = req.params.code!;
-    return { page: shown, code, who: entrant(shown, code) };
+    return { page: shown, code, who: hostedEntrant(ctx, shown.collector, code) };
   };
   const notOpen = (reason: NotOpen, { page: shown, code }: HostedCaller): PageAnswer | RedirectAnswer => {
     if (reason === 'signed_out') return signInRedirect(`/q/${code}`);
     const scan = { href: `/q/${encodeURIComponent(code)}`, label: 'Scan the pack' };
-    if (reason === 'scan_first') return { status: 404, page: messagePage(shown, 'Scan the pack first', 'This page opens after you scan the pack.', scan) };
-    return { status: 409, page: messagePage(shown, 'Play on the brand\'s website', 'This promotion runs on the brand\'s own website. Scan the pack to continue there.', scan) };
+    if (reason === 'scan_first') return shownPage(shown, 404, messagePage(shown, 'Scan the pack first', 'This page opens after you scan the pack.', scan));
+    return shownPage(shown, 409, messagePage(shown, 'Play on the brand\'s website', 'This promotion runs on the brand\'s own website. Scan the pack to continue there.', scan));
   };
-  const show = ({ page: shown, who }: HostedCaller, outcome: HostedOutcome): PageAnswer => {
-    const { campaign, unit, reasons } = who as Entrant;
+  const show = (shown: PageContext, { campaign, unit, reasons }: HostedPageEntrant, outcome: HostedOutcome): PageAnswer => {
     const { status, view } = viewOf(campaign, outcome);
-    return { status, page: hostedPage(shown, { promotion: campaign.promotion, brand: campaign.brand, packCode: unit.code, reasons, view }) };
+    const shownReasons = reasons.map((reason) => HOSTED_REASON_TEXT[reason]);
+    return shownPage(shown, status, hostedPage(shown, { promotion: campaign.promotion, brand: campaign.brand, packCode: unit.code, reasons: shownReasons, view }));
   };
 
   page({
     method: 'get', path: '/play/:code', caller,
     input: noInput,
-    run: (on, { who }) => (typeof who === 'string' ? refused(who) : { outcome: hostedState(on, who) }),
+    run: (on, { who }) => (typeof who === 'string' ? refused(who) : { entrant: who, outcome: hostedState(on, who) }),
     refusal: notOpen,
-    answer: ({ outcome }, who) => show(who, outcome),
+    answer: ({ entrant, outcome }, { page: shown }) => show(shown, entrant, outcome),
   });
   form({
     method: 'post', path: '/play/:code', caller,
     // The form is read, its CSRF token first, only once the page would open for this caller.
-    input: (req, { who }) => {
-      if (typeof who === 'string') return undefined;
+    input: (req, { who }): NotOpen | { entrant: HostedPageEntrant; consent: ConsentInput } => {
+      if (typeof who === 'string') return who;
       if (!csrfValid(req)) throw new JourneyError('form_expired');
-      const body = req.body as unknown;
-      return { accepted: field(body, 'accepted') === 'yes', age_confirmed: field(body, 'age_confirmed') === 'yes', terms_version: field(body, 'terms_version') ?? '' };
+      const consent = { accepted: field(req.body, 'accepted') === 'yes', age_confirmed: field(req.body, 'age_confirmed') === 'yes', terms_version: field(req.body, 'terms_version') ?? '' };
+      return { entrant: who, consent };
     },
-    run: (on, { who }, answers) => (typeof who === 'string' ? refused(who) : { outcome: enterHosted(on, who, answers!) }),
+    run: (on, _caller, form) => (typeof form === 'string' ? refused(form) : { entrant: form.entrant, outcome: enterHosted(on, form.entrant, form.consent) }),
     refusal: notOpen,
-    answer: ({ outcome }, who): PageAnswer | RedirectAnswer =>
-      outcome.kind === 'entered' ? { status: 303, location: `/play/${encodeURIComponent((who.who as Entrant).unit.code)}` } : show(who, outcome),
+    answer: ({ entrant, outcome }, { page: shown }): PageAnswer | RedirectAnswer =>
+      outcome.kind === 'entered' ? { status: 303, location: `/play/${encodeURIComponent(entrant.unit.code)}` } : show(shown, entrant, outcome),
   });
 
   return router;

@@ -1,7 +1,9 @@
-/** What every journey handler starts from: the request, the response and who is signed in. */
+/** What every journey page starts from: who is signed in, and the browser's form id. */
 import type { Request, Response } from 'express';
 import type { Context } from '../context.js';
-import type { RedirectAnswer } from '../endpoints.js';
+import type { PageAnswer, RedirectAnswer } from '../endpoints.js';
+import { FormId } from '../pages/csrf.js';
+import type { Html } from '../pages/html.js';
 import { signedInCollector } from './sign-in.js';
 import type { PageContext } from './views/shell.js';
 
@@ -9,9 +11,14 @@ interface PageLocals {
   page?: PageContext;
 }
 
-/** Made once per request: the handler and, on a refusal, its page (errors.ts) show the same collector. */
+/** Made once per request: the row and, on a refusal, its page (errors.ts) show the same collector and form id. */
 export function pageContext(ctx: Context, req: Request, res: Response): PageContext {
-  return ((res.locals as PageLocals).page ??= { req, res, collector: signedInCollector(ctx, req) });
+  return ((res.locals as PageLocals).page ??= { collector: signedInCollector(ctx, req), form: new FormId(req) });
+}
+
+/** A journey page as an answer, rendered first, so that it carries the form id's cookie its forms need. */
+export function shownPage(shown: PageContext, status: number, page: Html): PageAnswer {
+  return { status, page, cookies: shown.form.cookies() };
 }
 
 /** Where sign-in may send the browser back to: the journey's own pages only. */
@@ -19,11 +26,6 @@ const NEXT_PATTERN = /^\/(?:(?:q|play)\/[A-Za-z0-9-]{1,64}|rewards|promotions)$/
 
 export function safeNext(next: string | undefined): string {
   return next && NEXT_PATTERN.test(next) ? next : '/promotions';
-}
-
-export function signInFirst(res: Response, next: string): void {
-  const { status, location } = signInRedirect(next);
-  res.redirect(status, location);
 }
 
 /** To the sign-in page, which comes back to `next`. */

@@ -18,7 +18,7 @@ import type { Request, Response } from 'express';
 import { safeEqual } from '../domain/secrets.js';
 import type { FormSecret } from '../store/form-secret.js';
 import { type Html, html } from './html.js';
-import { readCookie } from './http.js';
+import { type Cookie, readCookie, setCookies } from './http.js';
 
 const COOKIE = 'promo_csrf';
 const BROWSER_ID = /^[A-Za-z0-9_-]{43}$/;
@@ -35,14 +35,38 @@ function formValue(secret: Buffer, browserId: string): string {
   return createHmac('sha256', secret).update(browserId).digest('base64url');
 }
 
-/** The hidden field for a form, giving the browser its id on first use. */
-export function csrfField(req: Request, res: Response): Html {
-  let browserId = readCookie(req, COOKIE);
-  if (!browserId || !BROWSER_ID.test(browserId)) {
-    browserId = randomBytes(32).toString('base64url');
-    res.cookie(COOKIE, browserId, { httpOnly: true, sameSite: 'strict', path: '/', secure: req.secure });
+/**
+ * The form id of the browser one answer is for: the one its cookie holds, or, when a form is
+ * rendered for a browser without one, one made for it, which the answer's cookie gives it.
+ */
+export class FormId {
+  private made: string | undefined;
+
+  constructor(private readonly req: Request) {}
+
+  /** The hidden field for a form; every form of the answer carries the same id. */
+  field(): Html {
+    return html`<input type="hidden" name="csrf" value="${formValue(secretOf(this.req).issue(), this.browserId())}">`;
   }
-  return html`<input type="hidden" name="csrf" value="${formValue(secretOf(req).issue(), browserId)}">`;
+
+  /** The cookie the answer carries once its forms are rendered: the id made for it, if one was. */
+  cookies(): Cookie[] {
+    return this.made === undefined ? [] : [{ name: COOKIE, value: this.made, options: { httpOnly: true, sameSite: 'strict', path: '/', secure: this.req.secure } }];
+  }
+
+  private browserId(): string {
+    const sent = readCookie(this.req, COOKIE);
+    if (sent && BROWSER_ID.test(sent)) return sent;
+    return (this.made ??= randomBytes(32).toString('base64url'));
+  }
+}
+
+/** The hidden field for a form on a page written to `res` as it renders, giving the browser its id on first use. */
+export function csrfField(req: Request, res: Response): Html {
+  const form = new FormId(req);
+  const field = form.field();
+  setCookies(res, form.cookies());
+  return field;
 }
 
 export function csrfValid(req: Request): boolean {

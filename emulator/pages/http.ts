@@ -1,5 +1,5 @@
 /** HTTP plumbing of the server-rendered pages: headers, form bodies, cookies, HTML errors. */
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import express, { type CookieOptions, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { closeIfUnread } from '../errors.js';
 import { MAX_BODY_BYTES } from '../http.js';
 import type { Logger } from 'pino';
@@ -40,6 +40,22 @@ export const formBody: RequestHandler = (req, res, next) => {
   if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return next({ type: 'entity.too.large' });
   parseForm(req, res, next);
 };
+
+/** A cookie an answer sets, or clears (`value` null), under its attributes. */
+export interface Cookie {
+  readonly name: string;
+  readonly value: string | null;
+  readonly options: CookieOptions;
+}
+
+/** Writes the cookies an answer carries, each with its attributes. */
+export function setCookies(res: Response, cookies: readonly Cookie[] = []): Response {
+  for (const { name, value, options } of cookies) {
+    if (value === null) res.clearCookie(name, options);
+    else res.cookie(name, value, options);
+  }
+  return res;
+}
 
 export function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.get('cookie') ?? '').split(';')) {

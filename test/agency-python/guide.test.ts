@@ -95,7 +95,7 @@ describe('docs/agency-guide.md', () => {
       ...shapeKeys(TermsSchema), ...shapeKeys(EligibilitySchema), ...shapeKeys(EntrySchema).filter((key) => !['id', 'created_at'].includes(key)),
       ...SessionReadSchema.shape.delivery.shape.state.options, ...EntrySchema.shape.state.options, ...SANDBOX_SCENARIOS,
       ...shapeKeys(ConsentSchema), ...shapeKeys(ProductionSessionBody), ...shapeKeys(SandboxSessionBody),
-      // The callback's parameters and the authorize URL's (emulator/use-cases/journey/scan.ts and emulator/journey/authorize.ts).
+      // The callback's parameters and the authorize URL's (emulator/use-cases/journey/scan.ts and emulator/use-cases/journey/authorize.ts).
       'service_request', 'service_code', 'state', 'request_token', 'code_challenge', 'code_challenge_method', 'S256', 'code_verifier',
       'Cache-Control: no-store', 'Referrer-Policy: same-origin', 'Retry-After', 'HttpOnly', 'SameSite=Lax', 'Secure', 'agency_log',
     ];
@@ -122,7 +122,7 @@ describe('docs/agency-guide.md', () => {
     );
     // Where the emulator sends and reads them: the scan's redirect, the authorize page's parameters and its redirect, the exchange's body.
     expect(readFileSync(join(ROOT, 'emulator/use-cases/journey/scan.ts'), 'utf8')).toContain('?service_request=');
-    const authorize = readFileSync(join(ROOT, 'emulator/journey/authorize.ts'), 'utf8');
+    const authorize = readFileSync(join(ROOT, 'emulator/use-cases/journey/authorize.ts'), 'utf8');
     for (const name of ['request_token:', 'code_challenge:', 'code_challenge_method:', 'service_code: code, state:']) expect(authorize).toContain(name);
     expect(shapeKeys(ProductionSessionBody)).toContain('authorization_code');
   });

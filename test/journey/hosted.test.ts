@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import request from 'supertest';
 import { revokeKey } from '../../emulator/use-cases/console/keys.js';
 import { setRouting } from '../../emulator/use-cases/console/routing.js';
 import type { Entry } from '../../emulator/store/entries.js';
 import { updatePromotionContent } from '../../emulator/store/promotions.js';
 import { storedRows } from '../support/stored.js';
 import { FROZEN_AT, type TestWorld, consentFor, productionSession, testWorld } from '../world.js';
-import { type Browser, approvedWorld, csrfOf, packCode, signedIn } from './support.js';
+import { type Browser, approvedWorld, collectorId, csrfOf, packCode, signedIn } from './support.js';
 
 /** Scans, opens the hosted page and sends its form; returns the answer to the form. */
 async function enterOnHostedPage(browser: Browser, code: string, answers: Record<string, string> = { accepted: 'yes', age_confirmed: 'yes' }) {
@@ -127,6 +128,26 @@ describe('hosted fallback page', () => {
     const res = await browser.post(`/play/${packCode(t)}`).type('form').send({ accepted: 'yes', age_confirmed: 'yes', terms_version: 'de-2026-03' });
     expect(res.status).toBe(403);
     expect(entries(t)).toEqual([]);
+  });
+
+  it('gives a signed-in browser that lost its form id one id, which both forms of the page carry, so the entry it sends is taken', async () => {
+    const t = testWorld();
+    const cookie = (res: request.Response, name: string) => [res.headers['set-cookie'] ?? []].flat().filter((line) => line.startsWith(`${name}=`)).map((line) => line.split(';')[0]!);
+    const form = await request(t.app).get('/sign-in');
+    const signIn = await request(t.app).post('/sign-in').set('Cookie', cookie(form, 'promo_csrf')).type('form').send({ csrf: csrfOf(form.text), collector_id: collectorId(t, 'anna.weber@example.test'), next: '/promotions' });
+    // The browser keeps its sign-in, not its form id (a cookie cleared on its own).
+    const [session] = cookie(signIn, 'promo_session');
+    await request(t.app).get(`/q/${packCode(t)}`).set('Cookie', session!).expect(303);
+    const page = await request(t.app).get(`/play/${packCode(t)}`).set('Cookie', session!);
+    const given = cookie(page, 'promo_csrf');
+    expect(given).toHaveLength(1);
+    const fields = [...page.text.matchAll(/name="csrf" value="([^"]+)"/g)].map((match) => match[1]!);
+    expect(fields).toHaveLength(2);
+    expect(new Set(fields).size).toBe(1);
+    const version = /name="terms_version" value="([^"]+)"/.exec(page.text)![1]!;
+    const entered = await request(t.app).post(`/play/${packCode(t)}`).set('Cookie', `${session}; ${given[0]}`).type('form').send({ csrf: fields[0], terms_version: version, accepted: 'yes', age_confirmed: 'yes' });
+    expect(entered.status).toBe(303);
+    expect(entries(t)).toHaveLength(1);
   });
 
   it('delivers a pending prize on the clock: Rewards shows the code once delivered', async () => {

@@ -1,7 +1,6 @@
 /** The service's own hosted page: campaign, terms acceptance, and the entry's result. @see spec §2.4 to §2.6, §4.2 */
 import type { Terms } from '../../fixture.js';
 import type { ShownEntry } from '../../use-cases/entry-shown.js';
-import { csrfField } from '../../pages/csrf.js';
 import { type Html, html, safeLink } from '../../pages/html.js';
 import type { Brand, Promotion } from '../../store/promotions.js';
 import { type PageContext, journeyPage } from './shell.js';
@@ -43,7 +42,7 @@ function body(page: PageContext, hosted: HostedPage): Html {
     ${view.problem ? html`<p class="warning" role="alert" id="consent-problem">${view.problem}</p>` : ''}
     <p>${terms.text}</p>
     <ul>${[{ label: 'Full terms', url: terms.url }, ...terms.links].map((link) => html`<li>${safeLink(link.url, link.label)}</li>`)}</ul>
-    <form method="post" action="/play/${encodeURIComponent(hosted.packCode)}">${csrfField(page.req, page.res)}
+    <form method="post" action="/play/${encodeURIComponent(hosted.packCode)}">${page.form.field()}
       <input type="hidden" name="terms_version" value="${terms.version}">
       <label class="check"><input type="checkbox" name="accepted" value="yes"${terms.required ? html` required` : ''}> I accept the terms.</label>
       ${terms.minimum_age !== undefined ? html`<label class="check"><input type="checkbox" name="age_confirmed" value="yes" required> I am at least ${terms.minimum_age} years old.</label>` : ''}

@@ -1,14 +1,13 @@
 /** The journey's page shell: navigation, and who is signed in with a sign-out button. */
-import type { Request, Response } from 'express';
 import type { Collector } from '../../store/collectors.js';
-import { csrfField } from '../../pages/csrf.js';
+import type { FormId } from '../../pages/csrf.js';
 import { type Html, html } from '../../pages/html.js';
 import { layout } from '../../pages/layout.js';
 
 export interface PageContext {
-  req: Request;
-  res: Response;
   collector: Collector | undefined;
+  /** The browser's form id, for the forms' CSRF fields (the answer carries its cookie). */
+  form: FormId;
 }
 
 export const JOURNEY_NAV = [
@@ -18,7 +17,7 @@ export const JOURNEY_NAV = [
 
 export function journeyPage(page: PageContext, title: string, body: Html): Html {
   const aside = page.collector
-    ? html`<form method="post" action="/sign-out"><span>Signed in as ${page.collector.email}</span> ${csrfField(page.req, page.res)}<button type="submit">Sign out</button></form>`
+    ? html`<form method="post" action="/sign-out"><span>Signed in as ${page.collector.email}</span> ${page.form.field()}<button type="submit">Sign out</button></form>`
     : html`<a href="/sign-in">Sign in</a>`;
   return layout({ title, body, nav: JOURNEY_NAV, aside });
 }

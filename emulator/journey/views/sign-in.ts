@@ -1,7 +1,6 @@
 /** The simulated collector sign-in page: pick an account or create one. */
 import type { Collector } from '../../store/collectors.js';
-import type { ScannedPack } from '../sign-in.js';
-import { csrfField } from '../../pages/csrf.js';
+import type { ScannedPack } from '../../use-cases/journey/sign-in.js';
 import { type Html, html } from '../../pages/html.js';
 import { type PageContext, journeyPage } from './shell.js';
 
@@ -21,7 +20,7 @@ export interface SignInForm {
 }
 
 export function signInPage(page: PageContext, collectors: Collector[], form: SignInForm): Html {
-  const csrf = csrfField(page.req, page.res);
+  const csrf = page.form.field();
   const problems = form.problems ?? {};
   const invalid = (name: string) => (problems[name] ? html` aria-invalid="true" aria-describedby="${name}-problem"` : '');
   const problem = (name: string) => (problems[name] ? html`<p class="warning" id="${name}-problem">${problems[name]}</p>` : '');
