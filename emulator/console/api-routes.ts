@@ -19,8 +19,7 @@ import { setCallbacks } from '../use-cases/console/callbacks.js';
 import { type KeyRefusal, createKey, revokeKey, rotateKey } from '../use-cases/console/keys.js';
 import { setRouting } from '../use-cases/console/routing.js';
 import { promotionParam } from './promotion-param.js';
-import { endRun, renewRun, startRun } from './harness-runs.js';
-import { refused } from '../wire-contract.js';
+import { endRun, openRun, renewRun } from '../use-cases/console/harness-runs.js';
 
 const KeyBody = z.strictObject({ environment: z.enum(['sandbox', 'production']) });
 const CallbackBody = z.strictObject({ production: z.string().max(4096), preview: z.string().max(4096).optional() });
@@ -32,8 +31,6 @@ interface Named {
   id: number;
   promotion: PromotionRef;
 }
-
-const noRun = () => new ConsoleError('not_found', { message: 'No harness run under way has that id.' });
 
 export function consoleApiRouter(ctx: Context): Router {
   const router = Router();
@@ -50,6 +47,13 @@ export function consoleApiRouter(ctx: Context): Router {
     refusal: (reason: KeyRefusal, { promotion }: Named) => (reason === 'unknown_key'
       ? new ConsoleError('not_found', { message: `Promotion ${promotion.slug} has no agency key with that id. List them with \`emulator keys list --promotion ${promotion.slug}\`.` })
       : new ConsoleError('key_revoked')),
+  } as const;
+  /** What the rows that renew and end the run a path names share: they differ in the use case. */
+  const runChange = {
+    method: 'post', caller: anyone,
+    input: (req: RowRequest) => req.params.id!,
+    refusal: () => new ConsoleError('not_found', { message: 'No harness run under way has that id.' }),
+    answer: <T extends object>(body: T) => ({ status: 200, body }),
   } as const;
   const ok = (status: number) => <T extends object>(result: T, { promotion }: Named) => ({ status, body: { ...result, promotion } });
 
@@ -105,31 +109,19 @@ export function consoleApiRouter(ctx: Context): Router {
     run: (on, { id }) => ({ routing: setRouting(on, false, id) }),
     answer: ok(200),
   });
-  /** A harness run's snapshot of the promotion, put back at its end (harness-runs.ts). */
+  /** A harness run's snapshot of the promotion, put back at its end (use-cases/console/harness-runs.ts). */
   endpoint({
     method: 'post', path: '/harness-runs', caller: promotionOf,
     input: (req) => validate(RunBody, req.body),
-    run: (on, { id }, { replaces, ...holder }) => startRun(on, holder, id, replaces),
+    run: (on, { id }, request) => openRun(on, request, id),
     refusal: ({ id: run, pid, host, started_at, lease_left_ms }, { promotion }) => {
       const message = `Another harness run (pid ${pid} on ${host}, started ${started_at}) is under way on promotion ${promotion.slug}; its lease ends in ${Math.ceil(lease_left_ms / 1000)} s unless it renews it.`;
       return new ConsoleError('harness_run_active', { message, details: { id: [run], pid: [String(pid)], host: [host], started_at: [started_at] } });
     },
     answer: (start) => ({ status: 201, body: start }),
   });
-  endpoint({
-    method: 'post', path: '/harness-runs/:id/renew', caller: anyone,
-    input: (req) => req.params.id!,
-    run: (on, _caller, id) => (renewRun(on, id) ? { renewed: true } : refused('not_found')),
-    refusal: noRun,
-    answer: (body) => ({ status: 200, body }),
-  });
-  endpoint({
-    method: 'post', path: '/harness-runs/:id/end', caller: anyone,
-    input: (req) => req.params.id!,
-    run: (on, _caller, id) => (endRun(on, id) ? { restored: true } : refused('not_found')),
-    refusal: noRun,
-    answer: (body) => ({ status: 200, body }),
-  });
+  endpoint({ ...runChange, path: '/harness-runs/:id/renew', run: (on, _caller, id) => renewRun(on, id) });
+  endpoint({ ...runChange, path: '/harness-runs/:id/end', run: (on, _caller, id) => endRun(on, id) });
   /** The interaction log with each key shown masked, for the dashboard's live view. */
   endpoint({
     method: 'get', path: '/log', caller: anyone,

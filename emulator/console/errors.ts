@@ -7,7 +7,7 @@ export const CONSOLE_ERRORS = {
   approval_refused: { status: 409, message: 'Not approved yet.' },
   /** A revoked key cannot be rotated. */
   key_revoked: { status: 409, message: 'That key is revoked and cannot be rotated; create a new key instead.' },
-  /** Another harness run is verifying this promotion; `details.run` names it. */
+  /** Another harness run is verifying this promotion; `details` names it (id, pid, host, started_at). */
   harness_run_active: { status: 409, message: 'Another harness run is under way on this promotion.' },
 } as const satisfies ErrorTable;
 

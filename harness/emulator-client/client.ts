@@ -89,7 +89,7 @@ export class EmulatorClient {
   /**
    * Opens this run on the promotion: the emulator keeps what the brand had (callback URLs,
    * checklist, approval) and puts it back at endRun, or when a later run finds this one gone
-   * (emulator/console/harness-runs.ts). `active`: another run holds the promotion.
+   * (emulator/use-cases/console/harness-runs.ts). `active`: another run holds the promotion.
    */
   async startRun(holder: { pid: number; host: string; replaces?: string }): Promise<RunStart> {
     const response = await this.fetch(this.scoped('/_emulator/console/harness-runs'), { method: 'POST', body: JSON.stringify(holder) });

@@ -7,11 +7,12 @@
  * harness knows its own marks). A restarted emulator has forgotten its open runs.
  */
 import { randomUUID } from 'node:crypto';
-import type { Context } from '../context.js';
-import { dropApprovalEventsAfter, lastApprovalEventId } from '../store/approvals.js';
-import { type StoredCoverage, replaceCoverage, storedCoverage } from '../store/coverage.js';
-import { defaultPromotionId, getPromotion, setApprovedAt, setCallbackUrls } from '../store/promotions.js';
-import { type Refused, refused } from '../wire-contract.js';
+import type { Context } from '../../context.js';
+import { dropApprovalEventsAfter, lastApprovalEventId } from '../../store/approvals.js';
+import { type StoredCoverage, replaceCoverage, storedCoverage } from '../../store/coverage.js';
+import { getPromotion, setApprovedAt, setCallbackUrls } from '../../store/promotions.js';
+import { type Refused, refused } from '../../wire-contract.js';
+import { promotionOf } from './promotion.js';
 
 /** A run that has not renewed its lease for this long is over, however it ended. */
 export const LEASE_MS = 20_000;
@@ -20,6 +21,11 @@ export const LEASE_MS = 20_000;
 export interface RunHolder {
   pid: number;
   host: string;
+}
+
+/** A run asked for; `replaces` names the run under way whose process the caller found gone. */
+export interface RunRequest extends RunHolder {
+  replaces?: string | undefined;
 }
 
 interface OpenRun extends RunHolder {
@@ -40,8 +46,14 @@ export interface RunInfo extends RunHolder {
   lease_left_ms: number;
 }
 
-/** A run opened; refused, it names the run under way. */
-export type RunStart = { id: string; recovered: RunInfo | null } | Refused<RunInfo>;
+/** A run opened; `recovered` is the run whose lease ran out (or that it replaces), put back first. */
+export interface RunOpened {
+  id: string;
+  recovered: RunInfo | null;
+}
+
+/** Why a run's renewal or end was refused: no run under way has that id (it ended, or the emulator restarted). */
+export type RunRefusal = 'unknown_run';
 
 const OPEN = new WeakMap<Context, Map<number, OpenRun>>();
 
@@ -51,24 +63,29 @@ function openRuns(ctx: Context): Map<number, OpenRun> {
   return runs;
 }
 
+function runNamed(ctx: Context, id: string): OpenRun | undefined {
+  return [...openRuns(ctx).values()].find((candidate) => candidate.id === id);
+}
+
 function info(run: OpenRun, now: number): RunInfo {
   return { id: run.id, pid: run.pid, host: run.host, started_at: new Date(run.startedAt).toISOString(), lease_left_ms: Math.max(0, run.renewedAt + LEASE_MS - now) };
 }
 
 /**
  * Opens a run on the promotion. An open run whose lease is still running is another run under way
- * (refused, unless the caller names it in `replaces`: it found that process gone); one whose lease
- * ran out was killed: its snapshot is put back first, and the answer says so (`recovered`).
+ * (refused, naming it, unless the caller names it in `replaces`: it found that process gone); one
+ * whose lease ran out was killed: its snapshot is put back first, and the answer says so.
  */
-export function startRun(ctx: Context, holder: RunHolder, promotionId: number | undefined, replaces: string | undefined): RunStart {
-  const id = promotionId ?? defaultPromotionId(ctx.db);
+export function openRun(ctx: Context, request: RunRequest, promotionId?: number): RunOpened | Refused<RunInfo> {
+  const id = promotionOf(ctx, promotionId).id;
   const now = ctx.clock.system();
   const earlier = openRuns(ctx).get(id);
-  if (earlier && earlier.renewedAt + LEASE_MS > now && earlier.id !== replaces) return refused(info(earlier, now));
+  if (earlier && earlier.renewedAt + LEASE_MS > now && earlier.id !== request.replaces) return refused(info(earlier, now));
   if (earlier) restore(ctx, earlier);
+  // Read after the earlier run's snapshot is back: this run keeps what the brand had.
   const promotion = getPromotion(ctx.db, id);
   const run: OpenRun = {
-    ...holder, id: randomUUID(), promotionId: promotion.id, startedAt: now, renewedAt: now,
+    pid: request.pid, host: request.host, id: randomUUID(), promotionId: promotion.id, startedAt: now, renewedAt: now,
     callbacks: { production: promotion.production_callback, preview: promotion.preview_callback },
     approvedAt: promotion.approved_at, coverage: storedCoverage(ctx.db, promotion.id), lastEvent: lastApprovalEventId(ctx.db, promotion.id),
   };
@@ -76,18 +93,20 @@ export function startRun(ctx: Context, holder: RunHolder, promotionId: number | 
   return { id: run.id, recovered: earlier ? info(earlier, now) : null };
 }
 
-/** The run is still under way; false: no such open run (it ended, or the emulator restarted). */
-export function renewRun(ctx: Context, id: string): boolean {
-  const run = [...openRuns(ctx).values()].find((candidate) => candidate.id === id);
-  if (run) run.renewedAt = ctx.clock.system();
-  return run !== undefined;
+/** The run is still under way: its lease starts again. */
+export function renewRun(ctx: Context, id: string): { renewed: true } | Refused<RunRefusal> {
+  const run = runNamed(ctx, id);
+  if (!run) return refused('unknown_run');
+  run.renewedAt = ctx.clock.system();
+  return { renewed: true };
 }
 
-/** Puts back what the run found and closes it; false: no such open run. */
-export function endRun(ctx: Context, id: string): boolean {
-  const run = [...openRuns(ctx).values()].find((candidate) => candidate.id === id);
-  if (run) restore(ctx, run);
-  return run !== undefined;
+/** Puts back what the run found and closes it. */
+export function endRun(ctx: Context, id: string): { restored: true } | Refused<RunRefusal> {
+  const run = runNamed(ctx, id);
+  if (!run) return refused('unknown_run');
+  restore(ctx, run);
+  return { restored: true };
 }
 
 function restore(ctx: Context, run: OpenRun): void {
