@@ -3,7 +3,7 @@ import express from 'express';
 import request from 'supertest';
 import { worldRows } from '../emulator/control/world-rows.js';
 import { endpointTable } from '../emulator/endpoints.js';
-import { createControlState } from '../emulator/control/state.js';
+import { createControlState } from '../emulator/use-cases/control/state.js';
 import { errorWriter } from '../emulator/errors.js';
 import { testWorld } from './world.js';
 import { getMeta } from '../emulator/store/db.js';

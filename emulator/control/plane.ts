@@ -13,7 +13,7 @@ import { jsonBody, lazy, noOptions, notFound } from '../http.js';
 import { faultRows } from './fault-rows.js';
 import { controlGuard } from './guard.js';
 import { queryParams } from './query-params.js';
-import type { ControlContext } from './state.js';
+import type { ControlContext } from '../use-cases/control/state.js';
 import { secretRows } from './secrets.js';
 import { worldEditRows } from './world-edit-rows.js';
 import { promotionsTable, worldRows } from './world-rows.js';

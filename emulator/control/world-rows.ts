@@ -15,7 +15,7 @@ import { resetWorld } from '../store/reset.js';
 import { announceReset } from '../events.js';
 import { ClockTime } from './clock-time.js';
 import { envValues } from './env.js';
-import { type ControlContext, resetObservations } from './state.js';
+import { type ControlContext, resetObservations } from '../use-cases/control/state.js';
 import { type Refused, checkCallbackUrl, isRefused, refused } from '../wire-contract.js';
 
 const ClockBody = z.union([
