@@ -5,18 +5,18 @@
 import { Router } from 'express';
 import { type EndpointTable, anyone, endpointTable, noInput } from '../endpoints.js';
 import { z } from 'zod';
-import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
+import { type Clock, parseDuration } from '../clock.js';
 import { ControlError } from './errors.js';
 import { WholeText, validate } from '../validation.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { databaseProblem } from '../store/health.js';
 import { listInteractions } from '../store/interaction-reads.js';
-import { resetWorld } from '../store/reset.js';
-import { announceReset } from '../events.js';
 import { ClockTime } from './clock-time.js';
 import { envValues } from './env.js';
-import { type ControlContext, resetObservations } from '../use-cases/control/state.js';
-import { type Refused, checkCallbackUrl, isRefused, refused } from '../wire-contract.js';
+import { moveClock } from '../use-cases/control/clock.js';
+import { resetToFixture } from '../use-cases/control/reset.js';
+import type { ControlContext } from '../use-cases/control/state.js';
+import { checkCallbackUrl, isRefused } from '../wire-contract.js';
 
 const ClockBody = z.union([
   z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
@@ -65,7 +65,7 @@ export function worldRows(endpoint: EndpointTable<ControlContext>): void {
   endpoint({
     method: 'post', path: '/clock', caller: anyone,
     input: (req) => validate(ClockBody, req.body, { hint: 'Send {"advance":"31m"}, {"freeze":true|ISO time}, {"unfreeze":true} or {"reset":true}.', details: false }),
-    run: moveClock,
+    run: (ctx, _caller, move) => moveClock(ctx, move),
     refusal: (error, _caller, body) => {
       const [field, move] = 'advance' in body ? ['advance', `advancing by ${body.advance}`] : 'freeze' in body ? ['freeze', `freezing at ${body.freeze}`] : ['reset', 'going back to system time'];
       return new ControlError('invalid_request', { message: `The clock did not move: ${move} ${error.message}.`, details: { [field]: [`${move} ${error.message}`] } });
@@ -75,14 +75,7 @@ export function worldRows(endpoint: EndpointTable<ControlContext>): void {
   endpoint({
     method: 'post', path: '/reset', caller: anyone,
     input: noInput,
-    run: (ctx) => {
-      announceReset(ctx);
-      resetWorld(ctx.db, ctx.fixture, ctx.seed, ctx.clock.now());
-      ctx.resetLimits();
-      resetObservations(ctx.controlState);
-      ctx.logger.info('world reset to the fixture');
-      return { status: 'reset' };
-    },
+    run: resetToFixture,
     answer: (body) => ({ status: 200, body }),
   });
   endpoint({
@@ -110,20 +103,6 @@ export function promotionsTable(ctx: ControlContext, promotionSummaries: (ctx: C
     answer: (data) => ({ status: 200, body: { data } }),
   });
   return router;
-}
-
-/** The clock moved as asked; refused when the move would take it out of its range. */
-function moveClock(ctx: ControlContext, _caller: undefined, body: z.infer<typeof ClockBody>): ReturnType<Clock['state']> | Refused<ClockRangeError> {
-  try {
-    if ('advance' in body) ctx.clock.advance(parseDuration(body.advance)!);
-    else if ('freeze' in body) ctx.clock.freeze(body.freeze === true ? undefined : Date.parse(body.freeze));
-    else if ('unfreeze' in body) ctx.clock.unfreeze();
-    else ctx.clock.reset();
-  } catch (error) {
-    if (!(error instanceof ClockRangeError)) throw error;
-    return refused(error);
-  }
-  return ctx.clock.state();
 }
 
 /** Health answers whatever the clock shows: a clock that cannot be read is reported, not a failure. */
