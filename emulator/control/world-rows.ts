@@ -5,18 +5,18 @@
 import { Router } from 'express';
 import { type EndpointTable, anyone, endpointTable, noInput } from '../endpoints.js';
 import { z } from 'zod';
-import { type Clock, parseDuration } from '../clock.js';
+import { parseDuration } from '../clock.js';
 import { ControlError } from './errors.js';
 import { WholeText, validate } from '../validation.js';
 import { promotionParam } from '../console/promotion-param.js';
-import { databaseProblem } from '../store/health.js';
 import { listInteractions } from '../store/interaction-reads.js';
 import { ClockTime } from './clock-time.js';
 import { envValues } from './env.js';
 import { moveClock } from '../use-cases/control/clock.js';
+import { health } from '../use-cases/control/health.js';
+import { type CalledBack, promotionsCalledBack } from '../use-cases/control/promotions.js';
 import { resetToFixture } from '../use-cases/control/reset.js';
 import type { ControlContext } from '../use-cases/control/state.js';
-import { checkCallbackUrl, isRefused } from '../wire-contract.js';
 
 const ClockBody = z.union([
   z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
@@ -27,12 +27,6 @@ const ClockBody = z.union([
 
 const PromotionsQuery = z.strictObject({ callback: z.string().min(1).max(4096).optional() });
 
-/** A callback URL as the console stores it (checkCallbackUrl normalizes it), so `https://a.example/cb` finds `https://A.example/cb`. */
-function sameUrl(text: string): string {
-  const check = checkCallbackUrl(text);
-  return isRefused(check) ? text.trim() : check.url;
-}
-
 const InteractionsQuery = z.strictObject({
   after: WholeText(0, Number.MAX_SAFE_INTEGER).default(0),
   limit: WholeText(1, 1000).default(100),
@@ -42,13 +36,10 @@ export function worldRows(endpoint: EndpointTable<ControlContext>): void {
   endpoint({
     method: 'get', path: '/health', caller: anyone,
     input: noInput,
-    run: (ctx) => {
-      const problem = databaseProblem(ctx.db);
-      return problem ? { problem } : { base_url: ctx.config.baseUrl, clock: clockForHealth(ctx.clock) };
-    },
-    answer: (health) => ('problem' in health
-      ? { status: 503, body: { status: 'unavailable', ...health, pid: process.pid } }
-      : { status: 200, body: { status: 'ok', ...health, pid: process.pid } }),
+    run: health,
+    answer: (found) => ('problem' in found
+      ? { status: 503, body: { status: 'unavailable', problem: found.problem, pid: process.pid } }
+      : { status: 200, body: { status: 'ok', base_url: found.baseUrl, clock: found.clock, pid: process.pid } }),
   });
   endpoint({
     method: 'get', path: '/env', caller: anyone,
@@ -91,25 +82,13 @@ export function worldRows(endpoint: EndpointTable<ControlContext>): void {
  * (how the harness finds its promotion). A table of its own, loaded on first use as the console
  * is: start-up pays only for health and the experience API.
  */
-export function promotionsTable(ctx: ControlContext, promotionSummaries: (ctx: ControlContext) => Array<{ callbacks: { production: string | null; preview: string | null } }>): Router {
+export function promotionsTable(ctx: ControlContext, promotionSummaries: (ctx: ControlContext) => CalledBack[]): Router {
   const router = Router();
   endpointTable(router, { ctx })({
     method: 'get', path: '/', caller: anyone,
     input: (req) => validate(PromotionsQuery, req.query, { hint: 'callback is an absolute URL such as https://agency.example/callback.', details: false }).callback,
-    run: (on, _caller, callback) => {
-      const wanted = callback === undefined ? undefined : sameUrl(callback);
-      return promotionSummaries(on).filter(({ callbacks }) => wanted === undefined || [callbacks.production, callbacks.preview].some((url) => url !== null && sameUrl(url) === wanted));
-    },
+    run: (on, _caller, callback) => promotionsCalledBack(promotionSummaries(on), callback),
     answer: (data) => ({ status: 200, body: { data } }),
   });
   return router;
-}
-
-/** Health answers whatever the clock shows: a clock that cannot be read is reported, not a failure. */
-function clockForHealth(clock: Clock): object {
-  try {
-    return clock.state();
-  } catch {
-    return { mode: 'unreadable' };
-  }
 }
