@@ -7,7 +7,7 @@ import express from 'express';
 import type { Context } from './context.js';
 import { trustedCaller } from './control/guard.js';
 import { controlPlane } from './control/plane.js';
-import { createControlState } from './control/state.js';
+import { createControlState } from './use-cases/control/state.js';
 import { recordCalls } from './control/recorder.js';
 import type { Fixture } from './fixture.js';
 import type { experienceRouter } from './experience/routes.js';

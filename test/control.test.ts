@@ -3,7 +3,7 @@ import express from 'express';
 import request from 'supertest';
 import { worldRows } from '../emulator/control/world-rows.js';
 import { endpointTable } from '../emulator/endpoints.js';
-import { createControlState } from '../emulator/control/state.js';
+import { createControlState } from '../emulator/use-cases/control/state.js';
 import { errorWriter } from '../emulator/errors.js';
 import { testWorld } from './world.js';
 import { getMeta } from '../emulator/store/db.js';
@@ -14,6 +14,15 @@ describe('control plane /_emulator', () => {
     const res = await testWorld().api.get('/_emulator/health');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'ok', clock: { mode: 'frozen', now: '2026-11-21T10:00:00.000Z' } });
+  });
+
+  it('answers health with a clock it cannot read reported as such, not as a failure', async () => {
+    const t = testWorld();
+    // A time beyond what a Date holds, as an offset clock could come to show: its ISO form throws.
+    t.world.clock.state = () => ({ mode: 'offset', frozenAt: 0, offsetMs: 0, now: new Date(9e15).toISOString() });
+    const res = await t.api.get('/_emulator/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', base_url: t.env.base_url, clock: { mode: 'unreadable' }, pid: process.pid });
   });
 
   it('env has the documented keys', async () => {

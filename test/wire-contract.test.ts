@@ -10,7 +10,7 @@ import type { Checklist as ConsoleChecklist } from '../emulator/use-cases/consol
 import type { promotionSummaries } from '../emulator/console/lifecycle.js';
 import type { Checklist, Env, FaultSpec, Pack, PackKind, Promotion, SandboxScenario, Terms } from '../emulator/wire-contract.js';
 import type { EnvValues } from '../emulator/control/env.js';
-import type { FaultBody } from '../emulator/control/faults.js';
+import type { FaultBody } from '../emulator/control/fault-rows.js';
 import type { Terms as FixtureTerms } from '../emulator/fixture.js';
 import type { ExpectedOutcome } from '../emulator/domain/draw.js';
 import type { Scenario } from '../emulator/use-cases/sandbox.js';

@@ -12,3 +12,6 @@ export const CONTROL_ERRORS = {
 } as const satisfies ErrorTable;
 
 export class ControlError extends errorClass(CONTROL_ERRORS) {}
+
+/** A path or body names a sink that does not exist: said with how to create it (the sink's pages and the webhooks' rows). */
+export const noSink = (name: string | undefined) => new ControlError('not_found', { message: `No sink named "${name}". Create it with POST /_emulator/sinks {"name": "${name}"}.` });

@@ -1,46 +1,22 @@
 /**
- * Fault injection: the harness arms faults with `POST /_emulator/faults`,
+ * Fault injection: the harness arms faults with `POST /_emulator/faults` (use-cases/control/faults.ts),
  * and the next matching experience calls answer with an error (a 429 with Retry-After, a 401, an
  * unavailable 410...) or lose their connection. The call recorder (recorder.ts) hands each call to
  * `applyFaults` while faults are armed.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { z } from 'zod';
 import type { Context } from '../context.js';
 import { hashSecret } from '../domain/secrets.js';
 import { type ErrorTable, HttpError, writeError } from '../errors.js';
 import { namedKey, namedSession } from '../experience/auth.js';
 import { EXPERIENCE_ERRORS, type ErrorCode } from '../experience/errors.js';
-import { SANDBOX_SCENARIOS } from '../use-cases/sandbox.js';
 import { jsonBody } from '../http.js';
 import { unitOfAuthCode } from '../store/codes.js';
 import { packCodeOfUnit } from '../store/units.js';
-import type { StoredCall } from './observations.js';
+import type { Fault } from '../use-cases/control/fault-spec.js';
+import type { StoredCall } from '../use-cases/control/state.js';
 
 const EXPERIENCE_PREFIX = '/api/experience/v1';
-
-const FaultSpec = z
-  .strictObject({
-    /** The endpoint, with or without the /api/experience/v1 prefix, e.g. "/session/entry". */
-    path: z.string().min(1).max(200),
-    method: z.enum(['GET', 'POST']).optional(),
-    status: z.number().int().min(400).max(599).optional(),
-    error: z.string().regex(/^[a-z_]{1,40}$/).optional(),
-    message: z.string().max(500).optional(),
-    retry_after: z.number().int().min(0).max(86_400).optional(),
-    /** Destroy the connection instead of answering: a network interruption. */
-    drop: z.literal(true).optional(),
-    times: z.number().int().min(1).max(10_000).default(1),
-    /** Only calls of this pack (production) or sandbox scenario, or of this key's environment. */
-    match: z
-      .strictObject({ pack: z.string().min(1).max(64).optional(), scenario: z.enum(SANDBOX_SCENARIOS).optional(), environment: z.enum(['sandbox', 'production']).optional() })
-      .optional(),
-  })
-  .refine((spec) => spec.drop || spec.status !== undefined || spec.error !== undefined, 'give a status, an error code or "drop": true');
-
-export const FaultBody = z.strictObject({ next: FaultSpec });
-
-export type Fault = z.infer<typeof FaultSpec> & { id: number; hits: number };
 
 /** Who a call is for, as a fault matches on it and an observed call records it. */
 export interface Subject {

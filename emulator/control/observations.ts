@@ -6,17 +6,12 @@
  * back off in real time.
  */
 import type { Request, Response } from 'express';
-import type { Context } from '../context.js';
 import { s256 } from '../domain/pkce.js';
 import { hashSecret } from '../domain/secrets.js';
 import { type CallerLocals, sessionOfCall } from '../experience/auth.js';
 import { answerOf } from '../fast-path/json.js';
-import { unitOfAuthCode } from '../store/codes.js';
-import { packCodeOfUnit } from '../store/units.js';
-import type { CallAnswer, ObservedCall } from '../wire-contract.js';
-
-/** As kept: the pack may still be a unit id to look up, or to be found from the code's hash. */
-export type StoredCall = ObservedCall & { unit?: number | null };
+import type { CallAnswer } from '../wire-contract.js';
+import type { StoredCall } from '../use-cases/control/state.js';
 
 /** Observations are stamped on the wall clock, not the virtual one: agencies poll and back off in real time. */
 export const wallClock = () => performance.timeOrigin + performance.now();
@@ -51,16 +46,6 @@ export function complete(call: StoredCall, res: Response): void {
     call.body = rest;
     if (typeof code === 'string') call.code_sha256 = hashSecret(code);
     if (typeof verifier === 'string') call.verifier = { length: verifier.length, unreserved: UNRESERVED.test(verifier), s256: s256(verifier) };
-  }
-}
-
-/** Looks up the pack of calls recorded before their pack was known. */
-export function resolvePacks(ctx: Context, calls: StoredCall[]): void {
-  for (const call of calls) {
-    if (call.unit === undefined) continue;
-    const unit = call.unit ?? (call.code_sha256 ? unitOfAuthCode(ctx.db, call.code_sha256) : null);
-    call.pack = unit === null ? null : packCodeOfUnit(ctx.db, unit);
-    call.unit = undefined;
   }
 }
 

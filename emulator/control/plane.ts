@@ -2,7 +2,7 @@
  * The control plane `/_emulator` as one table of endpoints (endpoints.ts): for tools and tests, on
  * loopback or behind the control token. Its rows are grouped by what they hold: the world as a
  * whole (world-rows.ts), faults and observed calls (fault-rows.ts), the world's edits
- * (world-edit-rows.ts), the issued secrets (secrets.ts); the groups needed only by some tools are
+ * (world-edit-rows.ts), the issued secrets (secret-rows.ts); the groups needed only by some tools are
  * loaded on their first request, keeping start-up to health and the experience API: the
  * promotions, the console's API, webhooks and sinks, the seed. The order matters where it says so.
  */
@@ -13,8 +13,8 @@ import { jsonBody, lazy, noOptions, notFound } from '../http.js';
 import { faultRows } from './fault-rows.js';
 import { controlGuard } from './guard.js';
 import { queryParams } from './query-params.js';
-import type { ControlContext } from './state.js';
-import { secretRows } from './secrets.js';
+import type { ControlContext } from '../use-cases/control/state.js';
+import { secretRows } from './secret-rows.js';
 import { worldEditRows } from './world-edit-rows.js';
 import { promotionsTable, worldRows } from './world-rows.js';
 

@@ -12,8 +12,8 @@ import type { ErrorCodeLocals } from '../errors.js';
 import { recordInteraction } from '../store/interaction-rows.js';
 import { whenClosed } from '../fast-path/when-closed.js';
 import { applyFaults } from './faults.js';
-import { type StoredCall, arriving, complete } from './observations.js';
-import { type ControlState, keepCall } from './state.js';
+import { arriving, complete } from './observations.js';
+import { type ControlState, type StoredCall, keepCall } from '../use-cases/control/state.js';
 
 /** Where a request's observed call waits for its answer. */
 const CALL = Symbol('observed call');

@@ -13,7 +13,7 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { anyone, endpointTable, noInput, scriptAnswer } from '../endpoints.js';
-import { ControlError } from './errors.js';
+import { ControlError, noSink } from './errors.js';
 import { type Sink, type SinkEvent, type SinkVerdict, findSink, recordSinkEvent, sinkEventsAfter } from '../store/sinks.js';
 import { findEndpoint } from '../store/webhooks.js';
 import { WholeText, validate } from '../validation.js';
@@ -35,7 +35,7 @@ export function sinkReceiver(ctx: Context): Router {
   const receiver = endpointTable(router, { ctx, body: express.raw({ type: () => true, limit: MAX_BODY }) });
   const sinkNamed = (name: string | undefined): Sink => {
     const sink = name === undefined ? undefined : findSink(ctx.db, name);
-    if (!sink) throw new ControlError('not_found', { message: `No sink named "${name}". Create it with POST /_emulator/sinks {"name": "${name}"}.` });
+    if (!sink) throw noSink(name);
     return sink;
   };
 

@@ -8,7 +8,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { type RowRequest, anyone, endpointTable, noInput } from '../endpoints.js';
-import { ControlError } from './errors.js';
+import { ControlError, noSink } from './errors.js';
 import { IdText, WholeText, validate } from '../validation.js';
 import { type Sink, findSink, listSinkEvents, listSinks } from '../store/sinks.js';
 import { WEBHOOK_EVENTS, listEndpoints } from '../store/webhooks.js';
@@ -46,7 +46,6 @@ const SINK_PAGE_SIZE = 20;
 
 const limitReached = () => new ControlError('limit_reached', { message: `The emulator sends to at most ${MAX_ENDPOINTS} webhook endpoints, sinks included; remove one first (POST /_emulator/webhooks/ID/remove, or \`emulator webhooks remove ID\`).` });
 const noDelivery = (_reason: 'not_found', _caller: undefined, id: string) => new ControlError('not_found', { message: `No delivery ${id}; see GET /_emulator/deliveries.` });
-const noSink = (name: string) => new ControlError('not_found', { message: `No sink named "${name}". Create it with POST /_emulator/sinks {"name": "${name}"}.` });
 
 export function webhooksControlRouter(ctx: Context): Router {
   const router = Router();

@@ -5,18 +5,18 @@
 import { Router } from 'express';
 import { type EndpointTable, anyone, endpointTable, noInput } from '../endpoints.js';
 import { z } from 'zod';
-import { type Clock, ClockRangeError, parseDuration } from '../clock.js';
+import { parseDuration } from '../clock.js';
 import { ControlError } from './errors.js';
 import { WholeText, validate } from '../validation.js';
 import { promotionParam } from '../console/promotion-param.js';
-import { databaseProblem } from '../store/health.js';
 import { listInteractions } from '../store/interaction-reads.js';
-import { resetWorld } from '../store/reset.js';
-import { announceReset } from '../events.js';
 import { ClockTime } from './clock-time.js';
 import { envValues } from './env.js';
-import { type ControlContext, resetObservations } from './state.js';
-import { type Refused, checkCallbackUrl, isRefused, refused } from '../wire-contract.js';
+import { moveClock } from '../use-cases/control/clock.js';
+import { health } from '../use-cases/control/health.js';
+import { type CalledBack, promotionsCalledBack } from '../use-cases/control/promotions.js';
+import { resetToFixture } from '../use-cases/control/reset.js';
+import type { ControlContext } from '../use-cases/control/state.js';
 
 const ClockBody = z.union([
   z.strictObject({ advance: z.string().refine((text) => parseDuration(text) !== undefined, 'a duration such as 31m, 2h or 90d') }),
@@ -27,12 +27,6 @@ const ClockBody = z.union([
 
 const PromotionsQuery = z.strictObject({ callback: z.string().min(1).max(4096).optional() });
 
-/** A callback URL as the console stores it (checkCallbackUrl normalizes it), so `https://a.example/cb` finds `https://A.example/cb`. */
-function sameUrl(text: string): string {
-  const check = checkCallbackUrl(text);
-  return isRefused(check) ? text.trim() : check.url;
-}
-
 const InteractionsQuery = z.strictObject({
   after: WholeText(0, Number.MAX_SAFE_INTEGER).default(0),
   limit: WholeText(1, 1000).default(100),
@@ -42,13 +36,10 @@ export function worldRows(endpoint: EndpointTable<ControlContext>): void {
   endpoint({
     method: 'get', path: '/health', caller: anyone,
     input: noInput,
-    run: (ctx) => {
-      const problem = databaseProblem(ctx.db);
-      return problem ? { problem } : { base_url: ctx.config.baseUrl, clock: clockForHealth(ctx.clock) };
-    },
-    answer: (health) => ('problem' in health
-      ? { status: 503, body: { status: 'unavailable', ...health, pid: process.pid } }
-      : { status: 200, body: { status: 'ok', ...health, pid: process.pid } }),
+    run: health,
+    answer: (found) => ('problem' in found
+      ? { status: 503, body: { status: 'unavailable', problem: found.problem, pid: process.pid } }
+      : { status: 200, body: { status: 'ok', base_url: found.baseUrl, clock: found.clock, pid: process.pid } }),
   });
   endpoint({
     method: 'get', path: '/env', caller: anyone,
@@ -65,7 +56,7 @@ export function worldRows(endpoint: EndpointTable<ControlContext>): void {
   endpoint({
     method: 'post', path: '/clock', caller: anyone,
     input: (req) => validate(ClockBody, req.body, { hint: 'Send {"advance":"31m"}, {"freeze":true|ISO time}, {"unfreeze":true} or {"reset":true}.', details: false }),
-    run: moveClock,
+    run: (ctx, _caller, move) => moveClock(ctx, move),
     refusal: (error, _caller, body) => {
       const [field, move] = 'advance' in body ? ['advance', `advancing by ${body.advance}`] : 'freeze' in body ? ['freeze', `freezing at ${body.freeze}`] : ['reset', 'going back to system time'];
       return new ControlError('invalid_request', { message: `The clock did not move: ${move} ${error.message}.`, details: { [field]: [`${move} ${error.message}`] } });
@@ -75,14 +66,7 @@ export function worldRows(endpoint: EndpointTable<ControlContext>): void {
   endpoint({
     method: 'post', path: '/reset', caller: anyone,
     input: noInput,
-    run: (ctx) => {
-      announceReset(ctx);
-      resetWorld(ctx.db, ctx.fixture, ctx.seed, ctx.clock.now());
-      ctx.resetLimits();
-      resetObservations(ctx.controlState);
-      ctx.logger.info('world reset to the fixture');
-      return { status: 'reset' };
-    },
+    run: resetToFixture,
     answer: (body) => ({ status: 200, body }),
   });
   endpoint({
@@ -98,39 +82,13 @@ export function worldRows(endpoint: EndpointTable<ControlContext>): void {
  * (how the harness finds its promotion). A table of its own, loaded on first use as the console
  * is: start-up pays only for health and the experience API.
  */
-export function promotionsTable(ctx: ControlContext, promotionSummaries: (ctx: ControlContext) => Array<{ callbacks: { production: string | null; preview: string | null } }>): Router {
+export function promotionsTable(ctx: ControlContext, promotionSummaries: (ctx: ControlContext) => CalledBack[]): Router {
   const router = Router();
   endpointTable(router, { ctx })({
     method: 'get', path: '/', caller: anyone,
     input: (req) => validate(PromotionsQuery, req.query, { hint: 'callback is an absolute URL such as https://agency.example/callback.', details: false }).callback,
-    run: (on, _caller, callback) => {
-      const wanted = callback === undefined ? undefined : sameUrl(callback);
-      return promotionSummaries(on).filter(({ callbacks }) => wanted === undefined || [callbacks.production, callbacks.preview].some((url) => url !== null && sameUrl(url) === wanted));
-    },
+    run: (on, _caller, callback) => promotionsCalledBack(promotionSummaries(on), callback),
     answer: (data) => ({ status: 200, body: { data } }),
   });
   return router;
-}
-
-/** The clock moved as asked; refused when the move would take it out of its range. */
-function moveClock(ctx: ControlContext, _caller: undefined, body: z.infer<typeof ClockBody>): ReturnType<Clock['state']> | Refused<ClockRangeError> {
-  try {
-    if ('advance' in body) ctx.clock.advance(parseDuration(body.advance)!);
-    else if ('freeze' in body) ctx.clock.freeze(body.freeze === true ? undefined : Date.parse(body.freeze));
-    else if ('unfreeze' in body) ctx.clock.unfreeze();
-    else ctx.clock.reset();
-  } catch (error) {
-    if (!(error instanceof ClockRangeError)) throw error;
-    return refused(error);
-  }
-  return ctx.clock.state();
-}
-
-/** Health answers whatever the clock shows: a clock that cannot be read is reported, not a failure. */
-function clockForHealth(clock: Clock): object {
-  try {
-    return clock.state();
-  } catch {
-    return { mode: 'unreadable' };
-  }
 }
