@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { envValues } from '../emulator/control/env.js';
+import { envValues } from '../emulator/use-cases/control/env-values.js';
 import { loadFixture } from '../emulator/fixture.js';
 import { createLogger } from '../emulator/logger.js';
 import { startServer } from '../emulator/server.js';

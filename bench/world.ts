@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { pino } from 'pino';
 import type { Limits } from '../emulator/domain/limits.js';
-import { envValues } from '../emulator/control/env.js';
+import { envValues } from '../emulator/use-cases/control/env-values.js';
 import { s256 } from '../emulator/domain/pkce.js';
 import { isRefused } from '../emulator/wire-contract.js';
 import { createSandboxSession } from '../emulator/use-cases/sandbox.js';

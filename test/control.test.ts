@@ -74,7 +74,8 @@ describe('control plane /_emulator', () => {
       next();
     });
     const rows = express.Router();
-    worldRows(endpointTable(rows, { ctx: { ...t.world, controlState: createControlState(), resetLimits: () => {} } }));
+    const ctx = { ...t.world, controlState: createControlState(), resetLimits: () => {} };
+    worldRows(endpointTable(rows, { ctx }), ctx);
     app.use('/_emulator', controlGuard({ controlToken: 'control-secret' }), rows);
     app.use(errorWriter(t.world.logger));
     expect((await request(app).get('/_emulator/health')).status).toBe(403);

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { Checklist as ConsoleChecklist } from '../emulator/use-cases/console/checklist.js';
 import type { promotionSummaries } from '../emulator/console/lifecycle.js';
 import type { Checklist, Env, FaultSpec, Pack, PackKind, Promotion, SandboxScenario, Terms } from '../emulator/wire-contract.js';
-import type { EnvValues } from '../emulator/control/env.js';
+import type { EnvValues } from '../emulator/use-cases/control/env-values.js';
 import type { FaultBody } from '../emulator/control/fault-rows.js';
 import type { Terms as FixtureTerms } from '../emulator/fixture.js';
 import type { ExpectedOutcome } from '../emulator/domain/draw.js';

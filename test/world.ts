@@ -8,7 +8,7 @@ import { createLogger } from '../emulator/logger.js';
 import { openWorld } from '../emulator/server.js';
 import { issueAuthCode } from '../emulator/store/codes.js';
 import { s256 } from '../emulator/domain/pkce.js';
-import { envValues } from '../emulator/control/env.js';
+import { envValues } from '../emulator/use-cases/control/env-values.js';
 import { findCollectorByEmail } from '../emulator/store/collectors.js';
 import { findUnitByCode } from '../emulator/store/units.js';
 import { findBrandBySlug, getPromotion } from '../emulator/store/promotions.js';

@@ -1,7 +1,7 @@
 /** `stop`, `status`, `env`, `reset` and `clock`: each finds the running emulator through its data folder. */
 import { existsSync } from 'node:fs';
 import { type ClockState, parseDuration } from '../clock.js';
-import type { EnvValues } from '../control/env.js';
+import type { EnvValues } from '../use-cases/control/env-values.js';
 import { CliError } from '../cli-error.js';
 import { FolderInUse, folderHolder, holdFolderLock, releaseFolderLock } from './folder-lock.js';
 import { control, findRunning, isAlive, look, removeInstance, requireRunning, waitUntil } from './instance.js';

@@ -1,7 +1,7 @@
 /** `emulator start --foreground`: serves in this process until SIGINT or SIGTERM. What Docker runs. */
 import type { AddressInfo } from 'node:net';
 import { type Logger, multistream, type StreamEntry } from 'pino';
-import { envValues } from '../control/env.js';
+import { envValues } from '../use-cases/control/env-values.js';
 import type { Fixture } from '../fixture.js';
 import { PRETTY_IGNORE, createLogger, logFile } from '../logger.js';
 import { type Running, startServer } from '../server.js';

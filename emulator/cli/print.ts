@@ -1,6 +1,6 @@
 /** What the CLI prints: the start summary, shell exports and the clock. */
 import { type ClockState, formatOffset } from '../clock.js';
-import type { EnvValues } from '../control/env.js';
+import type { EnvValues } from '../use-cases/control/env-values.js';
 import { CLI, type DataPaths, dataFlag } from './paths.js';
 
 export type Env = Pick<

@@ -35,7 +35,7 @@ export function controlPlane(ctx: ControlContext): Router {
   router.use('/console', lazy(() => import('../console/api-routes.js'), ({ consoleApiRouter }) => consoleApiRouter(ctx)), notFound);
   router.use('/promotions', lazy(() => import('../console/lifecycle.js'), ({ promotionSummaries }) => promotionsTable(ctx, promotionSummaries)));
   const endpoint = endpointTable(router, { ctx });
-  worldRows(endpoint);
+  worldRows(endpoint, ctx);
   faultRows(endpoint, ctx.controlState);
   worldEditRows(endpoint, ctx, ctx.controlState.originalTerms);
   secretRows(endpoint);

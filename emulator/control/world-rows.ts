@@ -11,8 +11,8 @@ import { WholeText, validate } from '../validation.js';
 import { promotionParam } from '../console/promotion-param.js';
 import { listInteractions } from '../store/interaction-reads.js';
 import { ClockTime } from './clock-time.js';
-import { envValues } from './env.js';
 import { moveClock } from '../use-cases/control/clock.js';
+import { envValues } from '../use-cases/control/env-values.js';
 import { health } from '../use-cases/control/health.js';
 import { type CalledBack, promotionsCalledBack } from '../use-cases/control/promotions.js';
 import { resetToFixture } from '../use-cases/control/reset.js';
@@ -32,7 +32,7 @@ const InteractionsQuery = z.strictObject({
   limit: WholeText(1, 1000).default(100),
 });
 
-export function worldRows(endpoint: EndpointTable<ControlContext>): void {
+export function worldRows(endpoint: EndpointTable<ControlContext>, ctx: ControlContext): void {
   endpoint({
     method: 'get', path: '/health', caller: anyone,
     input: noInput,
@@ -43,8 +43,8 @@ export function worldRows(endpoint: EndpointTable<ControlContext>): void {
   });
   endpoint({
     method: 'get', path: '/env', caller: anyone,
-    input: (req) => req.query,
-    run: (ctx, _caller, query) => envValues(ctx, promotionParam(ctx, query)),
+    input: (req) => promotionParam(ctx, req.query),
+    run: (on, _caller, promotionId) => envValues(on, promotionId),
     answer: (values) => ({ status: 200, body: values }),
   });
   endpoint({

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';
 import { DEFAULT_FIXTURE } from '../world.js';

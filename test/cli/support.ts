@@ -4,7 +4,7 @@ import { type Server, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { EnvValues } from '../../emulator/control/env.js';
+import type { EnvValues } from '../../emulator/use-cases/control/env-values.js';
 import type { Fixture } from '../../emulator/fixture.js';
 import { type CliRun, freePort, runCli as emulator } from '../hardening/processes.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { DEFAULT_FIXTURE, testWorld } from '../world.js';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import type { Fixture } from '../../emulator/fixture.js';
 import { resetWorld } from '../../emulator/store/reset.js';
 import { classifyChange, type FixtureWatcher, watchFixture } from '../../emulator/cli/watch.js';

@@ -10,7 +10,7 @@ import { writeInstance } from '../../emulator/cli/instance.js';
 import { dataPaths } from '../../emulator/cli/paths.js';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { DEFAULT_FIXTURE, FROZEN_AT } from '../world.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
 

@@ -1,6 +1,6 @@
 /** The dashboard in Chromium: at a phone's 390 px nothing overflows the page, and the Packs panel's QR codes are drawn (issue 15). */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { useChromium } from '../support/chromium.js';
 import { useRunningEmulator } from '../webhooks/emulator.js';
 

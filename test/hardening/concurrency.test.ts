@@ -9,7 +9,7 @@
  * @see spec §2.5, §4.1 rule 5, §4.3 step 5, §5 rule 4
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { EnvValues } from '../../emulator/control/env.js';
+import type { EnvValues } from '../../emulator/use-cases/control/env-values.js';
 import { s256 } from '../../emulator/domain/pkce.js';
 import { authCodesForPack, issueAuthCode } from '../../emulator/store/codes.js';
 import { type Db, getMeta } from '../../emulator/store/db.js';

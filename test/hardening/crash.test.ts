@@ -6,7 +6,7 @@
  * @see spec §2.5, §3
  */
 import { afterEach, expect, test } from 'vitest';
-import type { EnvValues } from '../../emulator/control/env.js';
+import type { EnvValues } from '../../emulator/use-cases/control/env-values.js';
 import { s256 } from '../../emulator/domain/pkce.js';
 import { issueAuthCode } from '../../emulator/store/codes.js';
 import { listCollectors } from '../../emulator/store/collectors.js';

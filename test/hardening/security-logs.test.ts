@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterEach, expect, test, vi } from 'vitest';
-import type { EnvValues } from '../../emulator/control/env.js';
+import type { EnvValues } from '../../emulator/use-cases/control/env-values.js';
 import { s256 } from '../../emulator/domain/pkce.js';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';

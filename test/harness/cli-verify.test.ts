@@ -11,7 +11,7 @@ import { overview } from '../../emulator/console/lifecycle.js';
 import { approve } from '../../emulator/use-cases/console/approval.js';
 import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { isRefused } from '../../emulator/wire-contract.js';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
 import { expectPrinted, harness, normalize, targetArgs, useHarnessWorld } from './cli-support.js';
 import { TELLS_HEADING } from '../../harness/report/legend.js';

@@ -16,7 +16,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { approve } from '../../emulator/use-cases/console/approval.js';
 import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { isRefused } from '../../emulator/wire-contract.js';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import type { Fixture } from '../../emulator/fixture.js';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';

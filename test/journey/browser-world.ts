@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { approve } from '../../emulator/use-cases/console/approval.js';
 import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { isRefused } from '../../emulator/wire-contract.js';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';
 import { DEFAULT_FIXTURE, FROZEN_AT } from '../world.js';

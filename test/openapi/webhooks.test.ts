@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { REPORTING_API } from '../../emulator/openapi/reporting.js';
 import { WEBHOOK_EVENTS } from '../../emulator/store/webhooks.js';
 import { type Captured, type RunningEmulator, captureReceiver, enterProduction, recordScan, runningEmulator } from '../webhooks/emulator.js';

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node
 import { isBuiltin } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { EnvValues } from '../../emulator/control/env.js';
+import type { EnvValues } from '../../emulator/use-cases/control/env-values.js';
 import { ROOT, freePort, removeTempFolders, run, tempFolder } from './support.js';
 
 const unsupported = ['linux', 'darwin'].includes(process.platform) && isBuiltin('node:sea')

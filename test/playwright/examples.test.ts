@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { createLogger } from '../../emulator/logger.js';
 import { productionEntryCounts } from '../../emulator/store/entries.js';
 import { startServer } from '../../emulator/server.js';

@@ -10,7 +10,7 @@ import { approve } from '../../emulator/use-cases/console/approval.js';
 import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { isRefused } from '../../emulator/wire-contract.js';
 import { type Limits, SPEC_LIMITS } from '../../emulator/domain/limits.js';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import type { Fixture } from '../../emulator/fixture.js';
 import { createLogger } from '../../emulator/logger.js';
 import { startServer } from '../../emulator/server.js';

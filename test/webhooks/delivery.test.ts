@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { termsFor } from '../../emulator/domain/terms.js';
 import { enterHosted } from '../../emulator/use-cases/journey/hosted-entry.js';
 import { scanPack } from '../../emulator/use-cases/journey/scan.js';

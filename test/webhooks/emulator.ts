@@ -7,7 +7,7 @@ import { afterAll, beforeAll, vi } from 'vitest';
 import type { Context } from '../../emulator/context.js';
 import { createLogger } from '../../emulator/logger.js';
 import { startServer } from '../../emulator/server.js';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { s256 } from '../../emulator/domain/pkce.js';
 import { issueAuthCode } from '../../emulator/store/codes.js';
 import { findCollectorByEmail } from '../../emulator/store/collectors.js';

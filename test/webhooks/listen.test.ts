@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { holdFolderLock, releaseFolderLock } from '../../emulator/cli/folder-lock.js';
 import { writeInstance } from '../../emulator/cli/instance.js';
 import { dataPaths } from '../../emulator/cli/paths.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { envValues } from '../../emulator/control/env.js';
+import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { type RunningEmulator, enterProduction, recordScan, runningEmulator } from './emulator.js';
 
 let t: RunningEmulator;

@@ -3,16 +3,16 @@
  * top-level fields describe one promotion (the default one, or the one asked for); `promotions`
  * and `companies` list the whole world.
  */
-import type { Context } from '../context.js';
-import { issueSecret } from '../domain/secrets.js';
-import { listCollectors } from '../store/collectors.js';
-import { listCompanies, listCompanyBrands } from '../store/companies.js';
-import { keySecret } from '../store/keys.js';
-import { type KnownPack, knownOutcomePacks } from '../store/known-packs.js';
-import { type Promotion, defaultPromotionId, listPromotions, loadCampaign } from '../store/promotions.js';
-import { listPromotionSkus } from '../store/skus.js';
-import { promotionPackCodes } from '../store/units.js';
-import { seededKeys } from '../store/world.js';
+import type { Context } from '../../context.js';
+import { issueSecret } from '../../domain/secrets.js';
+import { listCollectors } from '../../store/collectors.js';
+import { listCompanies, listCompanyBrands } from '../../store/companies.js';
+import { keySecret } from '../../store/keys.js';
+import { type KnownPack, knownOutcomePacks } from '../../store/known-packs.js';
+import { type Promotion, defaultPromotionId, listPromotions, loadCampaign } from '../../store/promotions.js';
+import { listPromotionSkus } from '../../store/skus.js';
+import { promotionPackCodes } from '../../store/units.js';
+import { seededKeys } from '../../store/world.js';
 
 export function envValues(ctx: Context, promotionId = defaultPromotionId(ctx.db)) {
   const companies = companiesOf(ctx);
