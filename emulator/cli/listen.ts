@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SinkDelivery } from '../control/sink.js';
-import { signatureHeader } from '../webhooks/signing.js';
+import { signatureHeader } from '../domain/webhook-signing.js';
 import { CliError } from '../cli-error.js';
 import { type Instance, control, requireRunning } from './instance.js';
 import { type DataPaths, dataPaths } from './paths.js';

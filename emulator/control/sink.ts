@@ -1,8 +1,8 @@
 /**
  * The built-in sink's receiving and watching end, under `/_emulator/sink`. `POST /:name` is a
- * webhook receiver like a brand would write, so a brand can watch events without one: it verifies
- * the signature on the raw body with its endpoint's secret and the virtual clock, keeps every
- * delivery (verified or not) with its headers in SQLite, and answers verified ones with the sink's
+ * webhook receiver like a brand would write, so a brand can watch events without one: its use case
+ * (use-cases/webhooks/sink-receipt.ts) verifies the signature on the raw body, keeps every delivery
+ * (verified or not) with its headers in SQLite, and answers verified ones with the sink's
  * configured status. `GET /:name/deliveries?after=ID` is what arrived since, for the sink page's
  * live list (HTML) and `emulator webhooks listen` (JSON).
  *
@@ -14,12 +14,10 @@ import { z } from 'zod';
 import type { Context } from '../context.js';
 import { anyone, endpointTable, noInput, scriptAnswer } from '../endpoints.js';
 import { ControlError, noSink } from './errors.js';
-import { type Sink, type SinkEvent, type SinkVerdict, findSink, recordSinkEvent, sinkEventsAfter } from '../store/sinks.js';
-import { findEndpoint } from '../store/webhooks.js';
+import { type Sink, type SinkEvent, findSink, sinkEventsAfter } from '../store/sinks.js';
+import { UNVERIFIED_STATUS, receiveAtSink } from '../use-cases/webhooks/sink-receipt.js';
 import { WholeText, validate } from '../validation.js';
 import { SINK_PAGE_SCRIPT, deliveryArticles, redactedHeaders } from '../webhooks/sink-page.js';
-import { type Verification, endpointSecret, verifySignature } from '../webhooks/signing.js';
-import { isRefused, refused } from '../wire-contract.js';
 
 const MAX_BODY = '1mb';
 
@@ -49,22 +47,15 @@ export function sinkReceiver(ctx: Context): Router {
   receiver({
     method: 'post', path: '/:name', caller: anyone,
     input: (req) => ({
-      sink: sinkNamed(req.params.name), body: Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '',
-      signature: req.get('x-service-signature'), event: req.get('x-service-event') ?? null, delivery: req.get('x-service-delivery') ?? null,
-      headers: receivedHeaders(req.headers),
+      sink: sinkNamed(req.params.name),
+      arrived: {
+        body: Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '',
+        signature: req.get('x-service-signature'), event: req.get('x-service-event') ?? null, delivery: req.get('x-service-delivery') ?? null,
+        headers: receivedHeaders(req.headers),
+      },
     }),
-    run: (on, _caller, { sink, body, signature, event, delivery, headers }) => {
-      const webhook = findEndpoint(on.db, sink.endpoint_id)!;
-      const verification = verifySignature(signature, body, endpointSecret(on.seed, webhook.secret_serial), Math.floor(on.clock.now() / 1000));
-      const failed = isRefused(verification) ? verification.refused : undefined;
-      const refusal = failed && new ControlError('invalid_signature', { message: failed.problem });
-      recordSinkEvent(on.db, sink.id, {
-        received_at: on.clock.now(), event, delivery, verified: failed ? 0 : 1, verdict: verdictOf(verification), problem: failed?.problem ?? null,
-        headers: JSON.stringify(headers), body, answered: refusal?.status ?? sink.respond_with,
-      });
-      return refusal ? refused(refusal) : { status: sink.respond_with };
-    },
-    refusal: (error) => error,
+    run: (on, _caller, { sink, arrived }) => receiveAtSink(on, sink, arrived),
+    refusal: ({ problem }) => new ControlError('invalid_signature', { message: problem, status: UNVERIFIED_STATUS }),
     answer: ({ status }) => ({ status, body: { received: true } }),
   });
 
@@ -82,11 +73,6 @@ export function sinkReceiver(ctx: Context): Router {
   });
 
   return router;
-}
-
-function verdictOf(verification: Verification): SinkVerdict {
-  if (!isRefused(verification)) return 'valid';
-  return verification.refused.reason === 'too_old' ? 'too_old' : 'invalid';
 }
 
 /** Headers a stray caller might send with credentials in them keep their names, never their values (the logs' redaction). */

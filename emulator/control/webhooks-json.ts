@@ -2,7 +2,7 @@
 import type { Sink, SinkEvent } from '../store/sinks.js';
 import type { Endpoint } from '../store/webhooks.js';
 import type { AddedEndpoint, DeliveryRecord } from '../use-cases/webhooks/endpoints.js';
-import { endpointSecret } from '../webhooks/signing.js';
+import { endpointSecret } from '../domain/webhook-signing.js';
 
 const iso = (at: number) => new Date(at).toISOString();
 

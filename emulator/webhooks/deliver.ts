@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { ownTransaction } from '../fast-path/turn-transaction.js';
 import { type Delivery, type DeliveryState, recordAttempt } from '../store/webhooks.js';
 import { resolvedLinkLocalProblem } from './link-local.js';
-import { endpointSecret, signatureHeader } from './signing.js';
+import { endpointSecret, signatureHeader } from '../domain/webhook-signing.js';
 
 const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000];
 const USER_AGENT = 'service-webhooks/1.0';

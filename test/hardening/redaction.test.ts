@@ -16,7 +16,7 @@ import { assertProperty } from './support/fuzz.js';
 
 const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'];
 
-/** Our secrets' shapes (emulator/domain/secrets.ts, webhooks/signing.ts), spelled out here. */
+/** Our secrets' shapes (emulator/domain/secrets.ts, domain/webhook-signing.ts), spelled out here. */
 const shapedSecret = fc.oneof(
   fc.tuple(fc.constantFrom('pk_sandbox_', 'pk_live_', 'sess_', 'rt_', 'sc_', 'whsec_'), fc.string({ unit: fc.constantFrom(...BASE64URL), minLength: 32, maxLength: 32 })).map(([prefix, body]) => prefix + body),
   fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 }).map((hex) => `pkd_${hex}`),

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { expect, test } from 'vitest';
-import { endpointSecret, signatureHeader, verifySignature } from '../../emulator/webhooks/signing.js';
+import { endpointSecret, signatureHeader, verifySignature } from '../../emulator/domain/webhook-signing.js';
 
 const SECRET = endpointSecret('seed', 1);
 const BODY = '{"id":"abc","event":"scan.processed"}';

@@ -6,7 +6,7 @@ import { openDb } from '../../emulator/store/db.js';
 import { MIGRATIONS } from '../../emulator/store/schema.js';
 import { sinkEventsAfter } from '../../emulator/store/sinks.js';
 import type { SinkDelivery } from '../../emulator/control/sink.js';
-import { signatureHeader } from '../../emulator/webhooks/signing.js';
+import { signatureHeader } from '../../emulator/domain/webhook-signing.js';
 import { oldDatabase } from '../support/raw-storage.js';
 import { type CreatedSink, type RunningEmulator, recordScan, runningEmulator } from './emulator.js';
 

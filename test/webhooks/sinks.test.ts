@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { signatureHeader } from '../../emulator/webhooks/signing.js';
+import { signatureHeader } from '../../emulator/domain/webhook-signing.js';
 import { type RunningEmulator, recordScan, runningEmulator } from './emulator.js';
 
 const started: RunningEmulator[] = [];

@@ -4,7 +4,7 @@
  * either way. @see public reference §4.2
  */
 import { createHmac } from 'node:crypto';
-import { issueSecret, safeEqual } from '../domain/secrets.js';
+import { issueSecret, safeEqual } from './secrets.js';
 import { type Refused, refused } from '../wire-contract.js';
 
 const TOLERANCE_SECONDS = 300;
