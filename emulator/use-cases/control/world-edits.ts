@@ -2,7 +2,8 @@
  * Edits of the world the harness makes while journeys run: a country's terms changed mid-journey
  * (put back by `restoreTerms` when the faults are cleared), a pending delivery settled now, and
  * the packs not entered yet with the outcome of their seeded draw (and every outcome that draw can
- * give). Each acts on the promotion its caller names.
+ * give). The terms and the packs are those of the promotion their caller names; a delivery is
+ * settled by its pack's code, whichever promotion the pack belongs to.
  */
 import type { Context } from '../../context.js';
 import type { ExpectedOutcome } from '../../domain/draw.js';
