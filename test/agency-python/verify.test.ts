@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';
+import { harness } from '../harness/cli-support.js';
 import { DEFAULT_FIXTURE } from '../world.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -57,22 +58,6 @@ afterAll(async () => {
   await emulator?.close();
   rmSync(folder, { recursive: true, force: true });
 });
-
-/** The built harness, spawned (the emulator answers from this process, so nothing here may block), ended if it outlives its bound. */
-function harness(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist/harness/cli.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const bound = setTimeout(() => child.kill('SIGTERM'), 280_000);
-    child.on('close', (code) => {
-      clearTimeout(bound);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 test('harness verify with only callback, preview and agency_log approves it, consent.refresh_after_422 included', async () => {
   const config = join(folder, 'harness.config.json');

@@ -7,7 +7,8 @@ import { createServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { harness, normalize, useHarnessWorld } from './cli-support.js';
+import { harness, normalize } from './cli-support.js';
+import { useHarnessWorld } from './world.js';
 
 describe('against the reference agency', () => {
   const started = useHarnessWorld({ approved: true });

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { type HarnessWorld, type HarnessWorldOptions, harnessWorld } from './world.js';
+import { expect } from 'vitest';
+import type { HarnessWorld } from './world.js';
 
 const CLI = fileURLToPath(new URL('../../dist/harness/cli.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -30,6 +30,9 @@ export interface Spawn {
   via?: 'node' | 'npx';
 }
 
+/** A run still going this long after it started is ended (its whole group under npx): the longest test gives it 300 s, and a test that times out would leave it running. */
+const BOUND_MS = 280_000;
+
 export function harness(args: string[], { env = {}, onStart, via = 'node' }: Spawn = {}): Promise<Run> {
   const cwd = via === 'node' ? mkdtempSync(join(tmpdir(), 'harness-cli-')) : ROOT;
   return new Promise((resolve) => {
@@ -40,23 +43,13 @@ export function harness(args: string[], { env = {}, onStart, via = 'node' }: Spa
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
+    const bound = setTimeout(() => (via === 'npx' ? process.kill(-child.pid!, 'SIGTERM') : child.kill('SIGTERM')), BOUND_MS);
     child.on('close', (code) => {
+      clearTimeout(bound);
       if (via === 'node') rmSync(cwd, { recursive: true, force: true });
       resolve({ code, stdout, stderr });
     });
   });
-}
-
-/** A harness world (world.ts) for the tests of the describe block this is called in: started before them, closed after; read it inside a test. */
-export function useHarnessWorld(options: HarnessWorldOptions): () => HarnessWorld {
-  let world: HarnessWorld | undefined;
-  beforeAll(async () => {
-    world = await harnessWorld(options);
-  }, 60_000);
-  afterAll(async () => {
-    await world?.close();
-  });
-  return () => world!;
 }
 
 export const targetArgs = (world: HarnessWorld) => ['--callback', world.target.callback, '--preview', world.target.preview, '--emulator', world.target.emulator, '--config', world.target.config, '--out', world.target.out];

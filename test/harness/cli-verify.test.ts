@@ -13,7 +13,8 @@ import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { isRefused } from '../../emulator/wire-contract.js';
 import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { coverSandbox, fetchPost } from '../support/sandbox-coverage.js';
-import { expectPrinted, harness, normalize, targetArgs, useHarnessWorld } from './cli-support.js';
+import { expectPrinted, harness, normalize, targetArgs } from './cli-support.js';
+import { useHarnessWorld } from './world.js';
 import { TELLS_HEADING } from '../../harness/report/legend.js';
 
 describe('against the reference agency', () => {

@@ -10,20 +10,16 @@
  * defects.test.ts), and on made-up facts or in a page of their own (agency-origins.test.ts,
  * checks/endpoint.test.ts, consent-boxes.test.ts).
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { useChromium } from '../support/chromium.js';
 import { expectEveryCheckPassed } from './runs.js';
-import { type HarnessWorld, harnessWorld } from './world.js';
+import { useHarnessWorld } from './world.js';
 
 const browser = useChromium();
-let world: HarnessWorld;
-
-beforeAll(async () => {
-  world = await harnessWorld({ approved: true, agency: { twoOrigins: true, agePage: true, consentInDialog: true, confirmPage: true }, config: { trace: 'off' } });
-}, 60_000);
-afterAll(async () => world?.close());
+const started = useHarnessWorld({ approved: true, agency: { twoOrigins: true, agePage: true, consentInDialog: true, confirmPage: true }, config: { trace: 'off' } });
 
 test('one agency on two origins, an age step, its consent form in a dialog behind a button, a confirm page after it: every check passes, exit 0, the clicks in the evidence', async () => {
+  const world = started();
   expect(new URL(world.agency.callbackUrl).origin).not.toBe(new URL(world.agency.previewUrl).origin);
   const report = await world.verify({ browser: browser() });
   expectEveryCheckPassed([report]);

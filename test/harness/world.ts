@@ -103,6 +103,18 @@ export async function harnessWorld(options: HarnessWorldOptions = {}) {
 
 export type HarnessWorld = Awaited<ReturnType<typeof harnessWorld>>;
 
+/** A harness world for the tests of the file or describe block this is called in: started before them, closed after; read it inside a test. */
+export function useHarnessWorld(options: HarnessWorldOptions): () => HarnessWorld {
+  let world: HarnessWorld | undefined;
+  beforeAll(async () => {
+    world = await harnessWorld(options);
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+  return () => world!;
+}
+
 export function quiet(): Writable {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
