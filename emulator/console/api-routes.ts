@@ -13,7 +13,7 @@ import { ConsoleError } from './errors.js';
 import { listInteractions } from '../store/interaction-reads.js';
 import { getPromotion } from '../store/promotions.js';
 import { IdText, validate } from '../validation.js';
-import { type PromotionRef, checklist, keys, logRows, overview, promotionRef } from './lifecycle.js';
+import { type PromotionRef, checklist, keys, logRows, overview, promotionRef } from '../use-cases/console/reads.js';
 import { approve } from '../use-cases/console/approval.js';
 import { setCallbacks } from '../use-cases/console/callbacks.js';
 import { type KeyRefusal, createKey, revokeKey, rotateKey } from '../use-cases/console/keys.js';

@@ -20,7 +20,7 @@ import { type KeyRefusal, createKey, revokeKey, rotateKey } from '../use-cases/c
 import { setRouting } from '../use-cases/console/routing.js';
 import { IdText, queryRule, validate } from '../validation.js';
 import { DashboardError, dashboardRefusals, readOr400, warningPage } from './dashboard-errors.js';
-import { logRows, overview, promotionRef, promotionSummaries } from './lifecycle.js';
+import { logRows, overview, promotionRef, promotionSummaries } from '../use-cases/console/reads.js';
 import { LIVE_LOG_SCRIPT } from './live-log.js';
 import { type DashboardView, LOG_SHOWN, type Notice, dashboardPage, pageQuery } from './views/dashboard.js';
 

@@ -8,7 +8,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../emulator/app.js';
 import { createClock } from '../../emulator/clock.js';
-import { overview } from '../../emulator/console/lifecycle.js';
+import { overview } from '../../emulator/use-cases/console/reads.js';
 import { approve } from '../../emulator/use-cases/console/approval.js';
 import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { LEASE_MS, endRun, openRun, renewRun } from '../../emulator/use-cases/console/harness-runs.js';

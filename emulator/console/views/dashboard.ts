@@ -7,7 +7,7 @@ import { csrfField } from '../../pages/csrf.js';
 import { type Html, html, safeLink } from '../../pages/html.js';
 import { layout } from '../../pages/layout.js';
 import { HOSTED_REASON_TEXT } from '../../use-cases/journey/routing.js';
-import type { LogRow, Overview, PromotionRef, promotionSummaries } from '../lifecycle.js';
+import type { LogRow, Overview, PromotionRef, promotionSummaries } from '../../use-cases/console/reads.js';
 import type { ClockState } from '../../clock.js';
 import type { KnownPack } from '../../store/known-packs.js';
 import { clockPanel, packsPanel, sinksPanel } from './dashboard-panels.js';
