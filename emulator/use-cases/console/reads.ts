@@ -8,6 +8,7 @@ import { availability } from '../../domain/admission.js';
 import { isLive } from '../journey/routing.js';
 import { promotionRoute } from '../journey/scan.js';
 import { type ApprovalEvent, approvalHistory } from '../../store/approvals.js';
+import { listInteractions } from '../../store/interaction-reads.js';
 import type { Interaction } from '../../store/interactions.js';
 import { promotionCoverage } from '../../store/coverage.js';
 import { listPromotionKeys } from '../../store/keys.js';
@@ -84,3 +85,8 @@ export function logRows(ctx: Context, rows: Interaction[]) {
 }
 
 export type LogRow = ReturnType<typeof logRows>[number];
+
+/** The interaction log from after the row `after`, at most `limit` rows, each key masked: the dashboard's live view reads on with it. */
+export function logAfter(ctx: Context, { after, limit }: { after: number; limit: number }): LogRow[] {
+  return logRows(ctx, listInteractions(ctx.db, { afterId: after, limit }));
+}
