@@ -77,7 +77,7 @@ export function field(source: unknown, name: string): string | undefined {
 }
 
 /** The page a refusal answers with, and the cookies it sets (the form id its forms need). */
-export interface RefusalPage {
+interface RefusalPage {
   readonly page: Html;
   readonly cookies?: readonly Cookie[];
 }

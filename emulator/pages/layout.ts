@@ -3,7 +3,7 @@ import { type Html, html, trusted } from './html.js';
 import { STYLESHEET } from './styles.js';
 
 /** Links in the header's navigation, in order. */
-export type Nav = Array<{ href: string; label: string }>;
+type Nav = Array<{ href: string; label: string }>;
 
 export interface Shell {
   title: string;
