@@ -20,7 +20,7 @@ export type RowRequest = Request<Record<string, string>>;
 export interface PageAnswer {
   readonly status: number;
   readonly page: Html;
-  /** Cookies it sets or clears, such as a sign-in's session. */
+  /** Cookies it sets or clears, such as the form id its forms need (pages/csrf.ts `FormId`). */
   readonly cookies?: readonly Cookie[];
 }
 

@@ -7,7 +7,7 @@
 import { expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type { Checklist as ConsoleChecklist } from '../emulator/use-cases/console/checklist.js';
-import type { promotionSummaries } from '../emulator/console/lifecycle.js';
+import type { promotionSummaries } from '../emulator/use-cases/console/reads.js';
 import type { Checklist, Env, FaultSpec, Pack, PackKind, Promotion, SandboxScenario, Terms } from '../emulator/wire-contract.js';
 import type { EnvValues } from '../emulator/use-cases/control/env-values.js';
 import type { FaultBody } from '../emulator/control/fault-rows.js';

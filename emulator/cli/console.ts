@@ -5,7 +5,7 @@
  * says which promotion it acted on, and `--json` prints the answer as it came.
  */
 import { Command, Option } from 'commander';
-import type { PromotionRef } from '../console/lifecycle.js';
+import type { PromotionRef } from '../use-cases/console/reads.js';
 import type { Checklist } from '../use-cases/console/checklist.js';
 import type { KeyJson } from '../use-cases/console/keys.js';
 import { HOSTED_REASON_TEXT, type Route } from '../use-cases/journey/routing.js';

@@ -9,16 +9,14 @@ import { z } from 'zod';
 import type { Context } from '../context.js';
 import { type RowRequest, anyone, endpointTable, noInput } from '../endpoints.js';
 import type { Details } from '../errors.js';
-import { ConsoleError } from './errors.js';
-import { listInteractions } from '../store/interaction-reads.js';
-import { getPromotion } from '../store/promotions.js';
+import { ConsoleError, fieldWords } from './errors.js';
 import { IdText, validate } from '../validation.js';
-import { type PromotionRef, checklist, keys, logRows, overview, promotionRef } from './lifecycle.js';
+import { type PromotionRef, checklist, keys, logAfter, overview, promotionRef } from '../use-cases/console/reads.js';
 import { approve } from '../use-cases/console/approval.js';
 import { setCallbacks } from '../use-cases/console/callbacks.js';
 import { type KeyRefusal, createKey, revokeKey, rotateKey } from '../use-cases/console/keys.js';
 import { setRouting } from '../use-cases/console/routing.js';
-import { promotionParam } from './promotion-param.js';
+import { promotionIn } from './promotion-param.js';
 import { endRun, openRun, renewRun } from '../use-cases/console/harness-runs.js';
 
 const KeyBody = z.strictObject({ environment: z.enum(['sandbox', 'production']) });
@@ -37,8 +35,8 @@ export function consoleApiRouter(ctx: Context): Router {
   const endpoint = endpointTable(router, { ctx });
   /** Each call's caller is the promotion it acts on. */
   const promotionOf = (req: RowRequest): Named => {
-    const id = promotionParam(ctx, req.query);
-    return { id, promotion: promotionRef(ctx, getPromotion(ctx.db, id)) };
+    const promotion = promotionIn(ctx, req.query);
+    return { id: promotion.id, promotion: promotionRef(ctx, promotion) };
   };
   /** What the rows that change the key a path names share: they differ in the change and its answer. */
   const keyChange = {
@@ -126,7 +124,7 @@ export function consoleApiRouter(ctx: Context): Router {
   endpoint({
     method: 'get', path: '/log', caller: anyone,
     input: (req) => validate(LogQuery, req.query),
-    run: (on, _caller, { after, limit }) => logRows(on, listInteractions(on.db, { afterId: after, limit })),
+    run: (on, _caller, query) => logAfter(on, query),
     answer: (data) => ({ status: 200, body: { data } }),
   });
 
@@ -135,5 +133,5 @@ export function consoleApiRouter(ctx: Context): Router {
 
 /** Details as one line, so a client that shows only the message still says everything. */
 function listed(details: Details): string {
-  return Object.entries(details).map(([name, reasons]) => `${name.replace('_', ' ')} ${reasons.join(', ')}`).join('; ');
+  return Object.entries(details).map(([name, reasons]) => `${fieldWords(name)} ${reasons.join(', ')}`).join('; ');
 }

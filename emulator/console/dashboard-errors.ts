@@ -5,11 +5,10 @@
  * answers each with a page that says what to do; what an action itself refuses (an unknown key,
  * a bad callback URL) is shown on the dashboard instead.
  */
-import type { ErrorRequestHandler } from 'express';
-import { type ErrorSpec, PlumbingError, errorClass, writeError } from '../errors.js';
-import { type Html, html } from '../pages/html.js';
-import { sendPage } from '../pages/http.js';
-import { layout } from '../pages/layout.js';
+import { type ErrorSpec, PlumbingError, errorClass } from '../errors.js';
+import { html } from '../pages/html.js';
+import { refusalPages } from '../pages/http.js';
+import { warningPage } from '../pages/layout.js';
 import { DASHBOARD_NAV } from './views/dashboard.js';
 
 /** Each refusal's page: its status, its title, and what to do. */
@@ -40,12 +39,7 @@ export function readOr400<T>(read: () => T): T {
 }
 
 /** A page in the dashboard's frame that says what went wrong. */
-export function warningPage(title: string, message: Html): Html {
-  return layout({ title, body: html`<section class="warning">${message}</section>`, nav: DASHBOARD_NAV });
-}
+export const dashboardWarning = warningPage(DASHBOARD_NAV);
 
-/** Answers a thrown dashboard refusal with its page. */
-export const dashboardRefusals: ErrorRequestHandler = (error, _req, res, next) => {
-  if (!(error instanceof DashboardError)) return next(error);
-  writeError(res, error, (answer) => sendPage(answer, error.status, warningPage(DASHBOARD_ERRORS[error.code].title, html`<p>${error.message}</p>`)));
-};
+/** Answers a dashboard refusal with its page. */
+export const dashboardRefusals = refusalPages(DashboardError, (refusal) => ({ page: dashboardWarning(DASHBOARD_ERRORS[refusal.code].title, html`<p>${refusal.message}</p>`) }));

@@ -12,3 +12,6 @@ export const CONSOLE_ERRORS = {
 } as const satisfies ErrorTable;
 
 export class ConsoleError extends errorClass(CONSOLE_ERRORS) {}
+
+/** A refusal's field in words, as the API's message and the dashboard show it: `production_callback` is "production callback". */
+export const fieldWords = (name: string) => name.replace('_', ' ');

@@ -33,7 +33,7 @@ export function controlPlane(ctx: ControlContext): Router {
   // The APIs' body reader (http.ts): UTF-8 JSON up to 100 KB, the same refusals.
   router.use(jsonBody);
   router.use('/console', lazy(() => import('../console/api-routes.js'), ({ consoleApiRouter }) => consoleApiRouter(ctx)), notFound);
-  router.use('/promotions', lazy(() => import('../console/lifecycle.js'), ({ promotionSummaries }) => promotionsTable(ctx, promotionSummaries)));
+  router.use('/promotions', lazy(() => import('../use-cases/console/reads.js'), ({ promotionSummaries }) => promotionsTable(ctx, promotionSummaries)));
   const endpoint = endpointTable(router, { ctx });
   worldRows(endpoint, ctx);
   faultRows(endpoint, ctx.controlState);

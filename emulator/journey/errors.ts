@@ -1,17 +1,17 @@
 /**
  * The journey's refusals as data, on the one error base (errors.ts). The authorize page's (worded
- * by its rows from the use case's refusal) and an expired form's are answered by `refusalPages`
- * as a page that says what happened and where to go next: never a redirect, so nothing
- * unvalidated leaves the service. The hosted page shows its own (a pack already entered, a
+ * by its rows from the use case's refusal) and an expired form's are answered by
+ * `journeyRefusals` as a page that says what happened and where to go next: never a redirect, so
+ * nothing unvalidated leaves the service. The hosted page shows its own (a pack already entered, a
  * country not admitted) in place of its form.
  */
 import type { ErrorRequestHandler } from 'express';
 import type { Context } from '../context.js';
 import { REQUEST_TOKEN_LIFETIME_MS, inWords } from '../domain/limits.js';
-import { send } from '../endpoints.js';
-import { type ErrorTable, errorClass, writeError } from '../errors.js';
+import { type ErrorTable, errorClass } from '../errors.js';
+import { refusalPages } from '../pages/http.js';
 import type { AuthorizeRefusal } from '../use-cases/journey/authorize.js';
-import { pageContext, shownPage } from './page-context.js';
+import { pageContext } from './page-context.js';
 import { messagePage } from './views/shell.js';
 
 export const JOURNEY_ERRORS = {
@@ -32,8 +32,6 @@ export const JOURNEY_ERRORS = {
   ineligible: { status: 403, message: 'This promotion is not available in your country.' },
 } as const satisfies ErrorTable;
 
-export type JourneyCode = keyof typeof JOURNEY_ERRORS;
-
 export class JourneyError extends errorClass(JOURNEY_ERRORS) {}
 
 /** The authorize page's refusal as its error; a malformed request's message names the parameter that is wrong. */
@@ -41,16 +39,13 @@ export function authorizeError({ code, problem }: AuthorizeRefusal): JourneyErro
   return new JourneyError(code, problem === undefined ? {} : { message: `${JOURNEY_ERRORS[code].message} (${problem})` });
 }
 
-/** Answers a thrown journey refusal with its page: an expired form asks to send it again; an authorize refusal cannot continue and leads to the Rewards page. */
-export function refusalPages(ctx: Context): ErrorRequestHandler {
-  return (error, req, res, next) => {
-    if (!(error instanceof JourneyError)) return next(error);
-    writeError(res, error, (answer, refusal) => {
-      const shown = pageContext(ctx, req, answer);
-      const page = refusal.code === 'form_expired'
-        ? messagePage(shown, 'This form has expired', refusal.message)
-        : messagePage(shown, 'This request cannot continue', refusal.message, { href: '/rewards', label: 'Go to your Rewards' });
-      send(answer, shownPage(shown, refusal.status, page), next);
-    });
-  };
+/** Answers a journey refusal with its page: an expired form asks to send it again; an authorize refusal cannot continue and leads to the Rewards page. */
+export function journeyRefusals(ctx: Context): ErrorRequestHandler {
+  return refusalPages(JourneyError, (refusal, req, res) => {
+    const shown = pageContext(ctx, req, res);
+    const page = refusal.code === 'form_expired'
+      ? messagePage(shown, 'This form has expired', refusal.message)
+      : messagePage(shown, 'This request cannot continue', refusal.message, { href: '/rewards', label: 'Go to your Rewards' });
+    return { page, cookies: shown.form.cookies() };
+  });
 }

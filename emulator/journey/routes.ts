@@ -5,11 +5,10 @@
 import { Router } from 'express';
 import type { Context } from '../context.js';
 import { pageErrors } from '../pages/http.js';
-import { html } from '../pages/html.js';
-import { layout } from '../pages/layout.js';
+import { warningPage } from '../pages/layout.js';
 import { authorizeRoutes } from './authorize-routes.js';
 import { collectorRoutes } from './collector-routes.js';
-import { refusalPages } from './errors.js';
+import { journeyRefusals } from './errors.js';
 import { hostedRoutes } from './hosted-routes.js';
 import { scanRoutes } from './scan-routes.js';
 import { signInRoutes } from './sign-in-routes.js';
@@ -22,7 +21,6 @@ export function journeyRouter(ctx: Context): Router {
   router.use(hostedRoutes(ctx));
   router.use(authorizeRoutes(ctx));
   router.use(collectorRoutes(ctx));
-  router.use(refusalPages(ctx));
-  router.use(pageErrors(ctx.logger, (title, message) => layout({ title, body: html`<section class="warning">${message}</section>`, nav: JOURNEY_NAV })));
+  router.use(journeyRefusals(ctx), pageErrors(ctx.logger, warningPage(JOURNEY_NAV)));
   return router;
 }

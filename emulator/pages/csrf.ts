@@ -14,11 +14,11 @@
  * `app.locals.formSecret`.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { safeEqual } from '../domain/secrets.js';
 import type { FormSecret } from '../store/form-secret.js';
 import { type Html, html } from './html.js';
-import { type Cookie, readCookie, setCookies } from './http.js';
+import { type Cookie, readCookie } from './http.js';
 
 const COOKIE = 'promo_csrf';
 const BROWSER_ID = /^[A-Za-z0-9_-]{43}$/;
@@ -59,14 +59,6 @@ export class FormId {
     if (sent && BROWSER_ID.test(sent)) return sent;
     return (this.made ??= randomBytes(32).toString('base64url'));
   }
-}
-
-/** The hidden field for a form on a page written to `res` as it renders, giving the browser its id on first use. */
-export function csrfField(req: Request, res: Response): Html {
-  const form = new FormId(req);
-  const field = form.field();
-  setCookies(res, form.cookies());
-  return field;
 }
 
 export function csrfValid(req: Request): boolean {

@@ -1,6 +1,6 @@
 /** HTTP plumbing of the server-rendered pages: headers, form bodies, cookies, HTML errors. */
 import express, { type CookieOptions, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import { closeIfUnread } from '../errors.js';
+import { type HttpError, closeIfUnread, writeError } from '../errors.js';
 import { MAX_BODY_BYTES } from '../http.js';
 import type { Logger } from 'pino';
 import { type Html, html, toString } from './html.js';
@@ -74,6 +74,27 @@ export function readCookie(req: Request, name: string): string | undefined {
 export function field(source: unknown, name: string): string | undefined {
   const value = (source as Record<string, unknown> | undefined)?.[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The page a refusal answers with, and the cookies it sets (the form id its forms need). */
+interface RefusalPage {
+  readonly page: Html;
+  readonly cookies?: readonly Cookie[];
+}
+
+/**
+ * The one writer of a page area's refusals: an error of the area's class (its table of codes,
+ * errors.ts), which a row's caller or input throws or its refusal returns, is answered with its
+ * status and the page `render` makes of it; anything else goes on to `pageErrors`.
+ */
+export function refusalPages<Refusal extends HttpError>(area: abstract new (...args: never[]) => Refusal, render: (refusal: Refusal, req: Request, res: Response) => RefusalPage): ErrorRequestHandler {
+  return (error, req, res, next) => {
+    if (!(error instanceof area)) return next(error);
+    writeError(res, error, (answer) => {
+      const { page, cookies } = render(error, req, answer);
+      sendPage(setCookies(answer, cookies), error.status, page);
+    });
+  };
 }
 
 /** Errors inside page routes answer with an HTML page; the detail goes to the log only. */

@@ -2,11 +2,13 @@
 import { type Html, html, trusted } from './html.js';
 import { STYLESHEET } from './styles.js';
 
+/** Links in the header's navigation, in order. */
+type Nav = Array<{ href: string; label: string }>;
+
 export interface Shell {
   title: string;
   body: Html;
-  /** Links in the header's navigation, in order. */
-  nav: Array<{ href: string; label: string }>;
+  nav: Nav;
   /** Something at the header's far end, e.g. the signed-in collector and a sign-out form. */
   aside?: Html;
   wide?: boolean;
@@ -37,4 +39,9 @@ ${shell.script ? html`<script src="${shell.script}"></script>` : ''}
 </body>
 </html>
 `;
+}
+
+/** A page in an area's frame (its `nav`) that only says what went wrong: what its refusals and `pageErrors` answer with. */
+export function warningPage(nav: Nav): (title: string, message: Html) => Html {
+  return (title, message) => layout({ title, body: html`<section class="warning">${message}</section>`, nav });
 }

@@ -1,6 +1,6 @@
 /** The preview callback URL /vorschau: the six sandbox scenarios, through the app's own calls. @see spec §1 lifecycle 3, 4 and 6 */
 import { describe, expect, test } from 'vitest';
-import { checklist } from '../../emulator/console/lifecycle.js';
+import { checklist } from '../../emulator/use-cases/console/reads.js';
 import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { PREVIEWS } from '../../fixtures/agency-spa/preview.js';
 import { SpaClient, bodyMarkers } from './spa-client.js';

@@ -1,6 +1,6 @@
 /** Every outcome of spec §4.2 as its own page state, and how the agency behaves after each. */
 import { describe, expect, test } from 'vitest';
-import { keys } from '../../emulator/console/lifecycle.js';
+import { keys } from '../../emulator/use-cases/console/reads.js';
 import { revokeKey } from '../../emulator/use-cases/console/keys.js';
 import { setRouting } from '../../emulator/use-cases/console/routing.js';
 import { TestBrowser, marker } from './test-browser.js';

@@ -1,6 +1,6 @@
 /** The landing page and the sandbox preview. @see spec §1 rules and lifecycle 3, §4.1 (sandbox), §4.2 */
 import { describe, expect, test } from 'vitest';
-import { checklist } from '../../emulator/console/lifecycle.js';
+import { checklist } from '../../emulator/use-cases/console/reads.js';
 import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { SANDBOX_SCENARIOS } from '../../fixtures/agency-reference/preview.js';
 import { TestBrowser, marker } from './test-browser.js';

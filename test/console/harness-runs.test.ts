@@ -8,13 +8,11 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../emulator/app.js';
 import { createClock } from '../../emulator/clock.js';
-import { overview } from '../../emulator/console/lifecycle.js';
-import { approve } from '../../emulator/use-cases/console/approval.js';
+import { overview } from '../../emulator/use-cases/console/reads.js';
 import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { LEASE_MS, endRun, openRun, renewRun } from '../../emulator/use-cases/console/harness-runs.js';
 import { refused } from '../../emulator/wire-contract.js';
-import { CALLBACK } from '../journey/support.js';
-import { coverSandbox } from '../support/sandbox-coverage.js';
+import { CALLBACK, approveIntegration } from '../journey/support.js';
 import { FROZEN_AT, anotherPromotion, testWorld } from '../world.js';
 
 const STARTED = new Date(FROZEN_AT).toISOString();
@@ -24,14 +22,13 @@ async function approvedWorld() {
   const t = testWorld();
   let wall = FROZEN_AT;
   const ctx = { ...t.world, clock: createClock({ mode: 'frozen', frozenAt: FROZEN_AT }, () => wall) };
-  setCallbacks(ctx, { production: CALLBACK });
-  await coverSandbox((path, body, session) => t.experience('post', path, t.env.sandbox_key, session).send(body));
-  expect(approve(ctx)).toEqual({ approved_at: STARTED });
+  await approveIntegration(t, CALLBACK);
   /** What the brand sees of the promotion: URLs, approval, checklist, history. */
   const brandView = () => {
     const { experience, checklist, history } = overview(ctx);
     return { callbacks: experience.callbacks, approved_at: experience.approved_at, checklist, history };
   };
+  expect(brandView().approved_at).toBe(STARTED);
   /** What a run does: its own URL, which clears the approval and the checklist and writes a history line. */
   const changeAsARunDoes = () => expect(setCallbacks(ctx, { production: 'http://127.0.0.1:3000/callback' })).toMatchObject({ approvalCleared: true });
   return { t, ctx, api: request(createApp(ctx)), brandView, changeAsARunDoes, pass: (ms: number) => void (wall += ms) };

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { overview } from '../../emulator/console/lifecycle.js';
+import { overview } from '../../emulator/use-cases/console/reads.js';
 import { envValues } from '../../emulator/use-cases/control/env-values.js';
 import { createLogger } from '../../emulator/logger.js';
 import { type Running, startServer } from '../../emulator/server.js';

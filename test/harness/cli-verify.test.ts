@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
-import { overview } from '../../emulator/console/lifecycle.js';
+import { overview } from '../../emulator/use-cases/console/reads.js';
 import { approve } from '../../emulator/use-cases/console/approval.js';
 import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { isRefused } from '../../emulator/wire-contract.js';

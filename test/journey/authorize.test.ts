@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { s256 } from '../../emulator/domain/pkce.js';
 import { VERIFIER, consentFor } from '../world.js';
-import { CALLBACK, type Browser, approvedWorld, csrfOf, packCode, serviceRequestOf, signedIn } from './support.js';
+import { CALLBACK, type Browser, approvedWorld, collectorId, csrfOf, packCode, serviceRequestOf, signedIn } from './support.js';
 
 const STATE = 'S'.repeat(20) + '_state-0123456789abcdef';
 const CHALLENGE = s256(VERIFIER);
@@ -126,6 +126,22 @@ describe('authorize page', () => {
     const again = await continueOn(browser, requestToken);
     expect(again.status).toBe(410);
     expect(again.text).toContain('already used');
+  });
+
+  it('gives a browser without a form id, on its error page, the one the page\'s sign-out form needs', async () => {
+    const { t } = await routedScan();
+    // A browser holding only its session: its form id is gone (cleared, or another port's page overwrote it).
+    const form = await request(t.app).get('/sign-in');
+    const signIn = await request(t.app).post('/sign-in').set('Cookie', form.headers['set-cookie']!).type('form')
+      .send({ csrf: csrfOf(form.text), collector_id: collectorId(t, 'anna.weber@example.test'), next: '/promotions' });
+    const session = [signIn.headers['set-cookie'] ?? []].flat().map((cookie) => cookie.split(';')[0]!);
+    expect(session.some((cookie) => cookie.startsWith('promo_csrf='))).toBe(false);
+    const refused = await request(t.app).get(`/authorize?${authorizeQuery('rt_unknown')}`).set('Cookie', session.join('; '));
+    expect(refused.status).toBe(400);
+    const given = [refused.headers['set-cookie'] ?? []].flat().filter((cookie) => cookie.startsWith('promo_csrf='));
+    expect(given).toEqual([expect.stringMatching(/^promo_csrf=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/)]);
+    const signOut = await request(t.app).post('/sign-out').set('Cookie', [...session, given[0]!.split(';')[0]!].join('; ')).type('form').send({ csrf: csrfOf(refused.text) });
+    expect(signOut.status).toBe(303);
   });
 
   it('refuses a request token issued to another collector', async () => {

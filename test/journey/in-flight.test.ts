@@ -5,7 +5,7 @@
  * entry succeeds. @see spec §1 rules, decisions/010-routing-changes-void-journeys-under-way.md
  */
 import { describe, expect, it } from 'vitest';
-import { keys } from '../../emulator/console/lifecycle.js';
+import { keys } from '../../emulator/use-cases/console/reads.js';
 import { setCallbacks } from '../../emulator/use-cases/console/callbacks.js';
 import { createKey, revokeKey } from '../../emulator/use-cases/console/keys.js';
 import { setRouting } from '../../emulator/use-cases/console/routing.js';

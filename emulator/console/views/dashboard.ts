@@ -2,14 +2,12 @@
  * The brand's dashboard: every promotion, then the open one's status, keys, callback URLs,
  * checklist and approval, and the live log. The default promotion is at `/`, another at `/?promotion=<slug>`.
  */
-import type { Request, Response } from 'express';
-import { csrfField } from '../../pages/csrf.js';
+import type { FormId } from '../../pages/csrf.js';
 import { type Html, html, safeLink } from '../../pages/html.js';
 import { layout } from '../../pages/layout.js';
+import { type DashboardRead, LOG_SHOWN } from '../../use-cases/console/dashboard.js';
 import { HOSTED_REASON_TEXT } from '../../use-cases/journey/routing.js';
-import type { LogRow, Overview, PromotionRef, promotionSummaries } from '../lifecycle.js';
-import type { ClockState } from '../../clock.js';
-import type { KnownPack } from '../../store/known-packs.js';
+import type { PromotionRef } from '../../use-cases/console/reads.js';
 import { clockPanel, packsPanel, sinksPanel } from './dashboard-panels.js';
 
 /** What the page says after an action: a success line, a one-time secret, or what went wrong. */
@@ -35,15 +33,8 @@ const PAGE_NAV = [
   ...DASHBOARD_NAV.slice(1),
 ];
 
-export interface DashboardView {
-  data: Overview;
-  promotions: ReturnType<typeof promotionSummaries>;
-  log: LogRow[];
-  packs: KnownPack[];
-  sinks: Array<{ name: string; received: number }>;
-  clock: Required<ClockState> & { now: string };
-  /** Where QR codes point (the public URL), and where the CLI and curl reach the emulator. */
-  urls: { public: string; local: string };
+/** The promotion's page as read (`urls`: where QR codes point, the public URL, and where the CLI and curl reach the emulator), with what just happened and what a refused form had typed. */
+export interface DashboardView extends DashboardRead {
   notice?: Notice;
   callbackInput?: { production: string; preview: string };
 }
@@ -53,8 +44,9 @@ export function pageQuery(promotion: Pick<PromotionRef, 'slug' | 'default'>): st
   return promotion.default ? '' : `promotion=${encodeURIComponent(promotion.slug)}&`;
 }
 
-export function dashboardPage(req: Request, res: Response, { data, promotions, log, packs, sinks, clock, urls, notice, callbackInput }: DashboardView): Html {
-  const csrf = csrfField(req, res);
+/** The page, its forms carrying the browser's form id (the answer gives its cookie). */
+export function dashboardPage(form: FormId, { data, promotions, log, packs, sinks, clock, urls, notice, callbackInput }: DashboardView): Html {
+  const csrf = form.field();
   const { promotion, experience, checklist } = data;
   const query = pageQuery(promotion).replace(/&$/, '');
   const to = (path: string) => (query ? `${path}?${query}` : path);
@@ -113,9 +105,6 @@ export function dashboardPage(req: Request, res: Response, { data, promotions, l
   ${clockPanel(clock)}`;
   return layout({ title: 'Brand dashboard', body, nav: PAGE_NAV, wide: true, script: '/console/live-log.js' });
 }
-
-/** Rows of the interaction log the page shows; the live script keeps to the same number. */
-export const LOG_SHOWN = 10;
 
 const MECHANIC_TEXT: Record<string, string> = { instant_win: 'instant win', code_unlock: 'code unlock', content: 'content' };
 

@@ -1,20 +1,21 @@
 /**
  * What the brand's console reads, per promotion: the promotions and their state, a promotion's
  * keys, checklist and approval history, and the interaction log. The JSON control API, the
- * dashboard and the CLI show these; what changes them is in use-cases/console/.
+ * dashboard and the CLI show these; what changes them is in the other use cases of this folder.
  */
-import type { Context } from '../context.js';
-import { availability } from '../domain/admission.js';
-import { isLive } from '../use-cases/journey/routing.js';
-import { promotionRoute } from '../use-cases/journey/scan.js';
-import { type ApprovalEvent, approvalHistory } from '../store/approvals.js';
-import type { Interaction } from '../store/interactions.js';
-import { promotionCoverage } from '../store/coverage.js';
-import { listPromotionKeys } from '../store/keys.js';
-import { type Promotion, defaultPromotionId, getBrand, listPromotions } from '../store/promotions.js';
-import { type Checklist, checklistOf } from '../use-cases/console/checklist.js';
-import { type KeyJson, keyJson } from '../use-cases/console/keys.js';
-import { iso, promotionOf } from '../use-cases/console/promotion.js';
+import type { Context } from '../../context.js';
+import { availability } from '../../domain/admission.js';
+import { isLive } from '../journey/routing.js';
+import { promotionRoute } from '../journey/scan.js';
+import { type ApprovalEvent, approvalHistory } from '../../store/approvals.js';
+import { listInteractions } from '../../store/interaction-reads.js';
+import type { Interaction } from '../../store/interactions.js';
+import { promotionCoverage } from '../../store/coverage.js';
+import { listPromotionKeys } from '../../store/keys.js';
+import { type Promotion, defaultPromotionId, getBrand, listPromotions } from '../../store/promotions.js';
+import { type Checklist, checklistOf } from './checklist.js';
+import { type KeyJson, keyJson } from './keys.js';
+import { iso, promotionOf } from './promotion.js';
 
 /** How a promotion is named in answers, so a caller that named none learns which one it was. */
 export function promotionRef(ctx: Context, promotion: Promotion) {
@@ -84,3 +85,8 @@ export function logRows(ctx: Context, rows: Interaction[]) {
 }
 
 export type LogRow = ReturnType<typeof logRows>[number];
+
+/** The interaction log from after the row `after`, at most `limit` rows, each key masked: the dashboard's live view reads on with it. */
+export function logAfter(ctx: Context, { after, limit }: { after: number; limit: number }): LogRow[] {
+  return logRows(ctx, listInteractions(ctx.db, { afterId: after, limit }));
+}
