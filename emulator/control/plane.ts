@@ -36,8 +36,8 @@ export function controlPlane(ctx: ControlContext): Router {
   router.use('/promotions', lazy(() => import('../use-cases/console/reads.js'), ({ promotionSummaries }) => promotionsTable(ctx, promotionSummaries)));
   const endpoint = endpointTable(router, { ctx });
   worldRows(endpoint, ctx);
-  faultRows(endpoint, ctx.controlState);
-  worldEditRows(endpoint, ctx, ctx.controlState.originalTerms);
+  faultRows(endpoint);
+  worldEditRows(endpoint, ctx);
   secretRows(endpoint);
   router.use(lazy(() => import('./webhooks.js'), ({ webhooksControlRouter }) => webhooksControlRouter(ctx)));
   router.use(lazy(() => import('./seed-rows.js'), ({ seedRows }) => loaded((add) => seedRows(add, ctx))));

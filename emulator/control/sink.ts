@@ -40,8 +40,8 @@ export function sinkReceiver(ctx: Context): Router {
   endpoint({
     method: 'get', path: '/live.js', caller: anyone,
     input: noInput,
-    run: () => ({ script: SINK_PAGE_SCRIPT }),
-    answer: ({ script }) => scriptAnswer(script),
+    run: () => ({}),
+    answer: () => scriptAnswer(SINK_PAGE_SCRIPT),
   });
 
   receiver({

@@ -70,7 +70,7 @@ export function webhooksControlRouter(ctx: Context): Router {
     method: 'post', path: '/webhooks', caller: anyone,
     input: (req) => {
       const hint = 'Send {"url": "https://…", "events": ["scan.processed", …]}; events default to all.';
-      const body = validate(EndpointBody, req.body, { hint: hint });
+      const body = validate(EndpointBody, req.body, { hint });
       const problem = ctx.config.allowLinkLocalWebhooks ? undefined : linkLocalProblem(body.url);
       if (problem) throw new ControlError('invalid_request', { message: `${hint} The url ${problem}.`, details: { url: [problem] } });
       return body;

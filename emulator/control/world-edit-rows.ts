@@ -14,7 +14,8 @@ import { ControlError } from './errors.js';
 import { WholeText, validate } from '../validation.js';
 import { TermsSchema } from '../fixture.js';
 import { getPromotion } from '../store/promotions.js';
-import { type OriginalTerms, editTerms, packsToEnter, settleDelivery } from '../use-cases/control/world-edits.js';
+import type { ControlContext } from '../use-cases/control/state.js';
+import { editTerms, packsToEnter, settleDelivery } from '../use-cases/control/world-edits.js';
 
 const TermsBody = z.strictObject({
   /** A country of `terms.by_country`, or null for the default terms. */
@@ -24,7 +25,7 @@ const TermsBody = z.strictObject({
 const PacksQuery = z.strictObject({ per_outcome: WholeText(1, 1000).default(100), promotion: z.string().optional() });
 const SettleBody = z.strictObject({ pack: z.string().min(1).max(64), outcome: z.enum(['delivered', 'failed']).default('delivered') });
 
-export function worldEditRows(endpoint: EndpointTable<Context>, ctx: Context, originals: OriginalTerms): void {
+export function worldEditRows(endpoint: EndpointTable<ControlContext>, ctx: Context): void {
   endpoint({
     method: 'get', path: '/terms', caller: anyone,
     input: (req) => promotionParam(ctx, req.query),
@@ -34,7 +35,7 @@ export function worldEditRows(endpoint: EndpointTable<Context>, ctx: Context, or
   endpoint({
     method: 'post', path: '/terms', caller: (req) => promotionParam(ctx, req.query),
     input: (req) => validate(TermsBody, req.body, { hint: 'Send {"country": "CH" | null, "terms": {"version": "...", "text": "..."}}.' }),
-    run: (on, promotionId, edit) => editTerms(on, originals, promotionId, edit),
+    run: (on, promotionId, edit) => editTerms(on, on.controlState.originalTerms, promotionId, edit),
     refusal: (_reason, _caller, { country }) => new ControlError('not_found', { message: `The promotion has no terms for ${country}; edit the default terms with "country": null.` }),
     answer: (body) => ({ status: 200, body }),
   });

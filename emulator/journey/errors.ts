@@ -10,6 +10,7 @@ import type { Context } from '../context.js';
 import { REQUEST_TOKEN_LIFETIME_MS, inWords } from '../domain/limits.js';
 import { type ErrorTable, errorClass } from '../errors.js';
 import { refusalPages } from '../pages/http.js';
+import { REWARDS_PATH } from '../use-cases/entry-shown.js';
 import type { AuthorizeRefusal } from '../use-cases/journey/authorize.js';
 import { pageContext } from './page-context.js';
 import { messagePage } from './views/shell.js';
@@ -45,7 +46,7 @@ export function journeyRefusals(ctx: Context): ErrorRequestHandler {
     const shown = pageContext(ctx, req, res);
     const page = refusal.code === 'form_expired'
       ? messagePage(shown, 'This form has expired', refusal.message)
-      : messagePage(shown, 'This request cannot continue', refusal.message, { href: '/rewards', label: 'Go to your Rewards' });
+      : messagePage(shown, 'This request cannot continue', refusal.message, { href: REWARDS_PATH, label: 'Go to your Rewards' });
     return { page, cookies: shown.form.cookies() };
   });
 }
