@@ -4,9 +4,9 @@
  */
 import { CASES } from './cases.js';
 
-export const PARTS = [...CASES.map((each) => each.id), 'mixed', 'startup', 'reporting', 'reads', 'control-reads', 'verify', 'hostile'];
+const PARTS = [...CASES.map((each) => each.id), 'mixed', 'startup', 'reporting', 'reads', 'control-reads', 'verify', 'hostile'];
 
-export interface Parts {
+interface Parts {
   /** Whether a part runs. */
   runs(part: string): boolean;
   /** Whether only some parts run: such a run checks only the targets it measured. */

@@ -1,5 +1,6 @@
 /** The callback page's rules, and the agency's logs. @see spec §4.3 callback page rules, §5 rule 4 */
 import { LOOPBACK_HOSTS } from '../../emulator/wire-contract.js';
+import { MAX_LOG_BYTES } from '../run/agency-log.js';
 import { type RunFacts, originOf, redactUrl } from '../run/facts.js';
 import { linesWithin } from './log-times.js';
 import { issuedExchange, where } from './observed.js';
@@ -135,6 +136,10 @@ export const CALLBACK_CHECKS: Check[] = [
       const window = runWindow(facts);
       const ofRun = window ? linesWithin(lines, window.from - LOG_CLOCK_SLACK_MS, window.until + LOG_CLOCK_SLACK_MS) : 0;
       if (ofRun === 0) return inconclusive(`none of the ${lines.length} lines of the agency log ${file} carries a time within this run, so it shows none of its requests`, `${AGENCY_LOG}, with a time on each line (epoch, ISO 8601 or Common Log Format)`);
+      // Its first line read already of this run: the run's earlier lines are in the part left unread.
+      if (skipped && window && linesWithin(lines.slice(0, 1), window.from - LOG_CLOCK_SLACK_MS, window.until + LOG_CLOCK_SLACK_MS) === 1) {
+        return inconclusive(`the agency log ${file} holds this run's lines from its first line read on, so the run's earlier lines were left unread`, `${AGENCY_LOG}, a log smaller than ${MAX_LOG_BYTES / 1024 / 1024} MB (one started for the run)`);
+      }
       // The log is the agency's own account: a copy written with the values cut out would pass too, and the reason says so.
       return pass(values.size, `none of ${values.size} journey values in the agency's log, ${ofRun} of whose ${lines.length} lines were written during this run; the log is the agency's own claim (one written with the values cut out passes too): read its logging code`, [{ label: file }]);
     },

@@ -29,8 +29,9 @@ export function readAgencyLog(file: string, maxBytes = MAX_LOG_BYTES): AgencyLog
       read += got;
     }
     if (start === 0) return { file, text: buffer.subarray(0, read).toString('utf8') };
-    // The first line read is cut in two: what follows its end is whole.
-    const whole = buffer.subarray(0, read).indexOf(0x0a) + 1;
+    // The first line read is cut in two: what follows its end is whole (with no end in what was read, nothing is).
+    const end = buffer.subarray(0, read).indexOf(0x0a);
+    const whole = end === -1 ? read : end + 1;
     return { file, text: buffer.subarray(whole, read).toString('utf8'), skipped: start + whole };
   } catch {
     return { file, text: undefined };

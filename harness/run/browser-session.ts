@@ -58,7 +58,7 @@ export class BrowserSession {
   private lastActivity = 0;
   /** Requests and frames heard so far (heard). */
   private requests = 0;
-  /** Stops hearing the context's shared workers (recordOutsideWorkers). */
+  /** Stops hearing the context's shared and service workers (recordOutsideWorkers). */
   private stopWorkers: () => void = () => undefined;
   /** Names of the cookies the emulator set in this browser: the only ones the harness's own calls to it carry (toEmulator). */
   private readonly emulatorCookies = new Set<string>();

@@ -50,17 +50,19 @@ export async function confirmEntry(run: ScenarioRun, session: BrowserSession, en
 }
 
 /** What stood beside the consent form before it was sent (stepBeside's reading, as JSON): only a step drawn since is one. Unknown: no step is looked for beside the form. */
-export type Standing = string | undefined;
+type Standing = string | undefined;
 
 /** Read before the consent form is sent: the step its page shows beside it already, which is none to take once it was sent. */
 export async function standingBeside(run: ScenarioRun, session: BrowserSession): Promise<Standing> {
-  return JSON.stringify((await stepBeside(run, session).catch(() => undefined)) ?? null);
+  const step = await stepBeside(run, session).then((found) => found ?? null, () => undefined);
+  return step === undefined ? undefined : JSON.stringify(step);
 }
 
-/** The step beside the consent form the page holds (shown or hidden), as stepForm finds it. */
+/** The step beside the consent form the page holds (shown or hidden), as stepForm finds it; none without the form. */
 async function stepBeside(run: ScenarioRun, session: BrowserSession) {
   const { where } = await consentPageOf(session.page, run.env.config, undefined).read();
-  return outside(session.page, stepForm, { button: run.env.config.markers.consent_step, ...(where ? { besides: where.root } : {}) });
+  if (!where) return undefined;
+  return outside(session.page, stepForm, { button: run.env.config.markers.consent_step, besides: where.root });
 }
 
 /** Once the form was sent, whether the page settled on something recognised: anything, or, when a step may be drawn beside the form (`standing` known), anything but the form. */

@@ -1,6 +1,6 @@
 /** What the probe of the agency's own entry endpoint found (harness/run/endpoint-probe.ts gathers it, checks/endpoint.ts judges it). */
 /** How a probe sent the entry from another site: as the page sends it, its token left out or made up; or as a plain form post, no token and none of the page's headers. */
-export type CsrfVariant = 'missing' | 'forged' | 'missing, as a plain form post';
+type CsrfVariant = 'missing' | 'forged' | 'missing, as a plain form post';
 
 /** The agency's own entry endpoint, found by catching the request its consent form sends. */
 export interface EndpointProbe {

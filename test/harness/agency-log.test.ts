@@ -73,4 +73,21 @@ describe('reading the log', () => {
     expect(verdict.evidence[0]!.label).toBe(`state value state-… on line 1 of ${file} (its end: the first ${Buffer.byteLength(early)} bytes left unread)`);
     expect(readAgencyLog(file)).toEqual({ file, text: `${early}${late}` });
   });
+
+  test('a read part with no line end holds no whole line: nothing of it is read as a line', () => {
+    const file = join(folder, 'one-line.log');
+    const line = `{"time":${AT + 50},"url":"/callback?state=state-value-789","pad":"${'x'.repeat(200)}"}`;
+    writeFileSync(file, line);
+    expect(readAgencyLog(file, 100)).toEqual({ file, text: '', skipped: Buffer.byteLength(line) });
+  });
+
+  test("a clean log whose first line read is already of this run is inconclusive: the run's earlier lines were left unread", () => {
+    const file = join(folder, 'cut.log');
+    const early = `{"time":${AT + 10},"url":"/callback?service_code=code-value-456","pad":"${'x'.repeat(200)}"}\n`;
+    const late = `{"time":${AT + 50},"url":"/callback?service_code=[redacted]"}\n`;
+    writeFileSync(file, `${early}${late}`);
+    const facts = runWith(file);
+    facts.agencyLog = readAgencyLog(file, late.length + 10);
+    expect(check.evaluate(facts)).toMatchObject({ status: 'inconclusive', reason: expect.stringContaining("holds this run's lines from its first line read on") });
+  });
 });
