@@ -93,6 +93,11 @@ function stateCheck(state: ResultState): Check {
           problems.push({ label: `${at}: the service answered ${answer.label}; the page is the same as the one shown for ${shownFor(twin)}` });
           continue;
         }
+        // Without its page, an inferred state cannot be told from the other states' pages: it proves nothing.
+        if (expectation.met && !page && expectation.how?.startsWith('inferred')) {
+          evidence.push({ label: `${at}: the service answered ${answer.label}; the page was read as ${state} but left before it could be read whole, so it cannot be compared with the other states' pages` });
+          continue;
+        }
         if (expectation.met) {
           shown += 1;
           evidence.push({ label: `${at}: the service answered ${answer.label}; the page shows ${state} (${expectation.how ?? 'marker'})` });

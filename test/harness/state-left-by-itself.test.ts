@@ -91,3 +91,9 @@ test.each([
   expect(expectation!.page!.features).toBe(WAIT);
   expect(verdictOf(facts)).toMatchObject({ status: 'pass' });
 });
+
+test('an inferred state whose page left before it could be read whole proves nothing: it cannot be told from the other states\' pages', () => {
+  const { facts } = leftByItself([]);
+  facts.expectations.push({ scenario: 'entry-rate-limited', journey: 'main', environment: 'production', wanted: 'result', state: 'rate_limited', met: true, page: undefined, answer: { status: 429, error: 'rate_limited' }, how: 'inferred: the service answered 429 rate_limited; then the page left it by itself (it shows state:lost now), before it could be read whole' });
+  expect(verdictOf(facts)).toMatchObject({ status: 'inconclusive', evidence: [{ label: expect.stringContaining('left before it could be read whole, so it cannot be compared') }] });
+});
