@@ -2,12 +2,10 @@
  * Every HTTP area registers its routes as rows of its table (emulator/endpoints.ts, decisions/019):
  * no module of emulator/ calls `router.get(`, `router.post(` and the like itself.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { ROOT, sourceFiles } from './support/source-files.js';
 
 /** A route registered on a router or an app by method: `router.get(`, `app.post(`, `router.route(`, `router['get'](`. */
 const DIRECT = /\b(?:router|app|group)\s*(?:\.\s*(?:get|post|put|delete|patch|all|route)|\[\s*'(?:get|post|put|delete|patch|all)'\s*\])\s*\(/;
@@ -16,12 +14,9 @@ function registersDirectly(code: string): boolean {
   return DIRECT.test(code);
 }
 
+/** The emulator's modules, as paths from the package root. */
 function modules(folder: string): string[] {
-  return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${folder}/${entry.name}`;
-    if (entry.isDirectory()) return modules(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
-  });
+  return sourceFiles(join(ROOT, folder)).filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts')).map((path) => `${folder}/${path}`);
 }
 
 describe('every area registers its routes through endpoints.ts', () => {
@@ -35,7 +30,7 @@ describe('every area registers its routes through endpoints.ts', () => {
 
   it('no module of emulator/ but endpoints.ts registers a route itself', () => {
     const direct = modules('emulator').filter((path) => path !== 'emulator/endpoints.ts' && registersDirectly(readFileSync(join(ROOT, path), 'utf8')));
-    expect(direct.map((path) => relative('.', path))).toEqual([]);
+    expect(direct).toEqual([]);
   });
 
   it('a refusal is the one Refused type: no module of emulator/ makes an `{ ok: false }` shape', () => {

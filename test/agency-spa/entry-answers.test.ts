@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { setRouting } from '../../emulator/use-cases/console/routing.js';
 import { SpaClient } from './spa-client.js';
-import { enter, entries, issuedSessionTokens, preview, spaRule, spaWorld, toConsent } from './world.js';
+import { enter, entries, exchanges, issuedSessionTokens, preview, spaRule, spaWorld, toConsent } from './world.js';
 
 const tooMany = (seconds: number) => ({ status: 429, headers: { 'retry-after': String(seconds) }, body: { error: 'rate_limited', message: 'Too many requests.' } });
 
@@ -146,7 +146,7 @@ describe('what the browser gets', () => {
       const url = await toConsent(w, browser).then(() => browser.hops.find((hop) => hop.url.includes('service_code='))!.url);
       await enter(w, browser);
       const state = new URL(url).searchParams.get('state')!;
-      const verifier = String(w.spy.of('POST', '/sessions')[0]!.body!.code_verifier);
+      const verifier = String(exchanges(w)[0]!.body!.code_verifier);
       const json = browser.hops.filter((hop) => hop.url.includes('/api/')).map((hop) => hop.text).join('\n');
       return { keys: [w.env.sandbox_key!, w.env.production_key!].filter((key) => browser.everything().includes(key)).length, stateInJson: json.includes(state), verifier: browser.everything().includes(verifier) };
     },

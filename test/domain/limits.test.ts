@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { DURATION_UNITS, formatOffset, parseDuration } from '../../emulator/clock.js';
+import { sourceFiles } from '../support/source-files.js';
 import { BROWSER_SESSION_LIFETIME_MS, CODE_LIFETIME_MS, KEY_LIFETIME_MS, SESSION_LIFETIME_MS, inWords } from '../../emulator/domain/limits.js';
 
 it('words a lifetime in its largest whole unit, as messages and documents say it', () => {
@@ -20,7 +21,7 @@ it('lifetimes are worded, and durations written and read, in one table of units'
 
 it('every expiry check asks expired(): no query of the emulator compares expires_at itself', () => {
   const root = fileURLToPath(new URL('../../emulator/', import.meta.url));
-  const sources = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts'));
+  const sources = sourceFiles(root).filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts'));
   const compared = sources.filter((path) => /expires_at\s*[<>]/.test(readFileSync(join(root, path), 'utf8')));
   expect(compared).toEqual([]);
 });

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadFixture } from '../../emulator/fixture.js';
 import { type Db, openDb } from '../../emulator/store/db.js';
 import { findKeyBySecret, keySecret, revokeKey } from '../../emulator/store/keys.js';
 import { awardPrize, awardState } from '../../emulator/store/promotions.js';
@@ -11,9 +10,8 @@ import { getBrand, getPromotion, listPrizes, loadCampaign } from '../../emulator
 import { createEndpoint, listEndpoints, removeEndpoint } from '../../emulator/store/webhooks.js';
 import { commitTurnTransaction, joinTurnTransaction } from '../../emulator/fast-path/turn-transaction.js';
 import { seedWorld } from '../../emulator/store/world.js';
+import { DEFAULT_FIXTURE, FROZEN_AT as NOW } from '../world.js';
 
-const DEFAULT_FIXTURE = loadFixture(new URL('../../fixtures/default.json', import.meta.url).pathname);
-const NOW = Date.parse('2026-11-21T10:00:00.000Z');
 const seeded = (db: Db) => seedWorld(db, DEFAULT_FIXTURE, DEFAULT_FIXTURE.seed, NOW);
 const sandboxSecret = keySecret(DEFAULT_FIXTURE.seed, 'sandbox', 1);
 

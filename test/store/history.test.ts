@@ -4,15 +4,13 @@
  * stands at seeding (domain/delivery.ts), through the entries table's one writer.
  */
 import { describe, expect, it } from 'vitest';
-import { loadFixture } from '../../emulator/fixture.js';
 import { type Db, openDb } from '../../emulator/store/db.js';
 import type { Entry } from '../../emulator/store/entries.js';
 import { seedHistory } from '../../emulator/store/history.js';
 import { defaultPromotionId, listPrizes } from '../../emulator/store/promotions.js';
 import { seedWorld } from '../../emulator/store/world.js';
+import { DEFAULT_FIXTURE as FIXTURE, FROZEN_AT as NOW } from '../world.js';
 
-const FIXTURE = loadFixture(new URL('../../fixtures/default.json', import.meta.url).pathname);
-const NOW = Date.parse('2026-11-21T10:00:00.000Z');
 const world = () => openDb(':memory:', (db) => seedWorld(db, { ...FIXTURE, history: { scans: 0 } }, FIXTURE.seed, NOW));
 const historyEntries = (db: Db) => db.prepare('SELECT * FROM entries WHERE sandbox = 0').all() as Entry[];
 

@@ -3,7 +3,6 @@
  * and its reward claimed so, not before; a failing one is never claimed.
  */
 import { expect, it } from 'vitest';
-import { loadFixture } from '../../emulator/fixture.js';
 import { openDb } from '../../emulator/store/db.js';
 import { findEntryForSession, findProductionEntryForPack, storeEntry } from '../../emulator/store/entries.js';
 import { serviceKeyId } from '../../emulator/store/keys.js';
@@ -11,9 +10,8 @@ import { defaultPromotionId, loadCampaign } from '../../emulator/store/promotion
 import { listRedemptions } from '../../emulator/store/redemptions.js';
 import { createSession } from '../../emulator/store/sessions.js';
 import { seedWorld } from '../../emulator/store/world.js';
+import { DEFAULT_FIXTURE as FIXTURE, FROZEN_AT as NOW } from '../world.js';
 
-const FIXTURE = loadFixture(new URL('../../fixtures/default.json', import.meta.url).pathname);
-const NOW = Date.parse('2026-11-21T10:00:00.000Z');
 
 function world() {
   const db = openDb(':memory:', (db) => seedWorld(db, { ...FIXTURE, history: { scans: 0 } }, FIXTURE.seed, NOW));
