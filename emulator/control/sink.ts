@@ -13,8 +13,8 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { anyone, endpointTable, noInput, scriptAnswer } from '../endpoints.js';
-import { ControlError, noSink } from './errors.js';
-import { type Sink, type SinkEvent, findSink, sinkEventsAfter } from '../store/sinks.js';
+import { ControlError, sinkNamed } from './errors.js';
+import { type SinkEvent, sinkEventsAfter } from '../store/sinks.js';
 import { UNVERIFIED_STATUS, receiveAtSink } from '../use-cases/webhooks/sink-receipt.js';
 import { WholeText, validate } from '../validation.js';
 import { SINK_PAGE_SCRIPT, deliveryArticles, redactedHeaders } from '../webhooks/sink-page.js';
@@ -31,11 +31,6 @@ export function sinkReceiver(ctx: Context): Router {
   const endpoint = endpointTable(router, { ctx });
   // The receiver reads the body as the bytes came, whatever their type: the signature is over them.
   const receiver = endpointTable(router, { ctx, body: express.raw({ type: () => true, limit: MAX_BODY }) });
-  const sinkNamed = (name: string | undefined): Sink => {
-    const sink = name === undefined ? undefined : findSink(ctx.db, name);
-    if (!sink) throw noSink(name);
-    return sink;
-  };
 
   endpoint({
     method: 'get', path: '/live.js', caller: anyone,
@@ -47,7 +42,7 @@ export function sinkReceiver(ctx: Context): Router {
   receiver({
     method: 'post', path: '/:name', caller: anyone,
     input: (req) => ({
-      sink: sinkNamed(req.params.name),
+      sink: sinkNamed(ctx.db, req.params.name),
       arrived: {
         body: Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '',
         signature: req.get('x-service-signature'), event: req.get('x-service-event') ?? null, delivery: req.get('x-service-delivery') ?? null,
@@ -63,7 +58,7 @@ export function sinkReceiver(ctx: Context): Router {
   endpoint({
     method: 'get', path: '/:name/deliveries', caller: anyone,
     input: (req) => {
-      const sink = sinkNamed(req.params.name);
+      const sink = sinkNamed(ctx.db, req.params.name);
       const { after, limit } = validate(DeliveriesQuery, req.query, { hint: 'after must be a whole number, limit one from 1 to 1000.', details: false });
       return { sink, after, limit, html: req.accepts(['json', 'html']) === 'html' };
     },

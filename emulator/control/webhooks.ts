@@ -7,10 +7,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { type RowRequest, anyone, endpointTable, noInput } from '../endpoints.js';
-import { ControlError, noSink } from './errors.js';
+import { anyone, endpointTable, noInput } from '../endpoints.js';
+import { ControlError, noSink, sinkNamed } from './errors.js';
 import { IdText, WholeText, validate } from '../validation.js';
-import { type Sink, findSink, listSinkEvents, listSinks } from '../store/sinks.js';
+import { listSinkEvents, listSinks } from '../store/sinks.js';
 import { WEBHOOK_EVENTS, listEndpoints } from '../store/webhooks.js';
 import {
   MAX_ENDPOINTS, addEndpoint, addSink, answerSinkWith, listDeliveryRecords, readDelivery, removeWebhookEndpoint, replayDelivery,
@@ -52,12 +52,6 @@ export function webhooksControlRouter(ctx: Context): Router {
   const endpoint = endpointTable(router, { ctx });
   const json = webhooksJson(ctx.config.baseUrl);
   const data = <Row>(rows: Row[], serialize: (row: Row) => object) => ({ status: 200, body: { data: rows.map(serialize) } });
-  /** The sink a path names, before anything else of the request is read. */
-  const namedSink = (req: RowRequest): Sink => {
-    const sink = findSink(ctx.db, req.params.name!);
-    if (!sink) throw noSink(req.params.name!);
-    return sink;
-  };
 
   endpoint({
     method: 'get', path: '/webhooks', caller: anyone,
@@ -135,7 +129,7 @@ export function webhooksControlRouter(ctx: Context): Router {
   });
   /** JSON for tools (curl sends `*\/*`), the HTML page for browsers. */
   endpoint({
-    method: 'get', path: '/sink/:name', caller: namedSink,
+    method: 'get', path: '/sink/:name', caller: (req) => sinkNamed(ctx.db, req.params.name),
     input: (req) => ({
       query: validate(SinkQuery, req.query, { hint: 'limit must be a whole number from 1 to 1000, before a delivery id (a whole number).' }),
       page: req.accepts(['json', 'html']) === 'html',
