@@ -16,7 +16,7 @@ interface Row {
 }
 
 /** The rows of the table under `## Checks`: `| \`id\` | title | \`defect\`, … |`. */
-export function checkRows(readme: string): Row[] {
+function checkRows(readme: string): Row[] {
   const section = readme.split(/^## Checks$/m)[1]?.split(/^## /m)[0] ?? '';
   return section.split('\n').flatMap((line) => {
     const match = /^\| `([^`]+)` \| [^|]+ \| ([^|]+) \|$/.exec(line);

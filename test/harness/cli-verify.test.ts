@@ -114,13 +114,17 @@ describe('against the reference agency', () => {
       expect(isRefused(approve(world.emulator.world))).toBe(false);
     }
     const { experience, checklist, history } = overview(world.emulator.world);
+    let interruptedRegistered = false;
     const run = await harness(['verify', ...targetArgs(world), '--only', 'journey.landing_page'], { onStart: (child) => {
       void (async () => {
         // Bounded: the run registers its URLs within its preflight and browser start.
         for (let waited = 0; waited < 60_000 && registered() === brand; waited += 100) await sleep(100);
+        interruptedRegistered = registered() !== brand;
         child.kill('SIGTERM');
       })();
     } });
+    // The signal came once the run had registered its own URLs: the putting back below is not of a run that changed nothing.
+    expect(interruptedRegistered).toBe(true);
     expect(run.code).toBe(130);
     expect(normalize(run.stderr, world)).toContain("[harness] interrupted (SIGTERM): no verdict, no report; restoring the emulator's state\n");
     expect(run.stderr).toContain("[harness] the emulator's callback URLs, checklist and approval are as the run found them, and the faults it armed are cleared\n");
